@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util'
+import type { CommandValues } from './command.ts'
+import { COMMANDS } from './commands.ts'
+
+/** The `strata` command-line program: `strata <command> [options]`, `strata <command> --help`. */
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage())
+    return name === undefined ? 1 : 0
+  }
+  const command = COMMANDS[name]
+  if (!command) {
+    process.stderr.write(`strata: unknown command "${name}"\n\n${usage()}`)
+    return 1
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.help.trim()}\n`)
+    return 0
+  }
+  let values: CommandValues
+  try {
+    values = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }).values
+  } catch (error) {
+    process.stderr.write(`strata ${name}: ${(error as Error).message}\n\n${command.help.trim()}\n`)
+    return 1
+  }
+  return command.run(values)
+}
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`)
+  return `Usage: strata <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "strata <command> --help" for a command's options.\n`
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exitCode = code
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error)
+    process.stderr.write(`strata: ${message}\n`)
+    process.exitCode = 1
+  },
+)

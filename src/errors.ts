@@ -1,0 +1,58 @@
+/** Every error code the API answers with, and its HTTP status. Docs and OpenAPI read this table. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_address: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  invalid_request: 'A body, query or path value failed validation; `details` names each field.',
+  invalid_address: 'The address is not a valid Stellar account (G...) or contract (C...) StrKey.',
+  unauthorized: 'The credential is missing, malformed, unknown, revoked, expired or of the wrong type.',
+  insufficient_scope: 'The API key lacks the scope this endpoint needs.',
+  not_found: 'The route or resource does not exist, or belongs to another organization.',
+  method_not_allowed: 'The route exists but not with this method.',
+  conflict: 'The resource exists already.',
+  payload_too_large: 'The request body is larger than the limit.',
+  unsupported_media_type: 'The request body is not application/json.',
+  rate_limited: "The organization's quota is exhausted; retry after `Retry-After` seconds.",
+  internal: 'An unexpected error; it is logged with the request id.',
+  unavailable: 'A dependency (the database) cannot be reached.',
+}
+
+export interface ErrorDetail {
+  field: string
+  message: string
+}
+
+/** The one error type the application throws on purpose. */
+export class AppError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly details: ErrorDetail[] | undefined
+  readonly headers: Record<string, string> | undefined
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause })
+    this.name = 'AppError'
+    this.code = code
+    this.status = ERROR_STATUS[code]
+    this.details = options.details
+    this.headers = options.headers
+  }
+}

@@ -1,0 +1,20 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration'
+import type { Database } from './db.ts'
+import * as organizations from './migrations/001-organizations.ts'
+import * as ledgerData from './migrations/002-ledger-data.ts'
+
+/** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-organizations': organizations,
+  '002-ledger-data': ledgerData,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
+
+/** Applies every pending migration; returns the names applied. Throws on the first failure. */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error instanceof Error ? error : new Error(String(error))
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

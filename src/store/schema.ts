@@ -1,0 +1,103 @@
+/**
+ * Table types. Times are epoch milliseconds (`*_at`) or ledger close times in epoch seconds
+ * (`close_time`); ledger sequences are integers; amounts are decimal integer strings, never floats.
+ */
+
+export interface OrganizationsTable {
+  id: string
+  slug: string
+  name: string
+  plan: string
+  billing_email: string | null
+  created_at: number
+}
+
+export interface UsersTable {
+  id: string
+  organization_id: string
+  email: string
+  password_hash: string
+  created_at: number
+}
+
+export interface ApiKeysTable {
+  id: string
+  organization_id: string
+  name: string
+  prefix: string
+  /** HMAC-SHA-256 (server pepper) of the full key, hex. */
+  key_hash: string
+  /** JSON array of scope strings. */
+  scopes: string
+  created_at: number
+  last_used_at: number | null
+  expires_at: number | null
+  revoked_at: number | null
+}
+
+export interface RefreshTokensTable {
+  jti: string
+  user_id: string
+  expires_at: number
+  revoked_at: number | null
+  created_at: number
+}
+
+export interface ServerSecretsTable {
+  name: string
+  value: string
+}
+
+export interface LedgersTable {
+  sequence: number
+  hash: string
+  /** Close time, epoch seconds. */
+  close_time: number
+}
+
+export interface IndexerStateTable {
+  /** One row per indexer stream; the main ledger stream is 'ledgers'. */
+  name: string
+  last_ledger: number
+  updated_at: number
+}
+
+export interface SnapshotsTable {
+  protocol: string
+  address: string
+  ledger: number
+  /** JSON array of the account's positions in this protocol at this ledger (empty when all closed). */
+  positions: string
+}
+
+export interface RatesTable {
+  protocol: string
+  /** What the rate belongs to, e.g. a vault denomination or a reserve asset. */
+  rate_key: string
+  ledger: number
+  /** Integer rate with the protocol's fixed decimals (12 for vault debt_rate). */
+  value: string
+}
+
+export interface PricesTable {
+  /** Asset identifier: a contract StrKey (C...) or an oracle symbol (EUR, GBP). */
+  asset: string
+  ledger: number
+  /** USD per unit, integer with 14 decimals. */
+  price: string
+  /** Oracle timestamp of the price, epoch milliseconds. */
+  timestamp_ms: number
+}
+
+export interface Schema {
+  organizations: OrganizationsTable
+  users: UsersTable
+  api_keys: ApiKeysTable
+  refresh_tokens: RefreshTokensTable
+  server_secrets: ServerSecretsTable
+  ledgers: LedgersTable
+  indexer_state: IndexerStateTable
+  snapshots: SnapshotsTable
+  rates: RatesTable
+  prices: PricesTable
+}
