@@ -13,7 +13,14 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
 export async function migrateToLatest(database: Database): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider })
+  // Kysely looks for its own tables in every schema unless told which one: a schema-isolated
+  // database would otherwise find another schema's migration tables and skip creating its own.
+  const migrationTableSchema = database.kind === 'postgres' ? (database.schema ?? undefined) : undefined
+  const migrator = new Migrator({
+    db: database.db,
+    provider,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  })
   const { error, results } = await migrator.migrateToLatest()
   if (error) throw error instanceof Error ? error : new Error(String(error))
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)

@@ -1,0 +1,179 @@
+import type { VaultStateChange } from '../protocols/vaultprotocol/adapt-ledger.ts'
+
+export const VAULT_PROTOCOL = 'vaultprotocol'
+
+/** debt_rate before a denomination's VaultsInfo was ever seen: the contract starts it at 10^12. */
+export const INITIAL_DEBT_RATE = 1_000_000_000_000n
+
+/** One vault of an account, with the ledger at which it itself last changed. */
+export interface VaultPosition {
+  denomination: string
+  totalCollateral: bigint
+  totalDebt: bigint
+  index: bigint
+  /** The denomination's debt_rate at `ledger`. */
+  debtRate: bigint
+  ledger: number
+}
+
+export interface SnapshotRow {
+  protocol: string
+  address: string
+  ledger: number
+  /** JSON array, see `serializePositions`. */
+  positions: string
+}
+
+export interface RateRow {
+  protocol: string
+  rate_key: string
+  ledger: number
+  value: string
+}
+
+/** The `positions` JSON of a snapshot: sorted by denomination, integers as strings. */
+export function serializePositions(positions: Iterable<VaultPosition>): string {
+  const sorted = [...positions].sort((a, b) =>
+    a.denomination < b.denomination ? -1 : a.denomination > b.denomination ? 1 : 0,
+  )
+  return JSON.stringify(
+    sorted.map((p) => ({
+      denomination: p.denomination,
+      total_collateral: p.totalCollateral.toString(),
+      total_debt: p.totalDebt.toString(),
+      debt_rate: p.debtRate.toString(),
+      index: p.index.toString(),
+      ledger: p.ledger,
+    })),
+  )
+}
+
+interface StoredPosition {
+  denomination: string
+  total_collateral: string
+  total_debt: string
+  debt_rate: string
+  index: string
+  ledger: number
+}
+
+export function parsePositions(json: string): VaultPosition[] {
+  return (JSON.parse(json) as StoredPosition[]).map((p) => ({
+    denomination: p.denomination,
+    totalCollateral: BigInt(p.total_collateral),
+    totalDebt: BigInt(p.total_debt),
+    index: BigInt(p.index),
+    debtRate: BigInt(p.debt_rate),
+    ledger: p.ledger,
+  }))
+}
+
+function sameValues(a: VaultPosition | undefined, b: VaultPosition | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  return a.totalCollateral === b.totalCollateral && a.totalDebt === b.totalDebt && a.index === b.index
+}
+
+/** What the book knows at a checkpoint: each account's open vaults and each denomination's rate. */
+export interface VaultBookState {
+  accounts: Map<string, Map<string, VaultPosition>>
+  debtRates: Map<string, bigint>
+}
+
+export interface VaultBook {
+  /** Applies one ledger's changes; returns the rows it makes. Ledgers must come in order. */
+  applyLedger(
+    ledger: number,
+    changes: readonly VaultStateChange[],
+  ): { snapshots: SnapshotRow[]; rates: RateRow[] }
+  state(): VaultBookState
+}
+
+/**
+ * The current vault state of every account, in memory, so a change is detected without reading the
+ * database. A snapshot is made only when an account's positions differ at the end of the ledger from
+ * what they were at its start: a rewrite with identical values, or a change undone within the same
+ * ledger, is no change.
+ */
+export function createVaultBook(initial?: VaultBookState): VaultBook {
+  const accounts = initial?.accounts ?? new Map<string, Map<string, VaultPosition>>()
+  const debtRates = initial?.debtRates ?? new Map<string, bigint>()
+
+  function applyLedger(ledger: number, changes: readonly VaultStateChange[]) {
+    // Values at the start of the ledger of every (account, denomination) and rate it touches.
+    const before = new Map<string, Map<string, VaultPosition | undefined>>()
+    const ratesBefore = new Map<string, bigint | undefined>()
+
+    for (const change of changes) {
+      if (change.kind === 'debt-rate') {
+        if (!ratesBefore.has(change.denomination)) {
+          ratesBefore.set(change.denomination, debtRates.get(change.denomination))
+        }
+        debtRates.set(change.denomination, change.debtRate)
+        continue
+      }
+      let vaults = accounts.get(change.account)
+      if (vaults === undefined) {
+        vaults = new Map()
+        accounts.set(change.account, vaults)
+      }
+      let touched = before.get(change.account)
+      if (touched === undefined) {
+        touched = new Map()
+        before.set(change.account, touched)
+      }
+      if (!touched.has(change.denomination)) touched.set(change.denomination, vaults.get(change.denomination))
+      if (change.kind === 'vault-removed') {
+        vaults.delete(change.denomination)
+        continue
+      }
+      vaults.set(change.denomination, {
+        denomination: change.denomination,
+        totalCollateral: change.totalCollateral,
+        totalDebt: change.totalDebt,
+        index: change.index,
+        debtRate: 0n,
+        ledger,
+      })
+    }
+
+    const rates: RateRow[] = []
+    for (const [denomination, previous] of ratesBefore) {
+      const current = debtRates.get(denomination)!
+      if (current !== previous) {
+        rates.push({ protocol: VAULT_PROTOCOL, rate_key: denomination, ledger, value: current.toString() })
+      }
+    }
+
+    const snapshots: SnapshotRow[] = []
+    for (const [account, touched] of before) {
+      const vaults = accounts.get(account)!
+      let changed = false
+      for (const [denomination, previous] of touched) {
+        const current = vaults.get(denomination)
+        if (sameValues(previous, current)) {
+          // Put back the untouched original so its `ledger` and `debt_rate` stay those of its last change.
+          if (previous !== undefined) vaults.set(denomination, previous)
+          continue
+        }
+        changed = true
+        if (current !== undefined) current.debtRate = debtRates.get(denomination) ?? INITIAL_DEBT_RATE
+      }
+      if (!changed) {
+        if (vaults.size === 0) accounts.delete(account)
+        continue
+      }
+      snapshots.push({
+        protocol: VAULT_PROTOCOL,
+        address: account,
+        ledger,
+        positions: serializePositions(vaults.values()),
+      })
+      // An account with no open vault left keeps no memory: its `[]` snapshot is in the store.
+      if (vaults.size === 0) accounts.delete(account)
+    }
+    snapshots.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
+    return { snapshots, rates }
+  }
+
+  return { applyLedger, state: () => ({ accounts, debtRates }) }
+}

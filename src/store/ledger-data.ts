@@ -1,0 +1,221 @@
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type pg from 'pg'
+import type { Database } from './db.ts'
+import type { LedgersTable, PricesTable, RatesTable, SnapshotsTable } from './schema.ts'
+
+/** The checkpoint row of the main ledger stream in `indexer_state`. */
+export const LEDGER_STREAM = 'ledgers'
+
+/** Everything one ingested batch of ledgers writes, committed together with its checkpoint. */
+export interface LedgerBatch {
+  /** The checkpoint this batch continues from (null on an empty store); a mismatch aborts the write. */
+  previousLedger: number | null
+  /** The new checkpoint: the last ledger of the batch. */
+  lastLedger: number
+  ledgers: LedgersTable[]
+  snapshots: SnapshotsTable[]
+  rates: RatesTable[]
+  prices: PricesTable[]
+  /** Epoch milliseconds, for operators; not part of the indexed data. */
+  updatedAt: number
+}
+
+/** Another writer moved the checkpoint: this process's in-memory state no longer matches the store. */
+export class CheckpointConflictError extends Error {
+  constructor(expected: number | null, found: number | null) {
+    super(`indexer checkpoint is ${found ?? 'empty'}, expected ${expected ?? 'empty'}: another indexer wrote`)
+    this.name = 'CheckpointConflictError'
+  }
+}
+
+export async function getCheckpoint(database: Database, stream = LEDGER_STREAM): Promise<number | null> {
+  const row = await database.db
+    .selectFrom('indexer_state')
+    .select('last_ledger')
+    .where('name', '=', stream)
+    .executeTakeFirst()
+  return row === undefined ? null : Number(row.last_ledger)
+}
+
+/** The latest snapshot of every address of a protocol: the state to resume from. */
+export async function listLatestSnapshots(database: Database, protocol: string): Promise<SnapshotsTable[]> {
+  const rows = await database.db
+    .selectFrom('snapshots as s')
+    .selectAll()
+    .where('s.protocol', '=', protocol)
+    .where((eb) =>
+      eb(
+        's.ledger',
+        '=',
+        eb
+          .selectFrom('snapshots as t')
+          .select((e) => e.fn.max('t.ledger').as('ledger'))
+          .whereRef('t.protocol', '=', 's.protocol')
+          .whereRef('t.address', '=', 's.address'),
+      ),
+    )
+    .execute()
+  return rows.map((r) => ({ ...r, ledger: Number(r.ledger) }))
+}
+
+/** The latest value of every rate key of a protocol. */
+export async function listLatestRates(database: Database, protocol: string): Promise<RatesTable[]> {
+  const rows = await database.db
+    .selectFrom('rates as r')
+    .selectAll()
+    .where('r.protocol', '=', protocol)
+    .where((eb) =>
+      eb(
+        'r.ledger',
+        '=',
+        eb
+          .selectFrom('rates as q')
+          .select((e) => e.fn.max('q.ledger').as('ledger'))
+          .whereRef('q.protocol', '=', 'r.protocol')
+          .whereRef('q.rate_key', '=', 'r.rate_key'),
+      ),
+    )
+    .execute()
+  return rows.map((r) => ({ ...r, ledger: Number(r.ledger) }))
+}
+
+/** Writes a batch and its checkpoint in one transaction: all of it lands, or none of it. */
+export async function writeLedgerBatch(database: Database, batch: LedgerBatch): Promise<void> {
+  if (database.kind === 'sqlite') {
+    writeSqliteBatch(database.raw, batch)
+    return
+  }
+  const client = await database.pool.connect()
+  try {
+    await writePostgresBatch(client, batch)
+  } finally {
+    client.release()
+  }
+}
+
+interface SqliteStatements {
+  checkpoint: StatementSync
+  ledger: StatementSync
+  snapshot: StatementSync
+  rate: StatementSync
+  price: StatementSync
+  saveCheckpoint: StatementSync
+}
+
+const sqliteStatements = new WeakMap<DatabaseSync, SqliteStatements>()
+
+function prepareSqlite(raw: DatabaseSync): SqliteStatements {
+  let statements = sqliteStatements.get(raw)
+  if (statements === undefined) {
+    statements = {
+      checkpoint: raw.prepare('SELECT last_ledger FROM indexer_state WHERE name = ?'),
+      ledger: raw.prepare('INSERT INTO ledgers (sequence, hash, close_time) VALUES (?, ?, ?)'),
+      snapshot: raw.prepare(
+        'INSERT INTO snapshots (protocol, address, ledger, positions) VALUES (?, ?, ?, ?)',
+      ),
+      rate: raw.prepare('INSERT INTO rates (protocol, rate_key, ledger, value) VALUES (?, ?, ?, ?)'),
+      price: raw.prepare('INSERT INTO prices (asset, ledger, price, timestamp_ms) VALUES (?, ?, ?, ?)'),
+      saveCheckpoint: raw.prepare(
+        `INSERT INTO indexer_state (name, last_ledger, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET last_ledger = excluded.last_ledger, updated_at = excluded.updated_at`,
+      ),
+    }
+    sqliteStatements.set(raw, statements)
+  }
+  return statements
+}
+
+/**
+ * Synchronous from BEGIN to COMMIT on purpose: the connection is shared with the API in the same
+ * process, and no other query can run on it until this returns.
+ */
+function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
+  const s = prepareSqlite(raw)
+  raw.exec('BEGIN IMMEDIATE')
+  try {
+    const row = s.checkpoint.get(LEDGER_STREAM) as { last_ledger: number } | undefined
+    const found = row === undefined ? null : Number(row.last_ledger)
+    if (found !== batch.previousLedger) throw new CheckpointConflictError(batch.previousLedger, found)
+    for (const l of batch.ledgers) s.ledger.run(l.sequence, l.hash, l.close_time)
+    for (const r of batch.snapshots) s.snapshot.run(r.protocol, r.address, r.ledger, r.positions)
+    for (const r of batch.rates) s.rate.run(r.protocol, r.rate_key, r.ledger, r.value)
+    for (const r of batch.prices) s.price.run(r.asset, r.ledger, r.price, r.timestamp_ms)
+    s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.updatedAt)
+    raw.exec('COMMIT')
+  } catch (error) {
+    raw.exec('ROLLBACK')
+    throw error
+  }
+}
+
+/** One statement per table: the rows travel as parallel arrays and `unnest` turns them back into rows. */
+async function writePostgresBatch(client: pg.PoolClient, batch: LedgerBatch): Promise<void> {
+  await client.query('BEGIN')
+  try {
+    const result = await client.query<{ last_ledger: number }>(
+      'SELECT last_ledger FROM indexer_state WHERE name = $1 FOR UPDATE',
+      [LEDGER_STREAM],
+    )
+    const found = result.rows[0] === undefined ? null : Number(result.rows[0].last_ledger)
+    if (found !== batch.previousLedger) throw new CheckpointConflictError(batch.previousLedger, found)
+    if (batch.ledgers.length > 0) {
+      await client.query(
+        `INSERT INTO ledgers (sequence, hash, close_time)
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[])`,
+        [
+          batch.ledgers.map((l) => l.sequence),
+          batch.ledgers.map((l) => l.hash),
+          batch.ledgers.map((l) => l.close_time),
+        ],
+      )
+    }
+    if (batch.snapshots.length > 0) {
+      const rows = batch.snapshots
+      await client.query(
+        `INSERT INTO snapshots (protocol, address, ledger, positions)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])`,
+        [
+          rows.map((r) => r.protocol),
+          rows.map((r) => r.address),
+          rows.map((r) => r.ledger),
+          rows.map((r) => r.positions),
+        ],
+      )
+    }
+    if (batch.rates.length > 0) {
+      const rows = batch.rates
+      await client.query(
+        `INSERT INTO rates (protocol, rate_key, ledger, value)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])`,
+        [
+          rows.map((r) => r.protocol),
+          rows.map((r) => r.rate_key),
+          rows.map((r) => r.ledger),
+          rows.map((r) => r.value),
+        ],
+      )
+    }
+    if (batch.prices.length > 0) {
+      const rows = batch.prices
+      await client.query(
+        `INSERT INTO prices (asset, ledger, price, timestamp_ms)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[])`,
+        [
+          rows.map((r) => r.asset),
+          rows.map((r) => r.ledger),
+          rows.map((r) => r.price),
+          rows.map((r) => r.timestamp_ms),
+        ],
+      )
+    }
+    await client.query(
+      `INSERT INTO indexer_state (name, last_ledger, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET last_ledger = excluded.last_ledger, updated_at = excluded.updated_at`,
+      [LEDGER_STREAM, batch.lastLedger, batch.updatedAt],
+    )
+    await client.query('COMMIT')
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  }
+}

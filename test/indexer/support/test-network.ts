@@ -1,0 +1,25 @@
+import { StrKey } from '@stellar/stellar-sdk'
+import type { ContractInfo, NetworkConfig } from '../../../src/chain/network.ts'
+
+export const VAULT_CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 1))
+export const ORACLE_CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 2))
+export const XLM_CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 5))
+
+function contract(address: string, protocol: string): ContractInfo {
+  return { address, protocol, name: protocol, version: '1', status: 'active', position_types: [] }
+}
+
+/** A hand-written network whose contracts the XDR builder's ledgers use. */
+export const TEST_NETWORK: NetworkConfig = {
+  name: 'test',
+  passphrase: 'Strata test network',
+  contracts: {
+    vaultprotocol: contract(VAULT_CONTRACT, 'vaultprotocol'),
+    oracle: contract(ORACLE_CONTRACT, 'oracle'),
+  },
+  vaultprotocol: {
+    collateral_asset: XLM_CONTRACT,
+    denominations: { USD: { debt_asset: XLM_CONTRACT, price_asset: null } },
+  },
+  assets: {},
+}

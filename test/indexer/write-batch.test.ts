@@ -1,0 +1,207 @@
+import { Keypair } from '@stellar/stellar-sdk'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
+import {
+  buildNetworkWatchList,
+  createLedgerPipeline,
+  LedgerGapError,
+  loadResumePoint,
+} from '../../src/indexer/ledger-pipeline.ts'
+import type { Database } from '../../src/store/db.ts'
+import { CheckpointConflictError, writeLedgerBatch } from '../../src/store/ledger-data.ts'
+import {
+  buildLedgerCloseMeta,
+  ledgerHashHex,
+  oracleUpdateEvent,
+  type TxSpec,
+  vaultKey,
+  vaultsInfoKey,
+  vaultsInfoValue,
+  vaultValue,
+} from '../chain/support/ledger-meta-builder.ts'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import { ORACLE_CONTRACT, TEST_NETWORK, VAULT_CONTRACT, XLM_CONTRACT } from './support/test-network.ts'
+
+const ALICE = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 3)).publicKey()
+const BOB = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 4)).publicKey()
+const R0 = 1_000_000_000_000n
+const watched = buildNetworkWatchList(TEST_NETWORK)
+
+function openVault(
+  account: string,
+  denomination: string,
+  collateral: bigint,
+  debt: bigint,
+  debtRate: bigint,
+): TxSpec['changes'] {
+  return [
+    {
+      kind: 'updated',
+      contract: VAULT_CONTRACT,
+      key: vaultsInfoKey(denomination),
+      val: vaultsInfoValue(denomination, debtRate),
+    },
+    {
+      kind: 'updated',
+      contract: VAULT_CONTRACT,
+      key: vaultKey(account, denomination),
+      val: vaultValue({ account, denomination, collateral, debt }),
+    },
+  ]
+}
+
+/** Ledgers 100..105 of a small story, alternating LedgerCloseMeta versions. */
+const STORY: Record<number, TxSpec[]> = {
+  100: [{ id: 'a1', changes: openVault(ALICE, 'USD', 1000n, 100n, R0) }],
+  101: [
+    {
+      id: 'o1',
+      events: [
+        oracleUpdateEvent(ORACLE_CONTRACT, 1_000n, [
+          { asset: XLM_CONTRACT, price: 11n },
+          { asset: 'EUR', price: 108n },
+        ]),
+      ],
+    },
+  ],
+  102: [
+    { id: 'a2', changes: openVault(ALICE, 'USD', 1000n, 100n, R0) },
+    { id: 'b1', changes: openVault(BOB, 'USD', 50n, 10n, R0 + 7n) },
+  ],
+  103: [
+    {
+      id: 'fail',
+      successful: false,
+      changes: [{ kind: 'removed', contract: VAULT_CONTRACT, key: vaultKey(BOB, 'USD') }],
+    },
+  ],
+  104: [],
+  105: [
+    { id: 'close', changes: [{ kind: 'removed', contract: VAULT_CONTRACT, key: vaultKey(ALICE, 'USD') }] },
+  ],
+}
+
+function ledger(sequence: number) {
+  const bytes = buildLedgerCloseMeta({
+    sequence,
+    closeTime: 5 * sequence,
+    version: sequence % 2 === 0 ? 2 : 1,
+    transactions: STORY[sequence] ?? [],
+  })
+  return decodeLedgerCloseMeta(bytes, watched)
+}
+
+async function dump(database: Database) {
+  const db = database.db
+  return {
+    ledgers: await db.selectFrom('ledgers').selectAll().orderBy('sequence').execute(),
+    snapshots: await db.selectFrom('snapshots').selectAll().orderBy('address').orderBy('ledger').execute(),
+    rates: await db.selectFrom('rates').selectAll().orderBy('rate_key').orderBy('ledger').execute(),
+    prices: await db.selectFrom('prices').selectAll().orderBy('asset').orderBy('ledger').execute(),
+    checkpoint: await db.selectFrom('indexer_state').select(['name', 'last_ledger']).execute(),
+  }
+}
+
+describe('ledger pipeline and batch writer', () => {
+  let testDb: TestDatabase
+  let database: Database
+  beforeEach(async () => {
+    testDb = await createTestDatabase()
+    database = testDb.open()
+  })
+  afterEach(async () => {
+    await database.close()
+    await testDb.drop()
+  })
+
+  it('writes ledgers, snapshots on change only, rates, prices and the checkpoint', async () => {
+    const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
+    for (let seq = 100; seq <= 105; seq++) pipeline.addLedger(ledger(seq))
+    await writeLedgerBatch(database, pipeline.takeBatch(1)!)
+    const rows = await dump(database)
+    expect(rows.ledgers.map((l) => [Number(l.sequence), l.hash, Number(l.close_time)])).toEqual(
+      [100, 101, 102, 103, 104, 105].map((s) => [s, ledgerHashHex(s), 5 * s]),
+    )
+    const usd = (c: string, d: string, rate: string, index: string, at: number) => ({
+      denomination: 'USD',
+      total_collateral: c,
+      total_debt: d,
+      debt_rate: rate,
+      index,
+      ledger: at,
+    })
+    const snapshots = rows.snapshots.map((s) => [s.address, Number(s.ledger), JSON.parse(s.positions)])
+    expect(snapshots).toEqual(
+      [
+        [ALICE, 100, [usd('1000', '100', '1000000000000', '10000000000', 100)]],
+        [ALICE, 105, []],
+        [BOB, 102, [usd('50', '10', '1000000000007', '5000000000', 102)]],
+      ].sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0)),
+    )
+    expect(rows.rates.map((r) => [r.rate_key, Number(r.ledger), r.value])).toEqual([
+      ['USD', 100, '1000000000000'],
+      ['USD', 102, '1000000000007'],
+    ])
+    expect(rows.prices.map((p) => [p.asset, Number(p.ledger), p.price, Number(p.timestamp_ms)])).toEqual(
+      [
+        [XLM_CONTRACT, 101, '11', 1000],
+        ['EUR', 101, '108', 1000],
+      ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+    )
+    expect(rows.checkpoint).toEqual([{ name: 'ledgers', last_ledger: 105 }])
+  })
+
+  it('resumes from the store after every batch and ends with the same rows as one batch', async () => {
+    for (let seq = 100; seq <= 105; seq++) {
+      const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
+      pipeline.addLedger(ledger(seq))
+      await writeLedgerBatch(database, pipeline.takeBatch(1)!)
+    }
+    const stepwise = await dump(database)
+    const other = await createTestDatabase()
+    const otherDb = other.open()
+    try {
+      const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(otherDb))
+      for (let seq = 100; seq <= 105; seq++) pipeline.addLedger(ledger(seq))
+      await writeLedgerBatch(otherDb, pipeline.takeBatch(1)!)
+      expect(await dump(otherDb)).toEqual(stepwise)
+    } finally {
+      await otherDb.close()
+      await other.drop()
+    }
+  })
+
+  it('refuses a gap in the ledger sequence', async () => {
+    const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
+    pipeline.addLedger(ledger(100))
+    expect(() => pipeline.addLedger(ledger(102))).toThrow(LedgerGapError)
+  })
+
+  it('commits nothing, checkpoint included, when the checkpoint moved underneath', async () => {
+    const first = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
+    const second = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
+    first.addLedger(ledger(100))
+    await writeLedgerBatch(database, first.takeBatch(1)!)
+    second.addLedger(ledger(100))
+    second.addLedger(ledger(101))
+    await expect(writeLedgerBatch(database, second.takeBatch(1)!)).rejects.toThrow(CheckpointConflictError)
+    const rows = await dump(database)
+    expect(rows.ledgers).toHaveLength(1)
+    expect(rows.prices).toHaveLength(0)
+    expect(rows.checkpoint).toEqual([{ name: 'ledgers', last_ledger: 100 }])
+  })
+
+  it('rolls back every row when one insert fails mid-batch', async () => {
+    const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
+    pipeline.addLedger(ledger(100))
+    pipeline.addLedger(ledger(101))
+    const batch = pipeline.takeBatch(1)!
+    // A duplicate ledger row makes the last insert of the ledgers table fail.
+    batch.ledgers.push({ ...batch.ledgers[0]! })
+    await expect(writeLedgerBatch(database, batch)).rejects.toThrow()
+    const rows = await dump(database)
+    expect(rows.ledgers).toHaveLength(0)
+    expect(rows.snapshots).toHaveLength(0)
+    expect(rows.checkpoint).toHaveLength(0)
+  })
+})
