@@ -1,0 +1,203 @@
+import { StrKey, xdr } from '@stellar/stellar-sdk'
+import type { NetworkConfig } from '../network.ts'
+import { buildNetworkConfig, createIdentities, DEVNET_PASSPHRASE } from './identities.ts'
+import { createLedgerEncoder, type EncodedLedger } from './ledger-xdr.ts'
+import { createWorld } from './world.ts'
+import type { SimTx } from './world-state.ts'
+
+/** The devnet's options. Same seed and options: byte-identical ledgers. */
+export interface DevnetOptions {
+  seed: string | number
+  /** Ledgers generated before the devnet is returned. */
+  ledgers: number
+  accounts?: number
+  startLedger?: number
+  /** With a value, a served devnet closes one more ledger every this many milliseconds. */
+  closeIntervalMs?: number | null
+  /** Probability that a given account acts in a given ledger; 0.02 by default. */
+  activity?: number
+  /** Share (0..1) of JSON-RPC calls that fail on purpose, for testing clients. */
+  faultRate?: number
+  /** How long a "timeout" fault holds its response before closing the connection. */
+  faultTimeoutMs?: number
+  /** Ledgers below this one are protocol 22 (LedgerCloseMeta v1); null: all protocol 23. */
+  protocolSwitchLedger?: number | null
+  host?: string
+  port?: number
+}
+
+/** A contract event as getEvents serves it; positions follow Stellar RPC's TOID numbering. */
+export interface StoredEvent {
+  ledger: number
+  /** 1-based application order of the transaction, as in the TOID. */
+  txIndex: number
+  opIndex: number
+  eventIndex: number
+  contractId: string
+  topics: string[]
+  value: string
+  txHash: string
+}
+
+export interface StoredLedger {
+  sequence: number
+  closeTime: number
+  hash: Buffer
+  protocolVersion: number
+  meta: Buffer
+  header: Buffer
+  txHashes: Buffer
+  events: StoredEvent[]
+}
+
+export interface StoredEntry {
+  /** base64 LedgerEntryData. */
+  xdr: string
+  lastModifiedLedgerSeq: number
+}
+
+/** The simulated chain without any transport: for servers, tests and decode benchmarks. */
+export interface DevnetChain {
+  network: NetworkConfig
+  passphrase: string
+  oldestLedger(): number
+  latestLedger(): number
+  ledgerCount(): number
+  getLedger(sequence: number): StoredLedger | undefined
+  /** Raw LedgerCloseMeta XDR of one ledger. */
+  ledgerMetaXdr(sequence: number): Buffer
+  findTransaction(hashHex: string): { ledger: StoredLedger; index: number } | undefined
+  /** Current value of a ledger entry, by base64 LedgerKey. */
+  getEntry(keyBase64: string): StoredEntry | undefined
+  /** Generates and appends the next ledger; returns its sequence. */
+  closeNextLedger(): number
+  /** An account that holds an open vault at the latest ledger. */
+  sampleVaultHolder(): string
+}
+
+export const DEFAULT_ACCOUNTS = 200
+export const DEFAULT_ACTIVITY = 0.02
+export const DEFAULT_START_LEDGER = 1_000
+
+export function createDevnetChain(options: DevnetOptions): DevnetChain {
+  const seed = String(options.seed)
+  const startLedger = options.startLedger ?? DEFAULT_START_LEDGER
+  const accounts = options.accounts ?? DEFAULT_ACCOUNTS
+  requireOptions(options, startLedger, accounts)
+  const ids = createIdentities(seed)
+  const world = createWorld({ ids, accounts, activity: options.activity ?? DEFAULT_ACTIVITY, startLedger })
+  const encoder = createLedgerEncoder(DEVNET_PASSPHRASE, options.protocolSwitchLedger ?? null)
+  const ledgers: StoredLedger[] = []
+  const entries = new Map<string, StoredEntry>()
+  // Built lazily: a decode benchmark never looks transactions up and should not pay for the index.
+  const txIndex = new Map<string, number>()
+  let txIndexedLedgers = 0
+  let previousHash: Buffer = Buffer.alloc(32)
+
+  const getLedger = (sequence: number) => ledgers[sequence - startLedger]
+
+  const closeNextLedger = (): number => {
+    const sim = world.stepLedger()
+    const encoded = encoder.encodeLedger(sim, previousHash)
+    previousHash = encoded.hash
+    ledgers.push(storeLedger(encoded, sim.txs))
+    for (const tx of sim.txs) if (tx.successful) applyChanges(entries, tx)
+    return sim.sequence
+  }
+
+  const findTransaction = (hashHex: string) => {
+    for (; txIndexedLedgers < ledgers.length; txIndexedLedgers++) {
+      const { txHashes } = ledgers[txIndexedLedgers]!
+      for (let i = 0; i * 32 < txHashes.length; i++) {
+        txIndex.set(txHashes.subarray(i * 32, i * 32 + 32).toString('hex'), txIndexedLedgers * 65_536 + i)
+      }
+    }
+    const packed = txIndex.get(hashHex.toLowerCase())
+    if (packed === undefined) return undefined
+    return { ledger: ledgers[Math.floor(packed / 65_536)]!, index: packed % 65_536 }
+  }
+
+  for (let i = 0; i < options.ledgers; i++) closeNextLedger()
+
+  return {
+    network: buildNetworkConfig(ids),
+    passphrase: DEVNET_PASSPHRASE,
+    oldestLedger: () => startLedger,
+    latestLedger: () => startLedger + ledgers.length - 1,
+    ledgerCount: () => ledgers.length,
+    getLedger,
+    ledgerMetaXdr: (sequence) => {
+      const ledger = getLedger(sequence)
+      if (!ledger) throw new RangeError(`ledger ${sequence} is not on this devnet`)
+      return ledger.meta
+    },
+    findTransaction,
+    getEntry: (key) => entries.get(key),
+    closeNextLedger,
+    sampleVaultHolder: () => world.sampleVaultHolder() ?? ids.accountAddress(0),
+  }
+}
+
+function requireOptions(options: DevnetOptions, startLedger: number, accounts: number): void {
+  const problems: string[] = []
+  if (!Number.isInteger(options.ledgers) || options.ledgers < 1) problems.push('ledgers must be a whole number >= 1')
+  if (!Number.isInteger(startLedger) || startLedger < 2) problems.push('startLedger must be a whole number >= 2')
+  if (!Number.isInteger(accounts) || accounts < 1) problems.push('accounts must be a whole number >= 1')
+  const activity = options.activity ?? DEFAULT_ACTIVITY
+  if (!(activity >= 0 && activity <= 1)) problems.push('activity must be between 0 and 1')
+  const faultRate = options.faultRate ?? 0
+  if (!(faultRate >= 0 && faultRate <= 1)) problems.push('faultRate must be between 0 and 1')
+  if (problems.length > 0) throw new RangeError(`invalid devnet options: ${problems.join('; ')}`)
+}
+
+function storeLedger(encoded: EncodedLedger, txs: SimTx[]): StoredLedger {
+  const events: StoredEvent[] = []
+  txs.forEach((tx, i) => {
+    if (!tx.successful) return
+    const txHash = encoded.txHashes.subarray(i * 32, i * 32 + 32).toString('hex')
+    tx.events.forEach((event, eventIndex) => {
+      if (event.body.v !== 0) return
+      events.push({
+        ledger: encoded.sequence,
+        txIndex: i + 1,
+        opIndex: 0,
+        eventIndex,
+        contractId: event.contractId ? StrKey.encodeContract(event.contractId) : '',
+        topics: event.body.v0.topics.map((t) => encodeScVal(t)),
+        value: encodeScVal(event.body.v0.data),
+        txHash,
+      })
+    })
+  })
+  return {
+    sequence: encoded.sequence,
+    closeTime: encoded.closeTime,
+    hash: encoded.hash,
+    protocolVersion: encoded.protocolVersion,
+    meta: encoded.meta,
+    header: encoded.header,
+    txHashes: encoded.txHashes,
+    events,
+  }
+}
+
+function encodeScVal(value: xdr.ScValWire): string {
+  return Buffer.from(xdr.ScVal.schema.encode(value)).toString('base64')
+}
+
+function applyChanges(entries: Map<string, StoredEntry>, tx: SimTx): void {
+  for (const change of tx.changes) {
+    if (change.type === 0 || change.type === 1) {
+      const entry = change.type === 0 ? change.created : change.updated
+      if (entry.data.type !== 6) continue
+      const { contract, key, durability } = entry.data.contractData
+      const ledgerKey = xdr.LedgerKey.schema.encode({ type: 6, contractData: { contract, key, durability } })
+      entries.set(Buffer.from(ledgerKey).toString('base64'), {
+        xdr: Buffer.from(xdr.LedgerEntryData.schema.encode(entry.data)).toString('base64'),
+        lastModifiedLedgerSeq: entry.lastModifiedLedgerSeq,
+      })
+    } else if (change.type === 2) {
+      entries.delete(Buffer.from(xdr.LedgerKey.schema.encode(change.removed)).toString('base64'))
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto'
+import { StrKey } from '@stellar/stellar-sdk'
+import type { NetworkConfig } from '../network.ts'
+
+/** The devnet's own passphrase: transaction hashes never collide with a real network's. */
+export const DEVNET_PASSPHRASE = 'Strata Devnet ; January 2025'
+
+export const DENOMINATIONS = ['USD', 'EUR', 'GBP'] as const
+export type Denomination = (typeof DENOMINATIONS)[number]
+
+/** Every key of the simulated world, derived from the seed so a seed names one world. */
+export interface DevnetIdentities {
+  seed: string
+  vaultContract: Uint8Array
+  oracleContract: Uint8Array
+  /** The native XLM Stellar asset contract: the vault protocol's collateral. */
+  xlmContract: Uint8Array
+  /** Debt token asset contracts, indexed like DENOMINATIONS. */
+  debtContracts: Uint8Array[]
+  oracleAdmin: Uint8Array
+  liquidator: Uint8Array
+  /** Public key of simulated account i (cached; 32 bytes). */
+  accountKey(index: number): Uint8Array
+  /** G... address of simulated account i. */
+  accountAddress(index: number): string
+}
+
+export function deriveKey(seed: string, label: string): Uint8Array {
+  return createHash('sha256').update(`strata-devnet:${seed}:${label}`).digest()
+}
+
+export function createIdentities(seed: string): DevnetIdentities {
+  const keys = new Map<number, Uint8Array>()
+  const accountKey = (index: number): Uint8Array => {
+    let key = keys.get(index)
+    if (!key) {
+      key = deriveKey(seed, `account:${index}`)
+      keys.set(index, key)
+    }
+    return key
+  }
+  return {
+    seed,
+    vaultContract: deriveKey(seed, 'contract:vaultprotocol'),
+    oracleContract: deriveKey(seed, 'contract:oracle'),
+    xlmContract: deriveKey(seed, 'asset:XLM'),
+    debtContracts: DENOMINATIONS.map((d) => deriveKey(seed, `asset:${d}x`)),
+    oracleAdmin: deriveKey(seed, 'account:oracle-admin'),
+    liquidator: deriveKey(seed, 'account:liquidator'),
+    accountKey,
+    accountAddress: (index) => StrKey.encodeEd25519PublicKey(accountKey(index)),
+  }
+}
+
+/** What the devnet announces so an indexer knows which contracts to watch and what their assets are. */
+export function buildNetworkConfig(ids: DevnetIdentities): NetworkConfig {
+  const xlm = StrKey.encodeContract(ids.xlmContract)
+  const debt = ids.debtContracts.map((c) => StrKey.encodeContract(c))
+  const denominations: NetworkConfig['vaultprotocol']['denominations'] = {}
+  const assets: NetworkConfig['assets'] = {
+    [xlm]: { id: xlm, symbol: 'XLM', decimals: 7, tags: ['native', 'collateral'] },
+  }
+  DENOMINATIONS.forEach((denomination, i) => {
+    const debtAsset = debt[i]!
+    // USD is exactly one dollar; the other denominations are priced by the oracle under their symbol.
+    const priceAsset = denomination === 'USD' ? null : denomination
+    denominations[denomination] = { debt_asset: debtAsset, price_asset: priceAsset }
+    assets[debtAsset] = { id: debtAsset, symbol: `${denomination}x`, decimals: 7, tags: ['stablecoin', 'debt'] }
+    if (priceAsset !== null) {
+      assets[priceAsset] = { id: priceAsset, symbol: priceAsset, decimals: 7, tags: ['fiat', 'oracle'] }
+    }
+  })
+  return {
+    name: `strata-devnet-${ids.seed}`,
+    passphrase: DEVNET_PASSPHRASE,
+    contracts: {
+      vaultprotocol: {
+        address: StrKey.encodeContract(ids.vaultContract),
+        protocol: 'vaultprotocol',
+        name: 'Vault Protocol',
+        version: '1.0.0',
+        status: 'active',
+        position_types: ['vault'],
+      },
+      oracle: {
+        address: StrKey.encodeContract(ids.oracleContract),
+        protocol: 'oracle',
+        name: 'Price Oracle',
+        version: '3.0.0',
+        status: 'active',
+        position_types: [],
+      },
+    },
+    vaultprotocol: { collateral_asset: xlm, denominations },
+    assets,
+  }
+}
