@@ -117,7 +117,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     maxPriceAgeS: int('MAX_PRICE_AGE_S', 3600, 1),
     logLevel,
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
-    rateLimitWindowS: int('RATE_LIMIT_WINDOW_S', 60, 1, 3600),
+    rateLimitWindowS: 60,
     loginAttemptsPerWindow: int('LOGIN_ATTEMPTS_PER_WINDOW', 10, 1, 10_000),
     loginWindowS: int('LOGIN_WINDOW_S', 300, 1, 86_400),
     lastUsedFlushMs: int('LAST_USED_FLUSH_MS', 1000, 10, 5000),

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto'
+import swagger from '@fastify/swagger'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import formatsPlugin from 'ajv-formats'
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify'
+import type { AppContext } from '../context.ts'
+import { AppError } from '../errors.ts'
+import { authenticate, enforceRateLimit } from './auth/guard.ts'
+import { handleError, sendError } from './error-handler.ts'
+import { buildOpenApiOptions } from './openapi.ts'
+import type { Caller, RouteAuth } from './request-context.ts'
+import { registerAuthRoutes } from './routes/auth.ts'
+import { registerHealthRoutes } from './routes/health.ts'
+import { registerKeyRoutes } from './routes/keys.ts'
+import { registerOrgRoutes } from './routes/org.ts'
+import { registerPositionRoutes } from './routes/positions.ts'
+import { ErrorEnvelope } from './schemas.ts'
+
+export type App = ReturnType<typeof createFastify>
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+
+function createFastify(ctx: AppContext) {
+  return Fastify({
+    loggerInstance: ctx.logger,
+    // One log line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: ctx.config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID()
+    },
+    ajv: {
+      customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true },
+      plugins: [formatsPlugin] as unknown as AjvPlugins,
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+}
+
+type AjvPlugins = NonNullable<NonNullable<FastifyServerOptions['ajv']>['plugins']>
+
+/** Assembles the HTTP application. It never listens: `serve` does. */
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app = createFastify(ctx)
+
+  app.decorateRequest<Caller | null>('caller', null)
+  app.addSchema(ErrorEnvelope)
+  await app.register(swagger, buildOpenApiOptions())
+
+  // Every route must say which credential it takes; a forgotten one fails at start-up, not in production.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/v1') && route.config?.auth === undefined) {
+      throw new Error(`route ${route.method} ${route.url} declares no auth`)
+    }
+  })
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+    if (BODY_METHODS.has(request.method) && request.routeOptions.schema?.body) {
+      const type = request.headers['content-type']
+      if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
+        throw new AppError(
+          'unsupported_media_type',
+          'the request body must be sent as content-type: application/json',
+        )
+      }
+    }
+  })
+
+  // Authentication and the organization quota run before validation: 401 and 429 come first.
+  app.addHook('onRequest', async (request, reply) => {
+    const config = request.routeOptions.config
+    const auth: RouteAuth = config?.auth ?? 'none'
+    const caller = await authenticate(ctx, request, auth, config?.scope)
+    request.caller = caller
+    await enforceRateLimit(ctx, caller, reply)
+  })
+
+  app.addHook('onResponse', async (request, reply) => {
+    const caller = request.caller
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+        org: 'organizationId' in caller ? caller.organizationId : undefined,
+      },
+      'request',
+    )
+  })
+
+  app.setErrorHandler(handleError)
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
+      request,
+      reply,
+    ),
+  )
+
+  registerHealthRoutes(app, ctx)
+  registerAuthRoutes(app, ctx)
+  registerKeyRoutes(app, ctx)
+  registerOrgRoutes(app, ctx)
+  registerPositionRoutes(app, ctx)
+
+  app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())
+
+  await app.ready()
+  return app
+}

@@ -1,0 +1,40 @@
+import { StrKey } from '@stellar/stellar-sdk'
+import { Type } from 'typebox'
+import { AppError } from '../errors.ts'
+
+const INT64_MAX = 2n ** 63n - 1n
+
+export const AddressParam = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description: 'A Stellar account (G...) or contract (C...) StrKey',
+})
+
+/** Query/path text of a ledger pin; the pattern keeps the field named in `details`. */
+export const LedgerPin = Type.String({
+  pattern: '^[0-9]{1,19}$',
+  description: 'Ledger sequence number: an integer (int64), at least 0',
+})
+
+/** Accepts a G... account or C... contract StrKey, checksum included. */
+export function requireAddress(address: string): string {
+  if (StrKey.isValidEd25519PublicKey(address) || StrKey.isValidContract(address)) return address
+  throw new AppError(
+    'invalid_address',
+    `"${address}" is not a valid Stellar account (G...) or contract (C...) address`,
+  )
+}
+
+/**
+ * Parses a ledger pin (already shaped by the schema pattern) and enforces the int64 bound. Pins
+ * beyond Number's exact range stay BigInt so they echo back unchanged.
+ */
+export function parseLedgerPin(value: string, field: string): number | bigint {
+  const pin = BigInt(value)
+  if (pin > INT64_MAX) {
+    throw new AppError('invalid_request', `${field} must be at most ${INT64_MAX}`, {
+      details: [{ field, message: `must be an integer from 0 to ${INT64_MAX}` }],
+    })
+  }
+  return pin <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(pin) : pin
+}

@@ -1,0 +1,57 @@
+import { Type } from 'typebox'
+import type { AppContext } from '../../context.ts'
+import { pingDatabase } from '../../store/db.ts'
+import { getIndexerStatus } from '../../store/indexer-status.ts'
+import { VERSION } from '../../version.ts'
+import type { App } from '../app.ts'
+
+const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  version: Type.String(),
+  database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+  rate_limiter: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
+  indexer: Type.Object({
+    last_indexed_ledger: Type.Union([Type.Integer(), Type.Null()]),
+    data_staleness_seconds: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+})
+
+export function registerHealthRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/health',
+    {
+      config: { auth: 'none' },
+      schema: {
+        summary: 'Get service health',
+        description: 'Unauthenticated. 503 when the database cannot be reached.',
+        tags: ['service'],
+        response: { 200: Health, 503: Health },
+      },
+    },
+    async (_request, reply) => {
+      const base = { version: VERSION, rate_limiter: ctx.rateLimiter.kind }
+      try {
+        await pingDatabase(ctx.database)
+        const status = await getIndexerStatus(ctx.database.db)
+        const staleness =
+          status.lastCloseTime === null
+            ? null
+            : Math.max(0, Math.floor(ctx.clock.now() / 1000) - status.lastCloseTime)
+        return {
+          status: 'ok' as const,
+          ...base,
+          database: 'ok' as const,
+          indexer: { last_indexed_ledger: status.lastIndexedLedger, data_staleness_seconds: staleness },
+        }
+      } catch (error) {
+        reply.log.warn({ err: (error as Error).message }, 'health: database unreachable')
+        return reply.code(503).send({
+          status: 'unavailable' as const,
+          ...base,
+          database: 'unreachable' as const,
+          indexer: { last_indexed_ledger: null, data_staleness_seconds: null },
+        })
+      }
+    },
+  )
+}

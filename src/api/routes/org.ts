@@ -1,0 +1,103 @@
+import { Type } from 'typebox'
+import type { Plan } from '../../config.ts'
+import type { AppContext } from '../../context.ts'
+import { AppError } from '../../errors.ts'
+import { getOrganization, type Organization, updateOrganizationBilling } from '../../store/organizations.ts'
+import { normaliseEmail } from '../../store/users.ts'
+import type { App } from '../app.ts'
+import { requireBearer } from '../caller.ts'
+import { Email, errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
+
+const PlanSchema = Type.Union([Type.Literal('free'), Type.Literal('pro'), Type.Literal('enterprise')])
+const RateLimitSchema = Type.Object({
+  limit: Type.Integer({ description: 'Requests per window, shared by every key of the organization' }),
+  window_seconds: Type.Integer(),
+})
+const BillingSchema = Type.Object({
+  plan: PlanSchema,
+  billing_email: Type.Union([Type.String(), Type.Null()]),
+  rate_limit: RateLimitSchema,
+})
+
+export function registerOrgRoutes(app: App, ctx: AppContext): void {
+  const rateLimitOf = (org: Organization) => ({
+    limit: ctx.quotaFor(org.plan),
+    window_seconds: ctx.config.rateLimitWindowS,
+  })
+
+  const requireOrganization = async (id: string): Promise<Organization> => {
+    const org = await getOrganization(ctx.database.db, id)
+    // A token outliving its organization is a credential for nothing.
+    if (!org) throw new AppError('unauthorized', 'the organization of this token no longer exists')
+    return org
+  }
+
+  app.get(
+    '/v1/org',
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        summary: "Get the caller's organization",
+        tags: ['organization'],
+        security: [{ bearer: [] }],
+        response: {
+          200: Type.Object({
+            id: Type.String(),
+            name: Type.String(),
+            slug: Type.String(),
+            plan: PlanSchema,
+            rate_limit: RateLimitSchema,
+            billing_email: Type.Union([Type.String(), Type.Null()]),
+            created_at: Timestamp,
+          }),
+          ...errorResponses('unauthorized'),
+        },
+      },
+    },
+    async (request) => {
+      const org = await requireOrganization(requireBearer(request).organizationId)
+      return {
+        id: org.id,
+        name: org.name,
+        slug: org.slug,
+        plan: org.plan as Plan,
+        rate_limit: rateLimitOf(org),
+        billing_email: org.billing_email,
+        created_at: toRfc3339(org.created_at),
+      }
+    },
+  )
+
+  app.patch(
+    '/v1/org/billing',
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        summary: 'Update billing',
+        description: "Changes the plan (the organization's quota changes at once) and/or the billing email.",
+        tags: ['organization'],
+        security: [{ bearer: [] }],
+        body: Type.Object(
+          { plan: Type.Optional(PlanSchema), billing_email: Type.Optional(Type.Union([Email, Type.Null()])) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: {
+          200: BillingSchema,
+          ...errorResponses('invalid_request', 'unauthorized', 'unsupported_media_type'),
+        },
+      },
+    },
+    async (request) => {
+      const caller = requireBearer(request)
+      await requireOrganization(caller.organizationId)
+      const { plan, billing_email } = request.body
+      const changes: { plan?: string; billing_email?: string | null } = {}
+      if (plan !== undefined) changes.plan = plan
+      if (billing_email !== undefined)
+        changes.billing_email = billing_email === null ? null : normaliseEmail(billing_email)
+      const org = await updateOrganizationBilling(ctx.database.db, caller.organizationId, changes)
+      if (!org) throw new AppError('unauthorized', 'the organization of this token no longer exists')
+      return { plan: org.plan as Plan, billing_email: org.billing_email, rate_limit: rateLimitOf(org) }
+    },
+  )
+}

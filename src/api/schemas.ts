@@ -1,0 +1,51 @@
+import { type TSchema, Type } from 'typebox'
+import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from '../errors.ts'
+
+export const ErrorEnvelope = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Machine-readable code, lower snake case' }),
+      message: Type.String(),
+      details: Type.Optional(
+        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+          description: 'One entry per invalid field',
+        }),
+      ),
+    }),
+    meta: Type.Object({ request_id: Type.String(), response_time_ms: Type.Integer() }),
+  },
+  { $id: 'ErrorEnvelope', description: 'Every error answer' },
+)
+
+/** Error responses of a route, from the same code table the error handler uses. */
+export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, ErrorCode[]>()
+  for (const code of new Set<ErrorCode>([...codes, 'internal'])) {
+    const status = ERROR_STATUS[code]
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  const out: Record<number, TSchema> = {}
+  for (const [status, list] of byStatus) {
+    const description = list.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c]}`).join(' ')
+    out[status] = Type.Unsafe({ ...Type.Ref('ErrorEnvelope'), description })
+  }
+  return out
+}
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 timestamp (UTC)' })
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()])
+
+export const Slug = Type.String({
+  minLength: 2,
+  maxLength: 64,
+  pattern: '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
+  description: 'Lower-case letters, digits and inner hyphens',
+})
+export const DisplayName = Type.String({ minLength: 1, maxLength: 200 })
+export const Email = Type.String({ format: 'email', maxLength: 254 })
+
+export function toRfc3339(ms: number): string
+export function toRfc3339(ms: number | null): string | null
+export function toRfc3339(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString()
+}

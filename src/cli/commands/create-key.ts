@@ -1,0 +1,59 @@
+import { createApiKey, DEFAULT_SCOPES, KNOWN_SCOPES } from '../../auth/create-api-key.ts'
+import type { Command } from '../command.ts'
+import { openRuntime, stringOption } from '../runtime.ts'
+import { loadKeyPepper } from './secrets.ts'
+
+export const createKeyCommand: Command = {
+  summary: 'create an organization (or reuse one by slug) and an API key',
+  help: `
+Usage: strata create-key --org <slug> --org-name <name> --name <key name> [--scopes data:read] [--expires-at <RFC 3339>]
+
+Prints the key creation result as JSON. The key itself is shown only this once.`,
+  options: {
+    org: { type: 'string' },
+    'org-name': { type: 'string' },
+    name: { type: 'string' },
+    scopes: { type: 'string' },
+    'expires-at': { type: 'string' },
+  },
+  async run(values) {
+    const slug = stringOption(values.org)
+    const keyName = stringOption(values.name)
+    if (!slug || !keyName) {
+      process.stderr.write('strata create-key: --org and --name are required\n')
+      return 1
+    }
+    const scopes =
+      stringOption(values.scopes)
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) ?? DEFAULT_SCOPES
+    const unknown = scopes.filter((s) => !(KNOWN_SCOPES as readonly string[]).includes(s))
+    if (unknown.length) {
+      process.stderr.write(`strata create-key: unknown scope(s): ${unknown.join(', ')}\n`)
+      return 1
+    }
+    const expiresRaw = stringOption(values['expires-at'])
+    const expiresAt = expiresRaw === undefined ? null : Date.parse(expiresRaw)
+    if (expiresAt !== null && (Number.isNaN(expiresAt) || expiresAt <= Date.now())) {
+      process.stderr.write('strata create-key: --expires-at must be a future RFC 3339 time\n')
+      return 1
+    }
+    const { config, database } = await openRuntime()
+    try {
+      const pepper = await loadKeyPepper(config, database)
+      const result = await createApiKey(database.db, pepper, Date.now(), {
+        organizationName: stringOption(values['org-name']) ?? slug,
+        organizationSlug: slug,
+        keyName,
+        scopes,
+        expiresAt,
+      })
+      const shown = { ...result, expires_at: expiresAt === null ? null : new Date(expiresAt).toISOString() }
+      process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`)
+      return 0
+    } finally {
+      await database.close()
+    }
+  },
+}

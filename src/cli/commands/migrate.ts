@@ -1,0 +1,23 @@
+import type { Command } from '../command.ts'
+import { openRuntime } from '../runtime.ts'
+
+export const migrateCommand: Command = {
+  summary: 'apply pending database migrations',
+  help: `
+Usage: strata migrate
+
+Applies every pending migration to DATABASE_URL (sqlite:<path> or postgres://...) and exits.
+strata serve also migrates at start-up; run this first when several replicas start at once.`,
+  options: {},
+  async run() {
+    const { database } = await openRuntime()
+    try {
+      const { migrateToLatest } = await import('../../store/migrate.ts')
+      const applied = await migrateToLatest(database)
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n')
+      return 0
+    } finally {
+      await database.close()
+    }
+  },
+}

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto'
+import { createKeyUsageRecorder, type KeyUsageRecorder } from './auth/key-usage.ts'
+import { createTokenSigner, type TokenSigner } from './auth/tokens.ts'
+import { type Clock, systemClock } from './clock.ts'
+import { type Config, PLAN_QUOTA_MULTIPLIER, type Plan } from './config.ts'
+import type { Logger } from './logger.ts'
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+} from './rate-limit/rate-limiter.ts'
+import { createDatabase, type Database } from './store/db.ts'
+import { loadOrCreateSecret } from './store/secrets.ts'
+
+/** Everything a request handler or command needs, passed explicitly: no globals. */
+export interface AppContext {
+  config: Config
+  logger: Logger
+  clock: Clock
+  database: Database
+  rateLimiter: RateLimiter
+  tokens: TokenSigner
+  keyPepper: string
+  /** The admin token in force: configured, or generated at start-up and printed once. */
+  adminToken: string
+  adminTokenGenerated: boolean
+  keyUsage: KeyUsageRecorder
+  /** Requests per window for a plan. */
+  quotaFor(plan: string): number
+  close(): Promise<void>
+}
+
+export interface CreateContextOptions {
+  clock?: Clock
+  database?: Database
+}
+
+export async function createContext(
+  config: Config,
+  logger: Logger,
+  options: CreateContextOptions = {},
+): Promise<AppContext> {
+  const clock = options.clock ?? systemClock
+  const database = options.database ?? createDatabase(config.database)
+  const jwtSecret = config.jwtSecret ?? (await loadOrCreateSecret(database.db, 'jwt_secret'))
+  const keyPepper = config.keyPepper ?? (await loadOrCreateSecret(database.db, 'key_pepper'))
+  const rateLimiter = config.redisUrl
+    ? createRedisRateLimiter(config.redisUrl, clock, logger)
+    : createMemoryRateLimiter(clock)
+  const tokens = createTokenSigner({
+    secret: jwtSecret,
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+    accessTtlS: config.accessTokenTtlS,
+    refreshTtlS: config.refreshTokenTtlS,
+  })
+  const keyUsage = createKeyUsageRecorder(database.db, logger, config.lastUsedFlushMs)
+  const adminToken = config.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`
+
+  return {
+    config,
+    logger,
+    clock,
+    database,
+    rateLimiter,
+    tokens,
+    keyPepper,
+    adminToken,
+    adminTokenGenerated: config.adminToken === null,
+    keyUsage,
+    quotaFor(plan) {
+      return config.rateLimitPerMinute * (PLAN_QUOTA_MULTIPLIER[plan as Plan] ?? 1)
+    },
+    async close() {
+      await keyUsage.close()
+      await rateLimiter.close()
+      if (!options.database) await database.close()
+    },
+  }
+}

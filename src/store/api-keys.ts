@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely'
+import type { ApiKeysTable, Schema } from './schema.ts'
+
+export type ApiKeyRow = ApiKeysTable
+
+/** What authenticating a data request needs: the key and its organization's plan. */
+export interface ApiKeyWithPlan {
+  id: string
+  organization_id: string
+  scopes: string
+  expires_at: number | null
+  revoked_at: number | null
+  plan: string
+}
+
+export async function insertApiKey(db: Kysely<Schema>, key: ApiKeyRow): Promise<void> {
+  await db.insertInto('api_keys').values(key).execute()
+}
+
+export async function getApiKeyByHash(
+  db: Kysely<Schema>,
+  keyHash: string,
+): Promise<ApiKeyWithPlan | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('organizations', 'organizations.id', 'api_keys.organization_id')
+    .select([
+      'api_keys.id',
+      'api_keys.organization_id',
+      'api_keys.scopes',
+      'api_keys.expires_at',
+      'api_keys.revoked_at',
+      'organizations.plan',
+    ])
+    .where('api_keys.key_hash', '=', keyHash)
+    .executeTakeFirst()
+}
+
+export async function listApiKeys(db: Kysely<Schema>, organizationId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute()
+}
+
+/**
+ * Revokes a key of the organization. Returns false when no such key belongs to it; revoking a
+ * revoked key succeeds and keeps the first revocation time.
+ */
+export async function revokeApiKey(
+  db: Kysely<Schema>,
+  organizationId: string,
+  id: string,
+  now: number,
+): Promise<boolean> {
+  const key = await db
+    .selectFrom('api_keys')
+    .select(['id', 'revoked_at'])
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst()
+  if (!key) return false
+  if (key.revoked_at === null) {
+    await db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute()
+  }
+  return true
+}
+
+/** Writes buffered last-use times; a time never moves backwards. */
+export async function updateKeysLastUsed(db: Kysely<Schema>, uses: Map<string, number>): Promise<void> {
+  if (uses.size === 0) return
+  await db.transaction().execute(async (trx) => {
+    for (const [id, at] of uses) {
+      await trx
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+        .execute()
+    }
+  })
+}
