@@ -1,9 +1,8 @@
-import type { DatabaseSync } from 'node:sqlite'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.ts'
 import type { Schema } from './schema.ts'
-import { asKyselySqlite, openSqlite } from './sqlite-driver.ts'
+import { asKyselySqlite, type DatabaseSync, openSqlite } from './sqlite-driver.ts'
 
 // int8 columns (ledger sequences, epoch milliseconds) fit in a JS number; parse them as numbers.
 pg.types.setTypeParser(20, (value: string) => Number(value))

@@ -1,4 +1,5 @@
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite'
+import { createRequire } from 'node:module'
+import type { DatabaseSync as DatabaseSyncType, SQLInputValue, StatementSync } from 'node:sqlite'
 import type { SqliteDatabase, SqliteStatement } from 'kysely'
 
 /**
@@ -6,11 +7,19 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely'
  * expects. The runtime's own SQLite needs no native build step on a fresh machine.
  */
 export function openSqlite(path: string): DatabaseSync {
-  const db = new DatabaseSync(path, { timeout: 5000 })
+  const db = new (loadSqlite().DatabaseSync)(path, { timeout: 5000 })
   db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA synchronous = NORMAL')
   db.exec('PRAGMA foreign_keys = ON')
   return db
+}
+
+export type DatabaseSync = DatabaseSyncType
+
+// Loaded through require: some ESM loaders (the test runner's) reject `node:sqlite` as a static
+// import because it exists only under the `node:` scheme.
+function loadSqlite(): typeof import('node:sqlite') {
+  return createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite')
 }
 
 export function toSqliteParam(value: unknown): SQLInputValue {

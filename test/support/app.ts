@@ -1,0 +1,75 @@
+import { Writable } from 'node:stream'
+import { type App, buildApp } from '../../src/api/app.ts'
+import type { Clock } from '../../src/clock.ts'
+import { type Config, loadConfig } from '../../src/config.ts'
+import { type AppContext, createContext } from '../../src/context.ts'
+import { createLogger } from '../../src/logger.ts'
+import type { Database } from '../../src/store/db.ts'
+import { createTestDatabase, type TestDatabase } from './database.ts'
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+
+/** A clock the test moves by hand. */
+export interface ManualClock extends Clock {
+  advance(ms: number): void
+  set(ms: number): void
+}
+
+export function createManualClock(start = Date.UTC(2026, 0, 1)): ManualClock {
+  let now = start
+  return {
+    now: () => now,
+    advance: (ms) => {
+      now += ms
+    },
+    set: (ms) => {
+      now = ms
+    },
+  }
+}
+
+export interface TestApp {
+  app: App
+  ctx: AppContext
+  database: Database
+  testDb: TestDatabase
+  clock: ManualClock
+  /** Every log line the app wrote, raw. */
+  logs: string[]
+  close(): Promise<void>
+}
+
+/** A fully wired app on its own fresh database, with captured logs and a manual clock. */
+export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const testDb = await createTestDatabase()
+  const database = testDb.open()
+  const config = loadConfig(
+    { STRATA_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'info', ...testDb.env, ...env },
+    { database: testDb.config, ...overrides },
+  )
+  const logs: string[] = []
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk))
+      done()
+    },
+  })
+  const logger = createLogger(config.logLevel, sink)
+  const clock = createManualClock(Date.now())
+  const ctx = await createContext(config, logger, { clock, database })
+  const app = await buildApp(ctx)
+  return {
+    app,
+    ctx,
+    database,
+    testDb,
+    clock,
+    logs,
+    async close() {
+      await app.close()
+      await ctx.close()
+      await database.close()
+      await testDb.drop()
+    },
+  }
+}

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto'
+import type { App } from '../../src/api/app.ts'
+import { ADMIN_TOKEN } from './app.ts'
+
+export function uniqueSlug(prefix = 'org'): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}`
+}
+
+export interface CreatedKey {
+  organization_id: string
+  organization_slug: string
+  organization_reused: boolean
+  api_key_id: string
+  key_prefix: string
+  scopes: string[]
+  key: string
+  expires_at: string | null
+}
+
+/** Creates an organization (or reuses the slug) and a key through the admin endpoint. */
+export async function createKey(
+  app: App,
+  body: { organization_slug?: string; organization_name?: string; key_name?: string; scopes?: string[]; expires_at?: string | null } = {},
+): Promise<CreatedKey> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/org/api-keys',
+    headers: { 'x-svc-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+    payload: {
+      organization_name: body.organization_name ?? 'Test Org',
+      organization_slug: body.organization_slug ?? uniqueSlug(),
+      key_name: body.key_name ?? 'test key',
+      ...(body.scopes ? { scopes: body.scopes } : {}),
+      ...(body.expires_at !== undefined ? { expires_at: body.expires_at } : {}),
+    },
+  })
+  if (response.statusCode !== 201) throw new Error(`createKey: ${response.statusCode} ${response.body}`)
+  return response.json() as CreatedKey
+}
+
+export interface SignedUp {
+  organization_id: string
+  organization_slug: string
+  user_id: string
+  access_token: string
+  refresh_token: string
+  expires_in: number
+  email: string
+  password: string
+}
+
+export async function signUp(app: App, slug = uniqueSlug()): Promise<SignedUp> {
+  const email = `${slug}@example.com`
+  const password = `pw-${randomBytes(8).toString('hex')}`
+  const response = await app.inject({
+    method: 'POST',
+    url: '/v1/auth/signup',
+    headers: { 'content-type': 'application/json' },
+    payload: { organization_name: `Org ${slug}`, organization_slug: slug, email, password },
+  })
+  if (response.statusCode !== 201) throw new Error(`signUp: ${response.statusCode} ${response.body}`)
+  return { ...(response.json() as Omit<SignedUp, 'email' | 'password'>), email, password }
+}
+
+/** An organization with both a user (bearer token) and an API key, the common starting point. */
+export async function createOrgWithUserAndKey(app: App) {
+  const user = await signUp(app)
+  const key = await createKey(app, { organization_slug: user.organization_slug })
+  return { user, key }
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+export const apiKey = (key: string) => ({ 'x-svc-token': key })
