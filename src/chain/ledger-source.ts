@@ -1,0 +1,85 @@
+import { type RpcClient, type RpcLedger, sleep } from './rpc-client.ts'
+
+/** `getLedgers` returns at most this many ledgers per call. */
+export const GET_LEDGERS_MAX_LIMIT = 200
+export const HEAD_POLL_INTERVAL_MS = 1000
+
+/** The source returned a ledger other than the next one: a hole is never silently skipped. */
+export class LedgerSequenceError extends Error {
+  constructor(expected: number, got: number) {
+    super(`ledger source out of sequence: expected ledger ${expected}, got ${got}`)
+    this.name = 'LedgerSequenceError'
+  }
+}
+
+export interface LedgerPage {
+  ledgers: RpcLedger[]
+  /** The chain head as the server reported it with this page. */
+  latestLedger: number
+}
+
+export interface LedgerSourceOptions {
+  client: RpcClient
+  /** First ledger to deliver. */
+  startLedger: number
+  pageSize?: number
+  pollIntervalMs?: number
+  /** Stop after delivering this ledger (inclusive); follow the head forever when absent. */
+  endLedger?: number
+  signal?: AbortSignal
+}
+
+/**
+ * Pages of contiguous ledgers from `startLedger` on, following the head once caught up. The next
+ * page is requested while the caller works on the current one. Pages continue by cursor; every
+ * ledger's sequence is checked against the one expected, so a skipped ledger throws.
+ */
+export async function* streamLedgerPages(options: LedgerSourceOptions): AsyncGenerator<LedgerPage> {
+  const { client, signal } = options
+  const pageSize = Math.min(options.pageSize ?? GET_LEDGERS_MAX_LIMIT, GET_LEDGERS_MAX_LIMIT)
+  const pollIntervalMs = options.pollIntervalMs ?? HEAD_POLL_INTERVAL_MS
+  const end = options.endLedger ?? Number.POSITIVE_INFINITY
+  let next = options.startLedger
+  let latest = -1
+  let cursor: string | null = null
+
+  async function fetchPage(): Promise<LedgerPage | null> {
+    if (next > end) return null
+    while (next > latest) {
+      latest = (await client.getLatestLedger(signal)).sequence
+      if (next <= latest) break
+      await sleep(pollIntervalMs, signal)
+    }
+    const limit = Math.max(1, Math.min(pageSize, end - next + 1, latest - next + 1))
+    const result = await client.getLedgers(
+      cursor === null ? { startLedger: next, limit } : { cursor, limit },
+      signal,
+    )
+    latest = Math.max(latest, result.latestLedger)
+    const ledgers: RpcLedger[] = []
+    for (const ledger of result.ledgers) {
+      if (ledger.sequence > end) break
+      if (ledger.sequence !== next) throw new LedgerSequenceError(next, ledger.sequence)
+      ledgers.push(ledger)
+      next++
+    }
+    // Continue by cursor only when it stands exactly after what was delivered.
+    cursor = ledgers.length > 0 && result.cursor === String(next - 1) ? result.cursor : null
+    if (ledgers.length === 0) await sleep(pollIntervalMs, signal)
+    return { ledgers, latestLedger: latest }
+  }
+
+  let pending = fetchPage()
+  try {
+    while (true) {
+      const page = await pending
+      if (page === null) return
+      pending = fetchPage()
+      // A rejected prefetch must not surface as unhandled while the consumer is busy.
+      pending.catch(() => {})
+      if (page.ledgers.length > 0) yield page
+    }
+  } finally {
+    pending.catch(() => {})
+  }
+}

@@ -1,0 +1,204 @@
+import { decodeLedgerCloseMetaBase64 } from '../chain/decode-ledger.ts'
+import { streamLedgerPages } from '../chain/ledger-source.ts'
+import type { NetworkConfig } from '../chain/network.ts'
+import { computeBackoffMs, createRpcClient, type RpcClientOptions, sleep } from '../chain/rpc-client.ts'
+import type { Logger } from '../logger.ts'
+import type { Database } from '../store/db.ts'
+import { writeLedgerBatch } from '../store/ledger-data.ts'
+import { acquireIndexerLock } from './indexer-lock.ts'
+import { buildNetworkWatchList, createLedgerPipeline, loadResumePoint } from './ledger-pipeline.ts'
+
+/** Ledgers per write transaction while catching up; at the head every page is written at once. */
+export const DEFAULT_BATCH_SIZE = 1000
+/** A batch is written at least this often, so a slow source still shows progress. */
+export const MAX_BATCH_AGE_MS = 2000
+const RESTART_BASE_DELAY_MS = 500
+const RESTART_MAX_DELAY_MS = 30_000
+
+export interface IndexerProgress {
+  /** The checkpoint just committed. */
+  lastLedger: number
+  /** The chain head as last reported by the source. */
+  latestLedger: number
+  /** Ledgers and contract changes (data changes + events) committed since this run started. */
+  ingestedLedgers: number
+  ingestedChanges: number
+  elapsedMs: number
+}
+
+interface RunTotals {
+  ingestedLedgers: number
+  ingestedChanges: number
+  startedAt: number
+}
+
+export interface IndexerOptions {
+  database: Database
+  logger: Logger
+  rpcUrl: string
+  network: NetworkConfig
+  /** Where an empty store starts; the source's oldest ledger when absent. Ignored once a checkpoint exists. */
+  fromLedger?: number
+  batchSize?: number
+  /** Ledgers per getLedgers call (at most 200). */
+  pageSize?: number
+  pollIntervalMs?: number
+  rpc?: Omit<RpcClientOptions, 'url'>
+  /** Called after every committed batch. */
+  onProgress?: (progress: IndexerProgress) => void
+}
+
+export interface Indexer {
+  /** Ingests and follows the head until the signal aborts; transient failures resume from the checkpoint. */
+  run(signal?: AbortSignal): Promise<void>
+  /** Ingests up to `ledger` (inclusive), then resolves. */
+  syncTo(ledger: number, signal?: AbortSignal): Promise<void>
+  /** The committed checkpoint, or null before the first one is known. */
+  lastIndexedLedger(): number | null
+}
+
+export function createIndexer(options: IndexerOptions): Indexer {
+  const { database, logger, network } = options
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE
+  const watched = buildNetworkWatchList(network)
+  const client = createRpcClient({
+    url: options.rpcUrl,
+    onRetry: (info) => logger.warn(info, 'RPC call failed; retrying'),
+    ...options.rpc,
+  })
+  let checkpoint: number | null = null
+  let active: Promise<void> | null = null
+  const waiters = new Set<() => void>()
+
+  function notifyCommitted(ledger: number): void {
+    checkpoint = ledger
+    for (const wake of waiters) wake()
+  }
+
+  /** One pass from the store's checkpoint; returns when `until` is reached or throws on any failure. */
+  async function ingestOnce(signal: AbortSignal, until: number | undefined, started: RunTotals) {
+    const resume = await loadResumePoint(database)
+    if (resume.checkpoint !== null) notifyCommitted(resume.checkpoint)
+    if (until !== undefined && resume.checkpoint !== null && resume.checkpoint >= until) return
+    const startLedger =
+      resume.checkpoint !== null
+        ? resume.checkpoint + 1
+        : (options.fromLedger ?? (await client.getHealth(signal)).oldestLedger)
+    const pipeline = createLedgerPipeline(network, resume)
+    let lastWrite = Date.now()
+    let latest = 0
+
+    const flush = async () => {
+      const changes = pipeline.pendingChanges()
+      const batch = pipeline.takeBatch(Date.now())
+      if (batch === null) return
+      await writeLedgerBatch(database, batch)
+      lastWrite = Date.now()
+      started.ingestedLedgers += batch.ledgers.length
+      started.ingestedChanges += changes
+      notifyCommitted(batch.lastLedger)
+      logger.debug({ lastLedger: batch.lastLedger, ledgers: batch.ledgers.length }, 'batch committed')
+      options.onProgress?.({
+        lastLedger: batch.lastLedger,
+        latestLedger: latest,
+        ingestedLedgers: started.ingestedLedgers,
+        ingestedChanges: started.ingestedChanges,
+        elapsedMs: performance.now() - started.startedAt,
+      })
+    }
+
+    const pages = streamLedgerPages({
+      client,
+      startLedger,
+      ...(until !== undefined ? { endLedger: until } : {}),
+      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+      signal,
+    })
+    for await (const page of pages) {
+      latest = page.latestLedger
+      for (const rpcLedger of page.ledgers) {
+        const ledger = decodeLedgerCloseMetaBase64(rpcLedger.metadataXdr, watched)
+        if (ledger.sequence !== rpcLedger.sequence || ledger.hash !== rpcLedger.hash.toLowerCase()) {
+          throw new Error(`ledger ${rpcLedger.sequence}: metadata does not match the ledger it was served as`)
+        }
+        pipeline.addLedger(ledger)
+      }
+      const atHead = (pipeline.nextLedger() ?? 0) > latest
+      if (pipeline.pendingLedgers() >= batchSize || atHead || Date.now() - lastWrite >= MAX_BATCH_AGE_MS) {
+        await flush()
+      }
+    }
+    await flush()
+  }
+
+  async function ingest(signal: AbortSignal, until?: number): Promise<void> {
+    const lock = await acquireIndexerLock(database, logger, signal)
+    const combined = AbortSignal.any([signal, lock.lost])
+    const progress: RunTotals = { ingestedLedgers: 0, ingestedChanges: 0, startedAt: performance.now() }
+    try {
+      for (let failures = 0; !signal.aborted; ) {
+        try {
+          await ingestOnce(combined, until, progress)
+          if (until !== undefined) return
+        } catch (error) {
+          if (signal.aborted) return
+          if (lock.lost.aborted) throw new Error('lost the indexer lock', { cause: lock.lost.reason })
+          const delayMs = computeBackoffMs(failures++, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS)
+          logger.error({ err: error, delayMs }, 'ingestion failed; resuming from the checkpoint')
+          await sleep(delayMs, signal).catch(() => {})
+          continue
+        }
+        failures = 0
+      }
+    } finally {
+      await lock.release()
+    }
+  }
+
+  async function run(signal: AbortSignal = new AbortController().signal): Promise<void> {
+    while (active !== null) await active.catch(() => {})
+    active = ingest(signal)
+    try {
+      await active
+    } finally {
+      active = null
+    }
+  }
+
+  async function syncTo(ledger: number, signal: AbortSignal = new AbortController().signal): Promise<void> {
+    if (checkpoint !== null && checkpoint >= ledger) return
+    if (active === null) {
+      active = ingest(signal, ledger)
+      try {
+        await active
+      } finally {
+        active = null
+      }
+      if (checkpoint === null || checkpoint < ledger) signal.throwIfAborted()
+      return
+    }
+    const running = active
+    await new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        if (checkpoint !== null && checkpoint >= ledger) done(resolve)
+      }
+      const done = (settle: () => void) => {
+        waiters.delete(wake)
+        settle()
+      }
+      waiters.add(wake)
+      running.then(
+        () =>
+          done(() =>
+            checkpoint !== null && checkpoint >= ledger ? resolve() : reject(new Error('indexer stopped')),
+          ),
+        (error: unknown) => done(() => reject(error)),
+      )
+      signal.addEventListener('abort', () => done(() => reject(signal.reason)), { once: true })
+      wake()
+    })
+  }
+
+  return { run, syncTo, lastIndexedLedger: () => checkpoint }
+}
