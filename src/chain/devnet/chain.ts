@@ -67,8 +67,8 @@ export interface DevnetChain {
   /** Raw LedgerCloseMeta XDR of one ledger. */
   ledgerMetaXdr(sequence: number): Buffer
   findTransaction(hashHex: string): { ledger: StoredLedger; index: number } | undefined
-  /** Current value of a ledger entry, by base64 LedgerKey. */
-  getEntry(keyBase64: string): StoredEntry | undefined
+  /** Current value of a ledger entry, or undefined when it does not exist at the latest ledger. */
+  getEntry(key: xdr.LedgerKeyWire): StoredEntry | undefined
   /** Generates and appends the next ledger; returns its sequence. */
   closeNextLedger(): number
   /** An account that holds an open vault at the latest ledger. */
@@ -88,7 +88,6 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
   const world = createWorld({ ids, accounts, activity: options.activity ?? DEFAULT_ACTIVITY, startLedger })
   const encoder = createLedgerEncoder(DEVNET_PASSPHRASE, options.protocolSwitchLedger ?? null)
   const ledgers: StoredLedger[] = []
-  const entries = new Map<string, StoredEntry>()
   // Built lazily: a decode benchmark never looks transactions up and should not pay for the index.
   const txIndex = new Map<string, number>()
   let txIndexedLedgers = 0
@@ -101,7 +100,6 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
     const encoded = encoder.encodeLedger(sim, previousHash)
     previousHash = encoded.hash
     ledgers.push(storeLedger(encoded, sim.txs))
-    for (const tx of sim.txs) if (tx.successful) applyChanges(entries, tx)
     return sim.sequence
   }
 
@@ -132,7 +130,14 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
       return ledger.meta
     },
     findTransaction,
-    getEntry: (key) => entries.get(key),
+    getEntry: (key) => {
+      const entry = world.lookupEntry(key)
+      if (!entry) return undefined
+      return {
+        xdr: Buffer.from(xdr.LedgerEntryData.schema.encode(entry.data)).toString('base64'),
+        lastModifiedLedgerSeq: entry.lastModifiedLedgerSeq,
+      }
+    },
     closeNextLedger,
     sampleVaultHolder: () => world.sampleVaultHolder() ?? ids.accountAddress(0),
   }
@@ -140,8 +145,10 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
 
 function requireOptions(options: DevnetOptions, startLedger: number, accounts: number): void {
   const problems: string[] = []
-  if (!Number.isInteger(options.ledgers) || options.ledgers < 1) problems.push('ledgers must be a whole number >= 1')
-  if (!Number.isInteger(startLedger) || startLedger < 2) problems.push('startLedger must be a whole number >= 2')
+  if (!Number.isInteger(options.ledgers) || options.ledgers < 1)
+    problems.push('ledgers must be a whole number >= 1')
+  if (!Number.isInteger(startLedger) || startLedger < 2)
+    problems.push('startLedger must be a whole number >= 2')
   if (!Number.isInteger(accounts) || accounts < 1) problems.push('accounts must be a whole number >= 1')
   const activity = options.activity ?? DEFAULT_ACTIVITY
   if (!(activity >= 0 && activity <= 1)) problems.push('activity must be between 0 and 1')
@@ -183,21 +190,4 @@ function storeLedger(encoded: EncodedLedger, txs: SimTx[]): StoredLedger {
 
 function encodeScVal(value: xdr.ScValWire): string {
   return Buffer.from(xdr.ScVal.schema.encode(value)).toString('base64')
-}
-
-function applyChanges(entries: Map<string, StoredEntry>, tx: SimTx): void {
-  for (const change of tx.changes) {
-    if (change.type === 0 || change.type === 1) {
-      const entry = change.type === 0 ? change.created : change.updated
-      if (entry.data.type !== 6) continue
-      const { contract, key, durability } = entry.data.contractData
-      const ledgerKey = xdr.LedgerKey.schema.encode({ type: 6, contractData: { contract, key, durability } })
-      entries.set(Buffer.from(ledgerKey).toString('base64'), {
-        xdr: Buffer.from(xdr.LedgerEntryData.schema.encode(entry.data)).toString('base64'),
-        lastModifiedLedgerSeq: entry.lastModifiedLedgerSeq,
-      })
-    } else if (change.type === 2) {
-      entries.delete(Buffer.from(xdr.LedgerKey.schema.encode(change.removed)).toString('base64'))
-    }
-  }
 }

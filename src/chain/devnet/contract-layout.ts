@@ -84,7 +84,13 @@ export function buildContractDataEntry(
     lastModifiedLedgerSeq,
     data: {
       type: 6,
-      contractData: { ext: { v: 0 }, contract: buildContractAddress(contract), key, durability: PERSISTENT, val },
+      contractData: {
+        ext: { v: 0 },
+        contract: buildContractAddress(contract),
+        key,
+        durability: PERSISTENT,
+        val,
+      },
     },
     ext: { v: 0 },
   }

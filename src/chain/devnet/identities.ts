@@ -65,7 +65,12 @@ export function buildNetworkConfig(ids: DevnetIdentities): NetworkConfig {
     // USD is exactly one dollar; the other denominations are priced by the oracle under their symbol.
     const priceAsset = denomination === 'USD' ? null : denomination
     denominations[denomination] = { debt_asset: debtAsset, price_asset: priceAsset }
-    assets[debtAsset] = { id: debtAsset, symbol: `${denomination}x`, decimals: 7, tags: ['stablecoin', 'debt'] }
+    assets[debtAsset] = {
+      id: debtAsset,
+      symbol: `${denomination}x`,
+      decimals: 7,
+      tags: ['stablecoin', 'debt'],
+    }
     if (priceAsset !== null) {
       assets[priceAsset] = { id: priceAsset, symbol: priceAsset, decimals: 7, tags: ['fiat', 'oracle'] }
     }

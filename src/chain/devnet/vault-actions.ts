@@ -40,7 +40,12 @@ export function computeDebt(normalisedDebt: bigint, debtRate: bigint): bigint {
 }
 
 /** Collateral ratio with 7 decimals; collateral is XLM, debt is in denomination units. */
-export function computeCollateralRatio(w: WorldState, collateral: bigint, debt: bigint, d: DenomState): bigint {
+export function computeCollateralRatio(
+  w: WorldState,
+  collateral: bigint,
+  debt: bigint,
+  d: DenomState,
+): bigint {
   if (debt === 0n) return 1n << 64n
   return (collateral * w.xlmPrice * STROOPS) / (debt * d.price)
 }
@@ -50,7 +55,7 @@ function collateralForRatio(w: WorldState, debt: bigint, d: DenomState, ratio: b
   return (debt * d.price * ratio + denominator - 1n) / denominator
 }
 
-function vaultEntry(w: WorldState, v: VaultRecord, lastModified: number): xdr.LedgerEntryWire {
+export function buildVaultEntry(w: WorldState, v: VaultRecord, lastModified: number): xdr.LedgerEntryWire {
   const d = w.denoms[v.denom]!
   const value = buildVaultValue({
     account: buildAccountAddress(w.ids.accountKey(v.account)),
@@ -65,7 +70,7 @@ function vaultKey(w: WorldState, v: VaultRecord) {
   return buildVaultKey(buildAccountAddress(w.ids.accountKey(v.account)), w.denoms[v.denom]!.name)
 }
 
-function infoEntry(w: WorldState, d: DenomState): xdr.LedgerEntryWire {
+export function buildVaultsInfoEntry(w: WorldState, d: DenomState): xdr.LedgerEntryWire {
   const value = buildVaultsInfoValue({
     denomination: d.name,
     debtRate: d.debtRate,
@@ -88,7 +93,7 @@ export function createVaultsInfoTx(w: WorldState, d: DenomState): SimTx {
     fn: 'create_currency',
     args: [buildSymbol(d.name)],
     successful: true,
-    changes: [{ type: 0, created: infoEntry(w, d) }],
+    changes: [{ type: 0, created: buildVaultsInfoEntry(w, d) }],
     events: [],
   }
 }
@@ -101,10 +106,10 @@ function commitVault(w: WorldState, v: VaultRecord, change: VaultChange, infoBef
   const changes: xdr.LedgerEntryChangeWire[] = []
   if (change.kind === 'create') {
     v.lastModified = w.sequence
-    changes.push({ type: 0, created: vaultEntry(w, v, w.sequence) })
+    changes.push({ type: 0, created: buildVaultEntry(w, v, w.sequence) })
   } else if (change.kind === 'update') {
     v.lastModified = w.sequence
-    changes.push({ type: 3, state: change.before! }, { type: 1, updated: vaultEntry(w, v, w.sequence) })
+    changes.push({ type: 3, state: change.before! }, { type: 1, updated: buildVaultEntry(w, v, w.sequence) })
   } else {
     changes.push(
       { type: 3, state: change.before! },
@@ -112,7 +117,7 @@ function commitVault(w: WorldState, v: VaultRecord, change: VaultChange, infoBef
     )
   }
   d.lastModified = w.sequence
-  changes.push({ type: 3, state: infoBefore }, { type: 1, updated: infoEntry(w, d) })
+  changes.push({ type: 3, state: infoBefore }, { type: 1, updated: buildVaultsInfoEntry(w, d) })
   return changes
 }
 
@@ -186,7 +191,11 @@ export function simulateAccountAction(w: WorldState, account: number): SimTx {
     source: w.ids.accountKey(account),
     contract: w.ids.vaultContract,
     fn: FUNCTION_NAMES[action],
-    args: [buildAddressVal(buildAccountAddress(w.ids.accountKey(account))), buildSymbol(d.name), buildU128(amount)],
+    args: [
+      buildAddressVal(buildAccountAddress(w.ids.accountKey(account))),
+      buildSymbol(d.name),
+      buildU128(amount),
+    ],
     successful: false,
     changes: [],
     events: [],
@@ -194,7 +203,7 @@ export function simulateAccountAction(w: WorldState, account: number): SimTx {
   // Some calls trap (a contract error) and change nothing, so indexers are tested to skip them.
   if (!valid || rng.chance(TRAP_RATE)) return tx
 
-  const infoBefore = infoEntry(w, d)
+  const infoBefore = buildVaultsInfoEntry(w, d)
   accrueDebtRate(d, w.closeTime)
   let change: VaultChange
   if (action === 'open') {
@@ -220,7 +229,7 @@ export function simulateAccountAction(w: WorldState, account: number): SimTx {
     return tx
   }
   const vault = v!
-  const before = vaultEntry(w, vault, vault.lastModified)
+  const before = buildVaultEntry(w, vault, vault.lastModified)
   const oldCollateral = vault.collateral
   const oldDebt = vault.debt
   if (action === 'deposit') vault.collateral += amount
@@ -249,9 +258,9 @@ export function simulateLiquidation(w: WorldState, vault: VaultRecord): SimTx | 
   if (computeCollateralRatio(w, vault.collateral, computeDebt(vault.debt, d.debtRate), d) >= MIN_COL_RATE) {
     return null
   }
-  const infoBefore = infoEntry(w, d)
+  const infoBefore = buildVaultsInfoEntry(w, d)
   accrueDebtRate(d, w.closeTime)
-  const before = vaultEntry(w, vault, vault.lastModified)
+  const before = buildVaultEntry(w, vault, vault.lastModified)
   d.totalVaults -= 1n
   d.totalCol -= vault.collateral
   d.totalDebt -= vault.debt

@@ -1,9 +1,15 @@
-import { StrKey } from '@stellar/stellar-sdk'
+import { StrKey, type xdr } from '@stellar/stellar-sdk'
 import { buildOracleUpdateEvent, type OraclePrice } from './contract-layout.ts'
 import { DENOMINATIONS, type DevnetIdentities } from './identities.ts'
 import { createRng } from './prng.ts'
 import { buildI128, buildU64, buildVec } from './scval.ts'
-import { createVaultsInfoTx, simulateAccountAction, simulateLiquidation } from './vault-actions.ts'
+import {
+  buildVaultEntry,
+  buildVaultsInfoEntry,
+  createVaultsInfoTx,
+  simulateAccountAction,
+  simulateLiquidation,
+} from './vault-actions.ts'
 import {
   EPOCH_S,
   FEE_REVIEW_INTERVAL_LEDGERS,
@@ -13,6 +19,7 @@ import {
   RATE_ONE,
   type SimLedger,
   type SimTx,
+  vaultMapKey,
   type WorldState,
 } from './world-state.ts'
 
@@ -29,6 +36,8 @@ export interface World {
   stepLedger(): SimLedger
   /** An account holding an open vault right now, or null when no vault is open. */
   sampleVaultHolder(): string | null
+  /** The current entry under a contract-data key, or null when it does not exist (now). */
+  lookupEntry(key: xdr.LedgerKeyWire): xdr.LedgerEntryWire | null
 }
 
 const LIQUIDATION_SAMPLE = 64
@@ -92,8 +101,37 @@ export function createWorld(options: WorldOptions): World {
     return { sequence: w.sequence, closeTime: w.closeTime, txs }
   }
 
+  // Answering from the world's own state costs nothing per generated change, unlike a key-value
+  // copy of every entry; built on first use because benchmarks never read entries.
+  let accountIndex: Map<string, number> | null = null
+  const lookupEntry = (key: xdr.LedgerKeyWire): xdr.LedgerEntryWire | null => {
+    if (key.type !== 6 || key.contractData.durability !== 1) return null
+    const { contract, key: scKey } = key.contractData
+    if (contract.type !== 1 || !Buffer.from(contract.contractId).equals(ids.vaultContract)) return null
+    const parts = scKey.type === 16 ? scKey.vec : null
+    const tag = parts?.[0]
+    if (!parts || parts.length !== 2 || tag?.type !== 15) return null
+    const arg = parts[1]!
+    if (tag.sym.toString() === 'VaultsInfo' && arg.type === 15) {
+      const d = w.denoms.find((x) => x.name === arg.sym.toString())
+      return d && w.sequence >= options.startLedger ? buildVaultsInfoEntry(w, d) : null
+    }
+    if (tag.sym.toString() !== 'Vault' || arg.type !== 16 || arg.vec?.length !== 2) return null
+    const [address, denomination] = arg.vec
+    if (address?.type !== 18 || address.address.type !== 0 || denomination?.type !== 15) return null
+    const denom = w.denoms.findIndex((x) => x.name === denomination.sym.toString())
+    if (!accountIndex) {
+      accountIndex = new Map()
+      for (let a = 0; a < accounts; a++) accountIndex.set(Buffer.from(ids.accountKey(a)).toString('hex'), a)
+    }
+    const account = accountIndex.get(Buffer.from(address.address.accountId.ed25519).toString('hex'))
+    const vault = account === undefined ? undefined : w.vaults.get(vaultMapKey(account, denom))
+    return vault ? buildVaultEntry(w, vault, vault.lastModified) : null
+  }
+
   return {
     stepLedger,
+    lookupEntry,
     sampleVaultHolder: () => {
       const vault = w.open[0]
       return vault ? StrKey.encodeEd25519PublicKey(ids.accountKey(vault.account)) : null
