@@ -33,7 +33,8 @@ function createFastify(ctx: AppContext) {
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID()
     },
     ajv: {
-      customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true },
+      // No coercion: a number where a string belongs is an error. Query values are validated as strings.
+      customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false, useDefaults: true },
       plugins: [formatsPlugin] as unknown as AjvPlugins,
     },
     routerOptions: { ignoreTrailingSlash: true },

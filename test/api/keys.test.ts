@@ -36,7 +36,11 @@ describe('API keys', () => {
     expect(second.organization_reused).toBe(true)
     expect(second.organization_id).toBe(first.organization_id)
     expect(second.api_key_id).not.toBe(first.api_key_id)
-    const org = await t.database.db.selectFrom('organizations').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow()
+    const org = await t.database.db
+      .selectFrom('organizations')
+      .selectAll()
+      .where('slug', '=', slug)
+      .executeTakeFirstOrThrow()
     expect(org.name).toBe('First name')
   })
 
@@ -62,7 +66,12 @@ describe('API keys', () => {
       method: 'POST',
       url: '/v1/org/api-keys',
       headers: { 'x-svc-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
-      payload: { organization_name: 'x', organization_slug: uniqueSlug(), key_name: 'k', scopes: ['admin:all'] },
+      payload: {
+        organization_name: 'x',
+        organization_slug: uniqueSlug(),
+        key_name: 'k',
+        scopes: ['admin:all'],
+      },
     })
     expect(response.statusCode).toBe(400)
     expect(response.json().error.details[0].field).toBe('scopes.0')
@@ -73,7 +82,11 @@ describe('API keys', () => {
     const a = await createKey(t.app, { organization_slug: user.organization_slug, key_name: 'a' })
     t.clock.advance(1000)
     const b = await createKey(t.app, { organization_slug: user.organization_slug, key_name: 'b' })
-    const list = await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(user.access_token) })
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/v1/org/api-keys',
+      headers: bearer(user.access_token),
+    })
     expect(list.statusCode).toBe(200)
     const records = list.json() as Array<Record<string, unknown>>
     expect(records.map((r) => r.id)).toEqual([b.api_key_id, a.api_key_id])
@@ -82,13 +95,25 @@ describe('API keys', () => {
     )
     expect(list.body).not.toContain(a.key)
     expect(list.body).not.toContain(b.key)
-    expect(records[1]).toMatchObject({ name: 'a', prefix: a.key_prefix, revoked: false, last_used_at: null, scopes: ['data:read'] })
+    expect(records[1]).toMatchObject({
+      name: 'a',
+      prefix: a.key_prefix,
+      revoked: false,
+      last_used_at: null,
+      scopes: ['data:read'],
+    })
 
     const usedAt = t.clock.now()
-    const data = await t.app.inject({ method: 'GET', url: `/v1/users/${VALID_ADDRESS}/positions/vaultprotocol`, headers: apiKey(a.key) })
+    const data = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${VALID_ADDRESS}/positions/vaultprotocol`,
+      headers: apiKey(a.key),
+    })
     expect(data.statusCode).toBe(200)
     await t.ctx.keyUsage.flush()
-    const after = (await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(user.access_token) })).json() as Array<{
+    const after = (
+      await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(user.access_token) })
+    ).json() as Array<{
       id: string
       last_used_at: string | null
     }>
@@ -102,7 +127,11 @@ describe('API keys', () => {
     const url = `/v1/users/${VALID_ADDRESS}/positions/vaultprotocol`
     expect((await t.app.inject({ method: 'GET', url, headers: apiKey(key.key) })).statusCode).toBe(200)
     const revoke = () =>
-      t.app.inject({ method: 'DELETE', url: `/v1/org/api-keys/${key.api_key_id}`, headers: bearer(user.access_token) })
+      t.app.inject({
+        method: 'DELETE',
+        url: `/v1/org/api-keys/${key.api_key_id}`,
+        headers: bearer(user.access_token),
+      })
     const first = await revoke()
     expect(first.statusCode).toBe(204)
     expect(first.body).toBe('')
@@ -110,7 +139,9 @@ describe('API keys', () => {
     const refused = await t.app.inject({ method: 'GET', url, headers: apiKey(key.key) })
     expect(refused.statusCode).toBe(401)
     expect(refused.json().error.code).toBe('unauthorized')
-    const list = (await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(user.access_token) })).json()
+    const list = (
+      await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(user.access_token) })
+    ).json()
     expect(list[0]).toMatchObject({ id: key.api_key_id, revoked: true })
   })
 
@@ -119,7 +150,11 @@ describe('API keys', () => {
     const theirs = await signUp(t.app)
     const theirKey = await createKey(t.app, { organization_slug: theirs.organization_slug })
     for (const id of ['key_doesnotexist', theirKey.api_key_id]) {
-      const response = await t.app.inject({ method: 'DELETE', url: `/v1/org/api-keys/${id}`, headers: bearer(mine.access_token) })
+      const response = await t.app.inject({
+        method: 'DELETE',
+        url: `/v1/org/api-keys/${id}`,
+        headers: bearer(mine.access_token),
+      })
       expect(response.statusCode).toBe(404)
       expect(response.json().error.code).toBe('not_found')
     }
@@ -129,7 +164,9 @@ describe('API keys', () => {
       headers: apiKey(theirKey.key),
     })
     expect(still.statusCode).toBe(200)
-    const mineList = (await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(mine.access_token) })).json()
+    const mineList = (
+      await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(mine.access_token) })
+    ).json()
     expect(mineList).toEqual([])
   })
 

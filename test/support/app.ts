@@ -40,7 +40,10 @@ export interface TestApp {
 }
 
 /** A fully wired app on its own fresh database, with captured logs and a manual clock. */
-export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+): Promise<TestApp> {
   const testDb = await createTestDatabase()
   const database = testDb.open()
   const config = loadConfig(

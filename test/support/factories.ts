@@ -20,7 +20,13 @@ export interface CreatedKey {
 /** Creates an organization (or reuses the slug) and a key through the admin endpoint. */
 export async function createKey(
   app: App,
-  body: { organization_slug?: string; organization_name?: string; key_name?: string; scopes?: string[]; expires_at?: string | null } = {},
+  body: {
+    organization_slug?: string
+    organization_name?: string
+    key_name?: string
+    scopes?: string[]
+    expires_at?: string | null
+  } = {},
 ): Promise<CreatedKey> {
   const response = await app.inject({
     method: 'POST',

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../support/app.ts'
+import { apiKey, bearer, createKey, signUp } from '../support/factories.ts'
+
+const URL = '/v1/users/GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7/positions/vaultprotocol'
+const FREE_QUOTA = 4
+
+describe('per-organization rate limits', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: String(FREE_QUOTA) })
+    // Start at the beginning of a window so the test cannot straddle two.
+    t.clock.set(Math.ceil(t.clock.now() / 60_000) * 60_000)
+  })
+  afterAll(async () => t.close())
+
+  it('shares one quota across every key of the organization, with draft headers and 429 + Retry-After', async () => {
+    const user = await signUp(t.app)
+    const a = await createKey(t.app, { organization_slug: user.organization_slug })
+    const b = await createKey(t.app, { organization_slug: user.organization_slug })
+    const seen: Array<{ status: number; policy: unknown; limit: unknown }> = []
+    for (const key of [a, b, a, b]) {
+      t.clock.advance(1000)
+      const response = await t.app.inject({ method: 'GET', url: URL, headers: apiKey(key.key) })
+      seen.push({
+        status: response.statusCode,
+        policy: response.headers['ratelimit-policy'],
+        limit: response.headers.ratelimit,
+      })
+    }
+    expect(seen.map((s) => s.status)).toEqual([200, 200, 200, 200])
+    expect(seen[0]?.policy).toBe(`"org";q=${FREE_QUOTA};w=60`)
+    expect(seen.map((s) => s.limit)).toEqual([
+      '"org";r=3;t=59',
+      '"org";r=2;t=58',
+      '"org";r=1;t=57',
+      '"org";r=0;t=56',
+    ])
+
+    const limited = await t.app.inject({ method: 'GET', url: URL, headers: apiKey(b.key) })
+    expect(limited.statusCode).toBe(429)
+    expect(limited.json().error.code).toBe('rate_limited')
+    expect(limited.json().meta.request_id).toBeTruthy()
+    expect(limited.headers['retry-after']).toBe('56')
+    expect(limited.headers.ratelimit).toBe('"org";r=0;t=56')
+
+    // Another organization has its own quota.
+    const other = await createKey(t.app)
+    expect((await t.app.inject({ method: 'GET', url: URL, headers: apiKey(other.key) })).statusCode).toBe(200)
+
+    // The window resets.
+    t.clock.advance(56_000)
+    expect((await t.app.inject({ method: 'GET', url: URL, headers: apiKey(a.key) })).statusCode).toBe(200)
+  })
+
+  it('changes the quota at once when the plan changes', async () => {
+    const user = await signUp(t.app)
+    const key = await createKey(t.app, { organization_slug: user.organization_slug })
+    for (let i = 0; i < FREE_QUOTA; i++)
+      await t.app.inject({ method: 'GET', url: URL, headers: apiKey(key.key) })
+    expect((await t.app.inject({ method: 'GET', url: URL, headers: apiKey(key.key) })).statusCode).toBe(429)
+
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: '/v1/org/billing',
+      headers: { ...bearer(user.access_token), 'content-type': 'application/json' },
+      payload: { plan: 'pro', billing_email: 'Billing@Example.com' },
+    })
+    expect(patch.statusCode).toBe(200)
+    expect(patch.json()).toEqual({
+      plan: 'pro',
+      billing_email: 'billing@example.com',
+      rate_limit: { limit: FREE_QUOTA * 10, window_seconds: 60 },
+    })
+    const next = await t.app.inject({ method: 'GET', url: URL, headers: apiKey(key.key) })
+    expect(next.statusCode).toBe(200)
+    expect(next.headers['ratelimit-policy']).toBe(`"org";q=${FREE_QUOTA * 10};w=60`)
+
+    const org = await t.app.inject({ method: 'GET', url: '/v1/org', headers: bearer(user.access_token) })
+    expect(org.json()).toMatchObject({
+      id: user.organization_id,
+      slug: user.organization_slug,
+      plan: 'pro',
+      billing_email: 'billing@example.com',
+      rate_limit: { limit: FREE_QUOTA * 10, window_seconds: 60 },
+    })
+    expect(Date.parse(org.json().created_at)).not.toBeNaN()
+  })
+
+  it('rejects an unknown plan and an empty billing update', async () => {
+    const user = await signUp(t.app)
+    for (const payload of [{ plan: 'platinum' }, {}, { billing_email: 'not-an-email' }]) {
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: '/v1/org/billing',
+        headers: { ...bearer(user.access_token), 'content-type': 'application/json' },
+        payload,
+      })
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400)
+      expect(response.json().error.code).toBe('invalid_request')
+    }
+  })
+})
