@@ -1,6 +1,7 @@
 import type { Command } from './command.ts'
 import { createKeyCommand } from './commands/create-key.ts'
 import { createUserCommand } from './commands/create-user.ts'
+import { devnetCommand } from './commands/devnet.ts'
 import { indexCommand } from './commands/index.ts'
 import { migrateCommand } from './commands/migrate.ts'
 import { serveCommand } from './commands/serve.ts'
@@ -12,4 +13,5 @@ export const COMMANDS: Record<string, Command> = {
   'create-key': createKeyCommand,
   'create-user': createUserCommand,
   index: indexCommand,
+  devnet: devnetCommand,
 }

@@ -1,0 +1,91 @@
+import { writeFile } from 'node:fs/promises'
+import { startDevnet } from '../../chain/devnet/index.ts'
+import type { Command, CommandValues } from '../command.ts'
+
+export const devnetCommand: Command = {
+  summary: 'run a deterministic simulated Stellar network with a Stellar-RPC-compatible endpoint',
+  help: `
+Usage: strata devnet [--port 8000] [--host 127.0.0.1] [--seed 1] [--ledgers 2000]
+                     [--close-interval-ms M] [--accounts 200] [--activity 0.02] [--start-ledger 1000]
+                     [--fault-rate 0] [--fault-timeout-ms 2500] [--protocol-switch-ledger L]
+                     [--write-network FILE]
+
+Generates --ledgers ledgers from --seed (same seed and options: byte-identical ledgers), then
+serves JSON-RPC 2.0 on POST / (getHealth, getNetwork, getLatestLedger, getLedgers, getEvents,
+getLedgerEntries, getTransaction) and the watched contracts on GET /network.json.
+With --close-interval-ms, one more ledger closes every M milliseconds.
+--activity is the chance that an account acts in a ledger; --fault-rate makes that share of
+JSON-RPC calls fail (HTTP 500, timeout, truncated body, HTTP 429); ledgers below
+--protocol-switch-ledger are protocol 22 (LedgerCloseMeta v1). Stops on Ctrl-C.`,
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    seed: { type: 'string' },
+    ledgers: { type: 'string' },
+    'close-interval-ms': { type: 'string' },
+    accounts: { type: 'string' },
+    activity: { type: 'string' },
+    'start-ledger': { type: 'string' },
+    'fault-rate': { type: 'string' },
+    'fault-timeout-ms': { type: 'string' },
+    'protocol-switch-ledger': { type: 'string' },
+    'write-network': { type: 'string' },
+  },
+  async run(values) {
+    const problems: string[] = []
+    const whole = (name: string, fallback?: number) => readNumber(values, name, fallback, true, problems)
+    const fraction = (name: string, fallback: number) => readNumber(values, name, fallback, false, problems)
+    const options = {
+      seed: typeof values.seed === 'string' ? values.seed : '1',
+      port: whole('port', 8000),
+      host: typeof values.host === 'string' ? values.host : '127.0.0.1',
+      ledgers: whole('ledgers', 2000) ?? 2000,
+      closeIntervalMs: whole('close-interval-ms') ?? null,
+      accounts: whole('accounts', 200),
+      activity: fraction('activity', 0.02),
+      startLedger: whole('start-ledger', 1000),
+      faultRate: fraction('fault-rate', 0),
+      faultTimeoutMs: whole('fault-timeout-ms', 2500),
+      protocolSwitchLedger: whole('protocol-switch-ledger') ?? null,
+    }
+    if (problems.length > 0) {
+      process.stderr.write(`strata devnet: ${problems.join('; ')}\n`)
+      return 1
+    }
+    const started = performance.now()
+    const devnet = await startDevnet(options)
+    const seconds = ((performance.now() - started) / 1000).toFixed(1)
+    const networkFile = values['write-network']
+    if (typeof networkFile === 'string') {
+      await writeFile(networkFile, `${JSON.stringify(devnet.network, null, 2)}\n`)
+    }
+    process.stdout.write(
+      `devnet: ${options.ledgers} ledgers generated in ${seconds}s (latest ${devnet.latestLedger()})\n` +
+        `devnet: JSON-RPC on ${devnet.url}, contracts on ${devnet.url}/network.json\n` +
+        `devnet: an account with an open vault: ${devnet.sampleVaultHolder()}\n`,
+    )
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve)
+      process.once('SIGTERM', resolve)
+    })
+    await devnet.close()
+    return 0
+  },
+}
+
+function readNumber(
+  values: CommandValues,
+  name: string,
+  fallback: number | undefined,
+  integer: boolean,
+  problems: string[],
+): number | undefined {
+  const raw = values[name]
+  if (typeof raw !== 'string') return fallback
+  const value = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || (integer && !Number.isInteger(value))) {
+    problems.push(`--${name} must be a ${integer ? 'whole number' : 'number'} >= 0, got "${raw}"`)
+    return fallback
+  }
+  return value
+}
