@@ -16,11 +16,12 @@ describe('bad input gets a clear 4xx, never a 500', () => {
     t.app.inject({ method: 'POST', url: '/v1/org/api-keys', headers: { ...admin, ...headers }, payload })
 
   it('answers 415 without application/json', async () => {
-    for (const headers of [
+    const cases: Array<Record<string, string>> = [
       {},
       { 'content-type': 'text/plain' },
       { 'content-type': 'application/x-www-form-urlencoded' },
-    ]) {
+    ]
+    for (const headers of cases) {
       const response = await post('organization_name=x', headers)
       expect(response.statusCode, JSON.stringify(headers)).toBe(415)
       expect(response.json().error.code).toBe('unsupported_media_type')
