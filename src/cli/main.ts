@@ -10,11 +10,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(usage())
     return name === undefined ? 1 : 0
   }
-  const command = COMMANDS[name]
-  if (!command) {
+  const entry = COMMANDS[name]
+  if (!entry) {
     process.stderr.write(`strata: unknown command "${name}"\n\n${usage()}`)
     return 1
   }
+  const command = await entry.load()
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.help.trim()}\n`)
     return 0

@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/api/app.ts'
+import { loadConfig } from '../src/config.ts'
+import { createContext } from '../src/context.ts'
+import { createLogger } from '../src/logger.ts'
+import { createTestDatabase, type TestDatabase } from './support/database.ts'
+import { CLI } from './support/process.ts'
+
+const PEPPER = 'cli-test-pepper-0123456789abcdef0123'
+const JWT = 'cli-test-jwt-secret-0123456789abcdef'
+
+function strata(args: string[], env: Record<string, string>, input?: string) {
+  const run = spawnSync(process.execPath, [CLI, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', STRATA_KEY_PEPPER: PEPPER, STRATA_JWT_SECRET: JWT, ...env },
+    input,
+    encoding: 'utf8',
+  })
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr }
+}
+
+describe('the strata command', () => {
+  let db: TestDatabase
+  beforeAll(async () => {
+    db = await createTestDatabase()
+  })
+  afterAll(async () => db.drop())
+
+  it('lists its commands and explains each one', () => {
+    const usage = strata(['--help'], {})
+    expect(usage.code).toBe(0)
+    for (const name of ['serve', 'migrate', 'create-key', 'create-user']) {
+      expect(usage.stdout).toContain(name)
+      const help = strata([name, '--help'], {})
+      expect(help.code, name).toBe(0)
+      expect(help.stdout).toContain(`strata ${name}`)
+    }
+    const unknown = strata(['frobnicate'], {})
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toContain('unknown command')
+  })
+
+  it('creates a key, then a login for that organization that works over HTTP', async () => {
+    expect(strata(['migrate'], db.env).code).toBe(0)
+    const key = strata(['create-key', '--org', 'cli-org', '--org-name', 'CLI Org', '--name', 'ops'], db.env)
+    expect(key.code, key.stderr).toBe(0)
+    const created = JSON.parse(key.stdout)
+    expect(created).toMatchObject({
+      organization_slug: 'cli-org',
+      organization_reused: false,
+      scopes: ['data:read'],
+    })
+    expect(created.key).toMatch(/^strata_/)
+
+    const noPassword = strata(['create-user', '--org', 'cli-org', '--email', 'ops@example.com'], db.env)
+    expect(noPassword.code).toBe(1)
+    const short = strata(
+      ['create-user', '--org', 'cli-org', '--email', 'ops@example.com', '--password-stdin'],
+      db.env,
+      'short\n',
+    )
+    expect(short.code).toBe(1)
+    const unknownOrg = strata(
+      ['create-user', '--org', 'nope', '--email', 'ops@example.com', '--password-stdin'],
+      db.env,
+      'a long password\n',
+    )
+    expect(unknownOrg.code).toBe(1)
+    const user = strata(
+      ['create-user', '--org', 'cli-org', '--email', 'Ops@Example.com', '--password-stdin'],
+      db.env,
+      'a long password\n',
+    )
+    expect(user.code, user.stderr).toBe(0)
+    expect(user.stdout).not.toContain('a long password')
+
+    const database = db.open()
+    const config = loadConfig({
+      ...db.env,
+      STRATA_KEY_PEPPER: PEPPER,
+      STRATA_JWT_SECRET: JWT,
+      STRATA_ADMIN_TOKEN: 'x'.repeat(20),
+    })
+    const ctx = await createContext(config, createLogger('silent'), { database })
+    const app = await buildApp(ctx)
+    try {
+      const login = await app.inject({
+        method: 'POST',
+        url: '/v1/auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload: { email: 'ops@example.com', password: 'a long password' },
+      })
+      expect(login.statusCode).toBe(200)
+      const keys = await app.inject({
+        method: 'GET',
+        url: '/v1/org/api-keys',
+        headers: { authorization: `Bearer ${login.json().access_token}` },
+      })
+      expect(keys.json().map((k: { id: string }) => k.id)).toEqual([created.api_key_id])
+      const data = await app.inject({
+        method: 'GET',
+        url: '/v1/users/GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7/positions/vaultprotocol',
+        headers: { 'x-svc-token': created.key },
+      })
+      expect(data.statusCode).toBe(200)
+    } finally {
+      await app.close()
+      await ctx.close()
+      await database.close()
+    }
+  })
+})
