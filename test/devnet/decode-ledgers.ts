@@ -1,0 +1,116 @@
+import { Address, scValToNative, xdr } from '@stellar/stellar-sdk'
+import type { DevnetChain } from '../../src/chain/devnet/index.ts'
+
+/**
+ * An independent reading of the devnet's ledgers, straight from their XDR with stellar-sdk, so
+ * tests compare the RPC surface and the world's invariants against what the bytes say.
+ */
+export interface DecodedChange {
+  kind: 'created' | 'updated' | 'removed' | 'state'
+  contract: string
+  keyXdr: string
+  key: unknown
+  /** Native value (null for removed). */
+  val: unknown
+  valWire: xdr.ScValWire | null
+}
+
+export interface DecodedTx {
+  hash: string
+  ledger: number
+  index: number
+  successful: boolean
+  changes: DecodedChange[]
+  events: {
+    id: string
+    contractId: string
+    topics: string[]
+    value: string
+    topicsWire: xdr.ScValWire[]
+    valueWire: xdr.ScValWire
+  }[]
+}
+
+export interface DecodedLedger {
+  sequence: number
+  closeTime: number
+  version: string
+  txs: DecodedTx[]
+}
+
+export function decodeLedgers(chain: DevnetChain): DecodedLedger[] {
+  const out: DecodedLedger[] = []
+  for (let seq = chain.oldestLedger(); seq <= chain.latestLedger(); seq++) {
+    out.push(decodeLedger(chain.ledgerMetaXdr(seq)))
+  }
+  return out
+}
+
+export function decodeLedger(bytes: Uint8Array): DecodedLedger {
+  const lcm = xdr.LedgerCloseMeta.fromXdr(bytes)
+  if (lcm.type === 'v0') throw new Error('unexpected v0 ledger')
+  const body = lcm.type === 'v1' ? lcm.v1 : lcm.v2
+  const header = body.ledgerHeader.header
+  const sequence = header.ledgerSeq
+  const txs = body.txProcessing.map((tp, i): DecodedTx => {
+    const meta = tp.txApplyProcessing
+    let changes: xdr.LedgerEntryChange[] = []
+    let events: xdr.ContractEvent[] = []
+    if (meta.type === 'v4') {
+      changes = meta.v4.operations.flatMap((op) => op.changes)
+      events = meta.v4.operations.flatMap((op) => op.events)
+    } else if (meta.type === 'v3') {
+      changes = meta.v3.operations.flatMap((op) => op.changes)
+      events = meta.v3.sorobanMeta?.events ?? []
+    }
+    return {
+      hash: tp.result.transactionHash.toXdr('hex'),
+      ledger: sequence,
+      index: i + 1,
+      successful: tp.result.result.result.type === 'txSuccess',
+      changes: changes.map(decodeChange),
+      events: events.map((e, j) => {
+        const wire = e.toXdrObject()
+        const v0 = wire.body.v0
+        const toid = (BigInt(sequence) << 32n) | (BigInt(i + 1) << 12n)
+        return {
+          id: `${toid.toString().padStart(19, '0')}-${String(j).padStart(10, '0')}`,
+          contractId: Address.contract(Buffer.from(wire.contractId!)).toString(),
+          topics: v0.topics.map((t) => xdr.ScVal.fromXdrObject(t).toXdr('base64')),
+          value: xdr.ScVal.fromXdrObject(v0.data).toXdr('base64'),
+          topicsWire: v0.topics,
+          valueWire: v0.data,
+        }
+      }),
+    }
+  })
+  return { sequence, closeTime: Number(header.scpValue.closeTime), version: lcm.type, txs }
+}
+
+function decodeChange(change: xdr.LedgerEntryChange): DecodedChange {
+  const wire = change.toXdrObject()
+  if (wire.type === 2) {
+    if (wire.removed.type !== 6) throw new Error('unexpected removed key')
+    const cd = wire.removed.contractData
+    return {
+      kind: 'removed',
+      contract: Address.fromScAddress(xdr.ScAddress.fromXdrObject(cd.contract)).toString(),
+      keyXdr: xdr.ScVal.fromXdrObject(cd.key).toXdr('base64'),
+      key: scValToNative(xdr.ScVal.fromXdrObject(cd.key)),
+      val: null,
+      valWire: null,
+    }
+  }
+  const entry =
+    wire.type === 0 ? wire.created : wire.type === 1 ? wire.updated : wire.type === 3 ? wire.state : null
+  if (!entry || entry.data.type !== 6) throw new Error(`unexpected change ${wire.type}`)
+  const cd = entry.data.contractData
+  return {
+    kind: wire.type === 0 ? 'created' : wire.type === 1 ? 'updated' : 'state',
+    contract: Address.fromScAddress(xdr.ScAddress.fromXdrObject(cd.contract)).toString(),
+    keyXdr: xdr.ScVal.fromXdrObject(cd.key).toXdr('base64'),
+    key: scValToNative(xdr.ScVal.fromXdrObject(cd.key)),
+    val: scValToNative(xdr.ScVal.fromXdrObject(cd.val)),
+    valWire: cd.val,
+  }
+}
