@@ -1,0 +1,13 @@
+/** A raw JSON-RPC call, for what the SDK client cannot send (bad params, unknown methods). */
+export async function callRaw(url: string, body: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  return { status: res.status, json: await res.json() }
+}
+
+export function rpcRequest(method: string, params?: unknown) {
+  return { jsonrpc: '2.0', id: 7, method, params }
+}
