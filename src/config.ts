@@ -17,6 +17,8 @@ export interface Config {
   database: DatabaseConfig
   redisUrl: string | null
   stellarRpcUrl: string | null
+  /** Path or URL of the network description (contracts and assets to watch). */
+  networkSource: string | null
   adminToken: string | null
   jwtSecret: string | null
   keyPepper: string | null
@@ -109,6 +111,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     database,
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     stellarRpcUrl: url('STELLAR_RPC_URL', ['http:', 'https:']),
+    networkSource: str('STRATA_NETWORK'),
     adminToken: secret('STRATA_ADMIN_TOKEN', 16),
     jwtSecret: secret('STRATA_JWT_SECRET', 32),
     keyPepper: secret('STRATA_KEY_PEPPER', 32),
