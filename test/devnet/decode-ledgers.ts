@@ -103,7 +103,7 @@ function decodeChange(change: xdr.LedgerEntryChange): DecodedChange {
   }
   const entry =
     wire.type === 0 ? wire.created : wire.type === 1 ? wire.updated : wire.type === 3 ? wire.state : null
-  if (!entry || entry.data.type !== 6) throw new Error(`unexpected change ${wire.type}`)
+  if (entry?.data.type !== 6) throw new Error(`unexpected change ${wire.type}`)
   const cd = entry.data.contractData
   return {
     kind: wire.type === 0 ? 'created' : wire.type === 1 ? 'updated' : 'state',

@@ -110,7 +110,7 @@ export function createWorld(options: WorldOptions): World {
     if (contract.type !== 1 || !Buffer.from(contract.contractId).equals(ids.vaultContract)) return null
     const parts = scKey.type === 16 ? scKey.vec : null
     const tag = parts?.[0]
-    if (!parts || parts.length !== 2 || tag?.type !== 15) return null
+    if (parts?.length !== 2 || tag?.type !== 15) return null
     const arg = parts[1]!
     if (tag.sym.toString() === 'VaultsInfo' && arg.type === 15) {
       const d = w.denoms.find((x) => x.name === arg.sym.toString())
