@@ -1,9 +1,6 @@
 import pg from 'pg'
-import { sleep } from '../chain/rpc-client.ts'
 import type { Logger } from '../logger.ts'
 import type { Database } from '../store/db.ts'
-
-export const LOCK_POLL_INTERVAL_MS = 2000
 
 /** Held while this process is the one indexer writing to the store. */
 export interface IndexerLock {
@@ -29,20 +26,24 @@ export async function acquireIndexerLock(
   client.on('error', (error) => lost.abort(error))
   client.on('end', () => lost.abort(new Error('indexer lock connection ended')))
   await client.connect()
+  const key = "hashtext('strata-indexer:' || current_schema())"
   let waiting = false
+  // Ending the connection is the one way to interrupt a blocking pg_advisory_lock.
+  const onAbort = () => void client.end().catch(() => {})
+  signal?.addEventListener('abort', onAbort, { once: true })
   try {
-    while (true) {
-      const result = await client.query<{ locked: boolean }>(
-        "SELECT pg_try_advisory_lock(hashtext('strata-indexer:' || current_schema())) AS locked",
-      )
-      if (result.rows[0]?.locked) break
-      if (!waiting) logger.info('another indexer holds the lock; waiting as standby')
+    const tried = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${key}) AS locked`)
+    if (!tried.rows[0]?.locked) {
       waiting = true
-      await sleep(LOCK_POLL_INTERVAL_MS, signal)
+      logger.info('another indexer holds the lock; waiting as standby')
+      // Blocks until the holder's session ends, so a standby takes over at once.
+      await client.query(`SELECT pg_advisory_lock(${key})`)
     }
   } catch (error) {
     await client.end().catch(() => {})
-    throw error
+    throw signal?.aborted ? signal.reason : error
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
   }
   if (waiting) logger.info('indexer lock acquired')
   return {

@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createIndexer } from '../../src/indexer/index.ts'
+import { getCheckpoint } from '../../src/store/ledger-data.ts'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import { dumpIndexedData, hashDump } from './support/dump.ts'
+import { type FakeRpc, startFakeRpc } from './support/fake-rpc.ts'
+import { buildFixtureChain } from './support/fixture-chain.ts'
+import { TEST_NETWORK } from './support/test-network.ts'
+
+const KILLS = 22
+const LEDGERS = 3000
+
+function spawnIndexer(rpcUrl: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['src/cli/main.ts', 'index', '--rpc-url', rpcUrl, '--batch-size', '40'], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+}
+
+/** Resolves once the child has started ingesting (or has exited). */
+function waitForStart(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    let out = ''
+    child.stdout?.on('data', (chunk) => {
+      out += chunk
+      if (out.includes('indexer starting')) resolve()
+    })
+    child.once('exit', () => resolve())
+  })
+}
+
+async function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = once(child, 'exit')
+  child.kill('SIGKILL')
+  await exited
+}
+
+describe('strata index killed with SIGKILL at random moments', () => {
+  let rpc: FakeRpc
+  let last: number
+  const dbs: TestDatabase[] = []
+
+  beforeAll(async () => {
+    const ledgers = buildFixtureChain({ seed: 11, ledgers: LEDGERS, accounts: 400 })
+    last = ledgers[ledgers.length - 1]!.sequence
+    rpc = await startFakeRpc({ ledgers, network: TEST_NETWORK })
+  }, 120_000)
+  afterAll(async () => {
+    await rpc?.close()
+    for (const db of dbs) await db.drop()
+  })
+
+  it('ends with exactly the database of an uninterrupted run', async () => {
+    const cleanDb = await createTestDatabase()
+    dbs.push(cleanDb)
+    const cleanHandle = cleanDb.open()
+    const indexer = createIndexer({
+      database: cleanHandle,
+      logger: pino({ level: 'silent' }),
+      rpcUrl: rpc.url,
+      network: TEST_NETWORK,
+    })
+    await indexer.syncTo(last)
+    const clean = await dumpIndexedData(cleanHandle)
+    await cleanHandle.close()
+
+    const crashedDb = await createTestDatabase()
+    dbs.push(crashedDb)
+    const reader = crashedDb.open()
+    const checkpoints: (number | null)[] = []
+    try {
+      for (let i = 0; i < KILLS; i++) {
+        const child = spawnIndexer(rpc.url, crashedDb.env)
+        // One kill in four lands during start-up (migrations, lock); the others while ingesting.
+        if (i % 4 === 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000))
+        else {
+          await waitForStart(child)
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 400))
+        }
+        await killHard(child)
+        checkpoints.push(await getCheckpoint(reader))
+      }
+      const child = spawnIndexer(rpc.url, crashedDb.env)
+      let stderr = ''
+      child.stderr?.on('data', (chunk) => {
+        stderr += chunk
+      })
+      const deadline = Date.now() + 60_000
+      while ((await getCheckpoint(reader)) !== last) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`indexer did not finish: ${stderr}`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      child.kill('SIGTERM')
+      const [code] = await once(child, 'exit')
+      expect(code).toBe(0)
+      const midway = checkpoints.filter((c) => c !== null && c < last)
+      expect(midway.length, `checkpoints after each kill: ${checkpoints.join(',')}`).toBeGreaterThanOrEqual(3)
+      const crashed = await dumpIndexedData(reader)
+      expect(hashDump(crashed)).toBe(hashDump(clean))
+      expect(crashed).toEqual(clean)
+    } finally {
+      await reader.close()
+    }
+  }, 150_000)
+})
