@@ -4,6 +4,7 @@ import type { NetworkConfig } from './chain/network.ts'
 import { createIndexer, type Indexer } from './indexer/index.ts'
 import type { Logger } from './logger.ts'
 import type { Database } from './store/db.ts'
+import { saveNetworkConfig } from './store/network.ts'
 
 /** The demo world: small enough to index in seconds, busy enough to show every case. */
 export const DEMO_DEVNET = {
@@ -29,10 +30,13 @@ export function runIndexerInBackground(options: {
   network: NetworkConfig
 }): RunningIndexer {
   const indexer = createIndexer(options)
+  const saved = saveNetworkConfig(options.database, options.network, Date.now())
   const controller = new AbortController()
-  const running = indexer.run(controller.signal).catch((error: unknown) => {
-    options.logger.error({ err: error }, 'indexer stopped')
-  })
+  const running = saved
+    .then(() => indexer.run(controller.signal))
+    .catch((error: unknown) => {
+      options.logger.error({ err: error }, 'indexer stopped')
+    })
   return {
     indexer,
     async stop() {
@@ -50,7 +54,10 @@ export interface Demo {
 
 /** Starts the simulated network and catches the indexer up to its head before the API opens. */
 export async function startDemoNetwork(database: Database, logger: Logger): Promise<Demo> {
-  const devnet = await startDevnet({ ...DEMO_DEVNET })
+  // The demo's history ends now, so staleness figures read as they would on a live network.
+  const genesisCloseTimeS = Math.floor(Date.now() / 1000) - DEMO_DEVNET.ledgers * 5
+  const devnet = await startDevnet({ ...DEMO_DEVNET, genesisCloseTimeS })
+  await saveNetworkConfig(database, devnet.network, Date.now())
   const catchUp = createIndexer({ database, logger, rpcUrl: devnet.url, network: devnet.network })
   await catchUp.syncTo(devnet.latestLedger())
   const indexer = runIndexerInBackground({ database, logger, rpcUrl: devnet.url, network: devnet.network })

@@ -2,11 +2,13 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import type { Database } from './db.ts'
 import * as organizations from './migrations/001-organizations.ts'
 import * as ledgerData from './migrations/002-ledger-data.ts'
+import * as network from './migrations/003-network.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-organizations': organizations,
   '002-ledger-data': ledgerData,
+  '003-network': network,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -89,6 +89,14 @@ export interface PricesTable {
   timestamp_ms: number
 }
 
+export interface NetworksTable {
+  /** 'current': the network the indexer ingests. */
+  name: string
+  /** JSON NetworkConfig. */
+  config: string
+  updated_at: number
+}
+
 export interface Schema {
   organizations: OrganizationsTable
   users: UsersTable
@@ -100,4 +108,5 @@ export interface Schema {
   snapshots: SnapshotsTable
   rates: RatesTable
   prices: PricesTable
+  networks: NetworksTable
 }

@@ -42,6 +42,12 @@ const ROUTES: ProtectedRoute[] = [
     url: `/v1/users/${ADDRESS}/positions/vaultprotocol`,
     auth: 'api_key',
   },
+  {
+    method: 'GET',
+    path: '/v1/users/{address}/positions/vaultprotocol/at/{ledger}',
+    url: `/v1/users/${ADDRESS}/positions/vaultprotocol/at/100`,
+    auth: 'api_key',
+  },
 ]
 
 describe('shared auth suite: every protected route', () => {

@@ -1,62 +1,91 @@
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
-import { getIndexerStatus } from '../../store/indexer-status.ts'
+import { getVaultPositions } from '../../positions/vault-positions.ts'
+import { createNetworkProvider } from '../../store/network.ts'
+import { createPositionsReader } from '../../store/positions-read.ts'
 import type { App } from '../app.ts'
 import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import { errorResponses } from '../schemas.ts'
+import { VaultPositionsSchema } from './positions-schema.ts'
 
 const DATA_SCOPE = 'data:read'
+const DATA_ERRORS = errorResponses(
+  'invalid_request',
+  'invalid_address',
+  'unauthorized',
+  'insufficient_scope',
+  'rate_limited',
+)
 
 export function registerPositionRoutes(app: App, ctx: AppContext): void {
+  const reader = createPositionsReader(ctx.database)
+  const networks = createNetworkProvider(ctx.database)
+
+  const answer = async (
+    reply: FastifyReply,
+    address: string,
+    pin: number | bigint | null,
+    accrue: boolean,
+  ) => {
+    const started = performance.now()
+    const response = await getVaultPositions(
+      {
+        reader,
+        network: await networks.get(),
+        maxPriceAgeS: ctx.config.maxPriceAgeS,
+        nowS: Math.floor(ctx.clock.now() / 1000),
+      },
+      { address: requireAddress(address), pin, accrue },
+    )
+    response.meta.response_time_ms = Math.round(performance.now() - started)
+    // The schema serializer cannot write a BigInt; a pin beyond 2^53 is echoed exactly by hand.
+    if (typeof pin === 'bigint') return reply.type('application/json').send(stringifyJson(response))
+    return response
+  }
+
   app.get(
     '/v1/users/:address/positions/vaultprotocol',
     {
       config: { auth: 'api_key', scope: DATA_SCOPE },
       schema: {
         summary: 'Vault positions',
+        description:
+          'The latest snapshot at or before `as_of_ledger` (latest state when omitted). Amounts are at the vintage of the snapshot served and are not accrued to the pin; `meta.as_of_ledger` is the ledger of that snapshot, null when the pin predates the first one.',
         tags: ['positions'],
         security: [{ apiKey: [] }],
         params: Type.Object({ address: AddressParam }),
         querystring: Type.Object({ as_of_ledger: Type.Optional(LedgerPin) }, { additionalProperties: false }),
-        response: errorResponses(
-          'invalid_request',
-          'invalid_address',
-          'unauthorized',
-          'insufficient_scope',
-          'rate_limited',
-        ),
+        response: { 200: VaultPositionsSchema, ...DATA_ERRORS },
       },
     },
     async (request, reply) => {
-      const started = performance.now()
-      const address = requireAddress(request.params.address)
-      const pin =
-        request.query.as_of_ledger === undefined
-          ? null
-          : parseLedgerPin(request.query.as_of_ledger, 'as_of_ledger')
-      const status = await getIndexerStatus(ctx.database.db)
-      const nowS = Math.floor(ctx.clock.now() / 1000)
-      const partial =
-        pin !== null && (status.lastIndexedLedger === null || BigInt(pin) > BigInt(status.lastIndexedLedger))
-      return reply.type('application/json').send(
-        stringifyJson({
-          data: { address, vaults: [] },
-          enrichment: { assets: {}, contracts: {} },
-          meta: {
-            requested_ledger: pin,
-            as_of_ledger: null,
-            attribution_confidence: 1,
-            data_staleness_seconds:
-              status.lastCloseTime === null ? null : Math.max(0, nowS - status.lastCloseTime),
-            last_indexed_ledger: status.lastIndexedLedger,
-            oracle_staleness_seconds: 0,
-            partial_result: partial,
-            response_time_ms: Math.round(performance.now() - started),
-            sources: [],
-          },
-        }),
+      const raw = request.query.as_of_ledger
+      return answer(
+        reply,
+        request.params.address,
+        raw === undefined ? null : parseLedgerPin(raw, 'as_of_ledger'),
+        false,
       )
     },
+  )
+
+  app.get(
+    '/v1/users/:address/positions/vaultprotocol/at/:ledger',
+    {
+      config: { auth: 'api_key', scope: DATA_SCOPE },
+      schema: {
+        summary: 'Vault positions accrued to a ledger',
+        description:
+          "The same vaults as the snapshot surface, with debt accrued forward: normalised debt × the latest stability-fee rate at or before the ledger (`rate_ledger` names that rate's ledger), and USD at prices at or before the ledger. For a position far below the ledger the two surfaces differ by design.",
+        tags: ['positions'],
+        security: [{ apiKey: [] }],
+        params: Type.Object({ address: AddressParam, ledger: LedgerPin }),
+        response: { 200: VaultPositionsSchema, ...DATA_ERRORS },
+      },
+    },
+    async (request, reply) =>
+      answer(reply, request.params.address, parseLedgerPin(request.params.ledger, 'ledger'), true),
   )
 }

@@ -20,6 +20,8 @@ export interface DevnetOptions {
   faultRate?: number
   /** How long a "timeout" fault holds its response before closing the connection. */
   faultTimeoutMs?: number
+  /** Close time of the first ledger, epoch seconds (default 2025-01-01): part of what the seed fixes. */
+  genesisCloseTimeS?: number
   /** Ledgers below this one are protocol 22 (LedgerCloseMeta v1); null: all protocol 23. */
   protocolSwitchLedger?: number | null
   host?: string
@@ -85,7 +87,13 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
   const accounts = options.accounts ?? DEFAULT_ACCOUNTS
   requireOptions(options, startLedger, accounts)
   const ids = createIdentities(seed)
-  const world = createWorld({ ids, accounts, activity: options.activity ?? DEFAULT_ACTIVITY, startLedger })
+  const world = createWorld({
+    ids,
+    accounts,
+    activity: options.activity ?? DEFAULT_ACTIVITY,
+    startLedger,
+    ...(options.genesisCloseTimeS === undefined ? {} : { genesisCloseTimeS: options.genesisCloseTimeS }),
+  })
   const encoder = createLedgerEncoder(DEVNET_PASSPHRASE, options.protocolSwitchLedger ?? null)
   const ledgers: StoredLedger[] = []
   // Built lazily: a decode benchmark never looks transactions up and should not pay for the index.

@@ -85,7 +85,7 @@ export function buildNetworkConfig(ids: DevnetIdentities): NetworkConfig {
         name: 'Vault Protocol',
         version: '1.0.0',
         status: 'active',
-        position_types: ['vault'],
+        position_types: ['collateral', 'debt'],
       },
       oracle: {
         address: StrKey.encodeContract(ids.oracleContract),

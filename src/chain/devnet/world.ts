@@ -29,6 +29,8 @@ export interface WorldOptions {
   /** Probability that a given account acts in a given ledger (dormant accounts excepted). */
   activity: number
   startLedger: number
+  /** Close time of the first ledger, epoch seconds; a fixed date unless a caller needs "recent". */
+  genesisCloseTimeS?: number
 }
 
 /** The simulated world: steps one ledger at a time, each step a pure function of the seed and the past. */
@@ -46,18 +48,19 @@ const INITIAL_PRICES = { xlm: 30_000_000_000_000n, EUR: 108_000_000_000_000n, GB
 export function createWorld(options: WorldOptions): World {
   const { ids, accounts } = options
   const rng = createRng(`${ids.seed}:world`)
+  const genesis = options.genesisCloseTimeS ?? EPOCH_S
   const w: WorldState = {
     ids,
     rng,
     accounts,
     sequence: options.startLedger - 1,
-    closeTime: EPOCH_S - LEDGER_INTERVAL_S,
+    closeTime: genesis - LEDGER_INTERVAL_S,
     xlmPrice: INITIAL_PRICES.xlm,
     denoms: DENOMINATIONS.map((name) => ({
       name,
       debtRate: RATE_ONE,
       feeBps: 100 + rng.nextInt(400),
-      lastAccrualS: EPOCH_S,
+      lastAccrualS: genesis,
       totalCol: 0n,
       totalDebt: 0n,
       totalVaults: 0n,

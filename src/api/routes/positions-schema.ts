@@ -1,0 +1,84 @@
+import { Type } from 'typebox'
+
+const Amount = (description: string) => Type.String({ description, pattern: '^-?[0-9]+\\.[0-9]+$' })
+const NullableAmount = (description: string) => Type.Union([Amount(description), Type.Null()])
+
+const Vault = Type.Object({
+  collateral: Amount("Collateral in the collateral asset's units, with exactly its decimals"),
+  collateral_usd: NullableAmount(
+    'collateral × its USD price at the valuation ledger, 7 decimals; null when unavailable',
+  ),
+  collateralization_ratio: Type.Union([Type.String({ pattern: '^[0-9]+\\.[0-9]{4}$' }), Type.Null()], {
+    description:
+      'Collateral value over debt in the denomination\'s own price, 4 decimals ("1.8500" = 185%); null when debt is zero or a price is unavailable',
+  }),
+  contract_address: Type.String(),
+  debt: Amount(
+    'Debt in denomination units: ceil(normalised debt × rate / 10^12), with the debt token decimals',
+  ),
+  debt_usd: NullableAmount('debt × the denomination price (USD is exactly 1), 7 decimals'),
+  denomination: Type.String(),
+  ledger: Type.Integer({ description: 'Ledger at which this position itself last changed' }),
+  net_usd: NullableAmount('collateral_usd − debt_usd of the rounded values'),
+  usd_unavailable_reason: Type.Union([
+    Type.Literal('price_missing'),
+    Type.Literal('price_stale'),
+    Type.Null(),
+  ]),
+  vault_index: Type.String({
+    description: '10^9 × collateral / normalised debt, as the contract computes it',
+  }),
+  rate_ledger: Type.Optional(
+    Type.Integer({ description: 'Accruing surface only: the ledger of the debt rate used' }),
+  ),
+})
+
+const Asset = Type.Object({
+  decimals: Type.Integer(),
+  price_source: Type.Union([Type.String(), Type.Null()], {
+    description: 'Oracle contract of the price; null when none was used',
+  }),
+  price_usd: Type.Union([Type.String(), Type.Null()], { description: 'USD price used, 14 decimals' }),
+  symbol: Type.String(),
+  tags: Type.Array(Type.String()),
+})
+
+const Contract = Type.Object({
+  name: Type.String(),
+  position_types: Type.Array(Type.String()),
+  protocol: Type.String(),
+  status: Type.String(),
+  version: Type.String(),
+})
+
+export const VaultPositionsSchema = Type.Object({
+  data: Type.Object({ address: Type.String(), vaults: Type.Array(Vault) }),
+  enrichment: Type.Object({
+    assets: Type.Record(Type.String(), Asset),
+    contracts: Type.Record(Type.String(), Contract),
+  }),
+  meta: Type.Object({
+    // An int64 pin beyond 2^53 is carried as a BigInt so it echoes back exactly.
+    requested_ledger: Type.Unsafe<number | bigint | null>({
+      type: ['integer', 'null'],
+      description: 'The pin, echoed unchanged; null when omitted',
+    }),
+    as_of_ledger: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Ledger of the snapshot served; null when the pin predates the first snapshot',
+    }),
+    attribution_confidence: Type.Number({ description: '1 for positions held directly by the address' }),
+    data_staleness_seconds: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Now minus the close time of last_indexed_ledger',
+    }),
+    last_indexed_ledger: Type.Union([Type.Integer(), Type.Null()], { description: 'The indexer checkpoint' }),
+    oracle_staleness_seconds: Type.Integer({
+      description:
+        'Close time of the valuation ledger minus the oldest price timestamp used; 0 when no price was needed',
+    }),
+    partial_result: Type.Boolean({
+      description: 'true when the pin is above the indexed head: those ledgers are unknown',
+    }),
+    response_time_ms: Type.Integer(),
+    sources: Type.Array(Type.String(), { description: 'The ledger source and the oracle contracts used' }),
+  }),
+})

@@ -1,0 +1,238 @@
+import type { NetworkConfig } from '../chain/network.ts'
+import type { PositionsReader, PriceRow } from '../store/positions-read.ts'
+import { divCeil, divHalfEven, formatUnits, pow10 } from './amounts.ts'
+
+export const VAULT_PROTOCOL = 'vaultprotocol'
+/** debt_rate has 12 decimals; oracle prices 14; USD values are reported with 7. */
+const RATE_SCALE = pow10(12)
+const PRICE_DECIMALS = 14
+const USD_DECIMALS = 7
+const RATIO_DECIMALS = 4
+/** USD is exactly one dollar: the one denomination priced without the oracle. */
+const ONE_USD = pow10(PRICE_DECIMALS)
+
+/** A vault as the indexer stores it in a snapshot (integer strings). */
+export interface StoredVault {
+  denomination: string
+  total_collateral: string
+  total_debt: string
+  debt_rate: string
+  index: string
+  ledger: number
+}
+
+export interface VaultObject {
+  collateral: string
+  collateral_usd: string | null
+  collateralization_ratio: string | null
+  contract_address: string
+  debt: string
+  debt_usd: string | null
+  denomination: string
+  ledger: number
+  net_usd: string | null
+  usd_unavailable_reason: 'price_missing' | 'price_stale' | null
+  vault_index: string
+  /** Only on the accruing surface: the ledger of the debt rate used. */
+  rate_ledger?: number
+}
+
+export interface AssetObject {
+  decimals: number
+  price_source: string | null
+  price_usd: string | null
+  symbol: string
+  tags: string[]
+}
+
+export interface ContractObject {
+  name: string
+  position_types: string[]
+  protocol: string
+  status: string
+  version: string
+}
+
+export interface VaultPositionsResponse {
+  data: { address: string; vaults: VaultObject[] }
+  enrichment: { assets: Record<string, AssetObject>; contracts: Record<string, ContractObject> }
+  meta: {
+    requested_ledger: number | bigint | null
+    as_of_ledger: number | null
+    attribution_confidence: number
+    data_staleness_seconds: number | null
+    last_indexed_ledger: number | null
+    oracle_staleness_seconds: number
+    partial_result: boolean
+    response_time_ms: number
+    sources: string[]
+  }
+}
+
+export interface VaultQuery {
+  address: string
+  /** The pin as requested (int64), or null when omitted. */
+  pin: number | bigint | null
+  /** The accruing surface: debt at the latest rate at or before the pin, USD at the pin. */
+  accrue: boolean
+}
+
+export interface VaultPositionsDeps {
+  reader: PositionsReader
+  network: NetworkConfig | null
+  maxPriceAgeS: number
+  /** Epoch seconds, for data staleness. */
+  nowS: number
+}
+
+type Priced = { price: bigint; row: PriceRow | null; problem: 'price_missing' | 'price_stale' | null }
+
+/**
+ * Answers "which vaults did this address hold at ledger P": the latest snapshot at or before P,
+ * never interpolated, never accrued (unless `accrue`), absent as empty.
+ */
+export async function getVaultPositions(
+  deps: VaultPositionsDeps,
+  query: VaultQuery,
+): Promise<VaultPositionsResponse> {
+  const { reader, network } = deps
+  const head = await reader.head()
+  const last = head.lastIndexedLedger
+  const meta: VaultPositionsResponse['meta'] = {
+    requested_ledger: query.pin,
+    as_of_ledger: null,
+    attribution_confidence: 1,
+    data_staleness_seconds: head.lastCloseTime === null ? null : Math.max(0, deps.nowS - head.lastCloseTime),
+    last_indexed_ledger: last,
+    oracle_staleness_seconds: 0,
+    // Ledgers above the checkpoint are unknown, not empty: say so.
+    partial_result: last === null || (query.pin !== null && BigInt(query.pin) > BigInt(last)),
+    response_time_ms: 0,
+    sources: network ? [`ledgers:${network.name}`] : [],
+  }
+  const response: VaultPositionsResponse = {
+    data: { address: query.address, vaults: [] },
+    enrichment: { assets: {}, contracts: {} },
+    meta,
+  }
+  if (last === null || network === null) return response
+
+  const effective = query.pin === null || BigInt(query.pin) > BigInt(last) ? last : Number(query.pin)
+  const snapshot = await reader.snapshotAt(VAULT_PROTOCOL, query.address, effective)
+  if (!snapshot) return response
+  meta.as_of_ledger = snapshot.ledger
+  const stored = JSON.parse(snapshot.positions) as StoredVault[]
+  if (stored.length === 0) return response
+
+  // Snapshot amounts are valued at the snapshot's own ledger; the accruing surface at the pin.
+  const valuationLedger = query.accrue ? effective : snapshot.ledger
+  const closeTime = await reader.closeTime(valuationLedger)
+  const prices = new Map<string, Promise<Priced>>()
+  const priceOf = (asset: string | null): Promise<Priced> => {
+    if (asset === null) return Promise.resolve({ price: ONE_USD, row: null, problem: null })
+    let priced = prices.get(asset)
+    if (!priced) {
+      priced = reader
+        .priceAt(asset, valuationLedger)
+        .then((row) => judgePrice(row, closeTime, deps.maxPriceAgeS))
+      prices.set(asset, priced)
+    }
+    return priced
+  }
+
+  const vaultContract = network.contracts.vaultprotocol
+  const collateralAsset = network.vaultprotocol.collateral_asset
+  for (const vault of stored) {
+    const denomination = network.vaultprotocol.denominations[vault.denomination]
+    let rate = BigInt(vault.debt_rate)
+    let rateLedger = vault.ledger
+    if (query.accrue) {
+      const latest = await reader.rateAt(VAULT_PROTOCOL, vault.denomination, effective)
+      if (latest) {
+        rate = BigInt(latest.value)
+        rateLedger = latest.ledger
+      }
+    }
+    const collateral = BigInt(vault.total_collateral)
+    const debt = divCeil(BigInt(vault.total_debt) * rate, RATE_SCALE)
+    const collateralPrice = await priceOf(collateralAsset)
+    const debtPrice = await priceOf(denomination?.price_asset ?? null)
+    const problem = denomination ? (collateralPrice.problem ?? debtPrice.problem) : 'price_missing'
+    const collateralUsd = problem ? null : toUsd(collateral, collateralPrice.price)
+    const debtUsd = problem ? null : toUsd(debt, debtPrice.price)
+    const object: VaultObject = {
+      collateral: formatUnits(collateral, decimalsOf(network, collateralAsset)),
+      collateral_usd: collateralUsd === null ? null : formatUnits(collateralUsd, USD_DECIMALS),
+      collateralization_ratio:
+        problem || debt === 0n
+          ? null
+          : formatUnits(
+              divHalfEven(collateral * collateralPrice.price * pow10(RATIO_DECIMALS), debt * debtPrice.price),
+              RATIO_DECIMALS,
+            ),
+      contract_address: vaultContract.address,
+      debt: formatUnits(debt, decimalsOf(network, denomination?.debt_asset)),
+      debt_usd: debtUsd === null ? null : formatUnits(debtUsd, USD_DECIMALS),
+      denomination: vault.denomination,
+      ledger: vault.ledger,
+      net_usd:
+        collateralUsd === null || debtUsd === null
+          ? null
+          : formatUnits(collateralUsd - debtUsd, USD_DECIMALS),
+      usd_unavailable_reason: problem,
+      vault_index: vault.index,
+    }
+    if (query.accrue) object.rate_ledger = rateLedger
+    response.data.vaults.push(object)
+    addAsset(response, network, collateralAsset, collateralPrice)
+    if (denomination) addAsset(response, network, denomination.debt_asset, debtPrice)
+  }
+  response.enrichment.contracts[vaultContract.address] = {
+    name: vaultContract.name,
+    position_types: vaultContract.position_types,
+    protocol: vaultContract.protocol,
+    status: vaultContract.status,
+    version: vaultContract.version,
+  }
+
+  const used = await Promise.all(prices.values())
+  const timestamps = used.flatMap((p) => (p.row ? [Math.floor(p.row.timestamp_ms / 1000)] : []))
+  if (timestamps.length > 0) {
+    meta.sources.push(`oracle:${network.contracts.oracle.address}`)
+    if (closeTime !== null) meta.oracle_staleness_seconds = Math.max(0, closeTime - Math.min(...timestamps))
+  }
+  return response
+}
+
+/** amount (7-decimal units) × price (14 decimals) → USD with 7 decimals, rounded half-even once. */
+function toUsd(amount: bigint, price: bigint): bigint {
+  return divHalfEven(amount * price, pow10(PRICE_DECIMALS))
+}
+
+function judgePrice(row: PriceRow | null, closeTime: number | null, maxAgeS: number): Priced {
+  if (!row) return { price: 0n, row: null, problem: 'price_missing' }
+  const ageS = closeTime === null ? 0 : closeTime - Math.floor(row.timestamp_ms / 1000)
+  return { price: BigInt(row.price), row, problem: ageS > maxAgeS ? 'price_stale' : null }
+}
+
+function decimalsOf(network: NetworkConfig, asset: string | undefined): number {
+  if (asset === undefined) return 7
+  return network.assets[asset]?.decimals ?? 7
+}
+
+function addAsset(
+  response: VaultPositionsResponse,
+  network: NetworkConfig,
+  asset: string,
+  priced: Priced,
+): void {
+  if (response.enrichment.assets[asset]) return
+  const info = network.assets[asset]
+  response.enrichment.assets[asset] = {
+    decimals: info?.decimals ?? 7,
+    price_source: priced.row ? network.contracts.oracle.address : null,
+    price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, PRICE_DECIMALS),
+    symbol: info?.symbol ?? asset,
+    tags: info?.tags ?? [],
+  }
+}

@@ -1,0 +1,90 @@
+import type { StatementSync } from 'node:sqlite'
+import type { Database } from './db.ts'
+import { LEDGER_STREAM } from './indexer-status.ts'
+
+export interface SnapshotRow {
+  ledger: number
+  /** JSON array of positions, as the indexer wrote it. */
+  positions: string
+}
+
+export interface RateRow {
+  ledger: number
+  value: string
+}
+
+export interface PriceRow {
+  ledger: number
+  price: string
+  timestamp_ms: number
+}
+
+export interface IndexerHead {
+  lastIndexedLedger: number | null
+  /** Close time of that ledger, epoch seconds. */
+  lastCloseTime: number | null
+}
+
+/**
+ * The read side of point-in-time queries. Every lookup is one seek on a primary-key index
+ * ("latest row with ledger <= P"), so its cost does not grow with history depth. Statements
+ * are prepared once: this is the hot path of every data request.
+ */
+export interface PositionsReader {
+  head(): Promise<IndexerHead>
+  snapshotAt(protocol: string, address: string, ledger: number): Promise<SnapshotRow | null>
+  rateAt(protocol: string, key: string, ledger: number): Promise<RateRow | null>
+  priceAt(asset: string, ledger: number): Promise<PriceRow | null>
+  closeTime(ledger: number): Promise<number | null>
+}
+
+const SQL = {
+  head: `SELECT s.last_ledger AS last_ledger, l.close_time AS close_time
+           FROM indexer_state s LEFT JOIN ledgers l ON l.sequence = s.last_ledger WHERE s.name = $1`,
+  snapshot: `SELECT ledger, positions FROM snapshots
+               WHERE protocol = $1 AND address = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
+  rate: `SELECT ledger, value FROM rates
+           WHERE protocol = $1 AND rate_key = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
+  price: `SELECT ledger, price, timestamp_ms FROM prices WHERE asset = $1 AND ledger <= $2 ORDER BY ledger DESC LIMIT 1`,
+  closeTime: 'SELECT close_time FROM ledgers WHERE sequence = $1',
+} as const
+
+type Query = keyof typeof SQL
+
+export function createPositionsReader(database: Database): PositionsReader {
+  const one = database.kind === 'sqlite' ? sqliteQuery(database.raw) : postgresQuery(database.pool)
+  return {
+    async head() {
+      const row = await one<{ last_ledger: number; close_time: number | null }>('head', [LEDGER_STREAM])
+      return { lastIndexedLedger: row?.last_ledger ?? null, lastCloseTime: row?.close_time ?? null }
+    },
+    snapshotAt: (protocol, address, ledger) => one<SnapshotRow>('snapshot', [protocol, address, ledger]),
+    rateAt: (protocol, key, ledger) => one<RateRow>('rate', [protocol, key, ledger]),
+    priceAt: (asset, ledger) => one<PriceRow>('price', [asset, ledger]),
+    async closeTime(ledger) {
+      return (await one<{ close_time: number }>('closeTime', [ledger]))?.close_time ?? null
+    },
+  }
+}
+
+type One = <T>(query: Query, params: Array<string | number>) => Promise<T | null>
+
+function sqliteQuery(raw: import('./sqlite-driver.ts').DatabaseSync): One {
+  const statements = new Map<Query, StatementSync>()
+  return async <T>(query: Query, params: Array<string | number>) => {
+    let statement = statements.get(query)
+    if (!statement) {
+      statement = raw.prepare(SQL[query].replace(/\$\d+/g, '?'))
+      statements.set(query, statement)
+    }
+    return (statement.get(...params) as T | undefined) ?? null
+  }
+}
+
+function postgresQuery(pool: import('pg').Pool): One {
+  return async <T>(query: Query, params: Array<string | number>) => {
+    // A named query is prepared once per connection by the server.
+    const result = await pool.query({ name: `positions_${query}`, text: SQL[query], values: params })
+    return (result.rows[0] as T | undefined) ?? null
+  }
+}

@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { createIndexer } from '../../src/indexer/index.ts'
+import { createLogger } from '../../src/logger.ts'
+import { saveNetworkConfig } from '../../src/store/network.ts'
+import { createTestApp, type TestApp } from '../support/app.ts'
+import { apiKey, createKey } from '../support/factories.ts'
+import {
+  buildReferenceModel,
+  expectVault,
+  latestAtOrBefore,
+  type ReferenceModel,
+  type RefSnapshot,
+} from './reference-model.ts'
+
+const MAX_PRICE_AGE_S = 3600
+
+describe('vault positions at a ledger', () => {
+  let devnet: Devnet
+  let model: ReferenceModel
+  let t: TestApp
+  let key: string
+
+  beforeAll(async () => {
+    devnet = await startDevnet({ seed: 'positions-test', ledgers: 2500, accounts: 60, startLedger: 5000 })
+    model = buildReferenceModel(devnet.chain)
+    t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '100000' })
+    await saveNetworkConfig(t.database, devnet.network, Date.now())
+    const indexer = createIndexer({
+      database: t.database,
+      logger: createLogger('silent'),
+      rpcUrl: devnet.url,
+      network: devnet.network,
+    })
+    await indexer.syncTo(devnet.latestLedger())
+    key = (await createKey(t.app)).key
+  }, 120_000)
+
+  afterAll(async () => {
+    await t?.close()
+    await devnet?.close()
+  })
+
+  const get = async (address: string, query = '') => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${address}/positions/vaultprotocol${query}`,
+      headers: apiKey(key),
+    })
+    return { status: response.statusCode, body: response.json(), raw: response.body }
+  }
+
+  const expectedVaults = (snapshot: RefSnapshot, valuationLedger: number, accrueTo?: number) =>
+    [...snapshot.vaults.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([denomination, vault]) => ({
+        ...expectVault(model, devnet.chain, denomination, vault, {
+          valuationLedger,
+          rateLedger: accrueTo ?? vault.changedAt,
+          maxPriceAgeS: MAX_PRICE_AGE_S,
+          accrue: accrueTo !== undefined,
+        }),
+        contract_address: devnet.network.contracts.vaultprotocol.address,
+      }))
+
+  /** An account that held vaults through a long quiet stretch: [snapshot, next change or head]. */
+  const findDormant = (minGap: number) => {
+    for (const [address, list] of model.snapshots) {
+      for (let i = 0; i < list.length; i++) {
+        const snap = list[i]!
+        const next = list[i + 1]?.ledger ?? model.last + 1
+        const hasDebt = [...snap.vaults.values()].some((v) => v.totalDebt > 0n)
+        if (snap.vaults.size > 0 && hasDebt && next - snap.ledger >= minGap) return { address, snap, next }
+      }
+    }
+    throw new Error('the devnet has no dormant vault holder')
+  }
+
+  it('rules 1, 2 and 5: serves the latest snapshot at or before the pin, at its own vintage', async () => {
+    const { address, snap, next } = findDormant(50)
+    const pin = snap.ledger + Math.floor((next - snap.ledger) / 2)
+    const { status, body } = await get(address, `?as_of_ledger=${pin}`)
+    expect(status).toBe(200)
+    expect(body.meta.requested_ledger).toBe(pin)
+    expect(body.meta.as_of_ledger).toBe(snap.ledger)
+    expect(body.meta.partial_result).toBe(false)
+    expect(body.meta.last_indexed_ledger).toBe(model.last)
+    expect(body.data.address).toBe(address)
+    expect(body.data.vaults).toEqual(expectedVaults(snap, snap.ledger))
+  })
+
+  it('rule 3: sweeping pins across a dormant position returns byte-identical data', async () => {
+    const { address, snap, next } = findDormant(100)
+    const pins = [
+      snap.ledger,
+      snap.ledger + 1,
+      snap.ledger + 37,
+      Math.floor((snap.ledger + next) / 2),
+      next - 1,
+    ]
+    const bodies = await Promise.all(pins.map((pin) => get(address, `?as_of_ledger=${pin}`)))
+    const data = bodies.map((b) => JSON.stringify(b.body.data))
+    expect(new Set(data).size).toBe(1)
+    expect(bodies.map((b) => b.body.meta.as_of_ledger)).toEqual(pins.map(() => snap.ledger))
+    expect(bodies.map((b) => b.body.meta.requested_ledger)).toEqual(pins)
+  })
+
+  it('rule 4: a pin before the first snapshot is empty with as_of_ledger null, never zeros', async () => {
+    const [address, list] = [...model.snapshots].find(([, l]) => l[0]!.ledger > model.first + 10)!
+    const { body } = await get(address, `?as_of_ledger=${list[0]!.ledger - 1}`)
+    expect(body.data).toEqual({ address, vaults: [] })
+    expect(body.meta.as_of_ledger).toBeNull()
+    expect(body.meta.requested_ledger).toBe(list[0]!.ledger - 1)
+    expect(body.meta.partial_result).toBe(false)
+    const zero = await get(address, '?as_of_ledger=0')
+    expect(zero.body.data.vaults).toEqual([])
+    expect(zero.body.meta.as_of_ledger).toBeNull()
+  })
+
+  it('omitted pin: the latest state, requested_ledger null', async () => {
+    const [address, list] = [...model.snapshots].find(([, l]) => l.at(-1)!.vaults.size > 0)!
+    const latest = list.at(-1)!
+    const { body } = await get(address)
+    expect(body.meta.requested_ledger).toBeNull()
+    expect(body.meta.as_of_ledger).toBe(latest.ledger)
+    expect(body.data.vaults).toEqual(expectedVaults(latest, latest.ledger))
+    expect(Object.keys(body.enrichment.contracts)).toEqual([devnet.network.contracts.vaultprotocol.address])
+    expect(body.enrichment.contracts[devnet.network.contracts.vaultprotocol.address]).toMatchObject({
+      protocol: 'vaultprotocol',
+      status: 'active',
+    })
+    expect(
+      body.enrichment.contracts[devnet.network.contracts.vaultprotocol.address].position_types,
+    ).toContain('collateral')
+    expect(body.meta.sources).toContain(`oracle:${devnet.network.contracts.oracle.address}`)
+  })
+
+  it('a pin beyond the indexed head is flagged partial and serves the latest indexed state', async () => {
+    const [address, list] = [...model.snapshots].find(([, l]) => l.at(-1)!.vaults.size > 0)!
+    const { body } = await get(address, `?as_of_ledger=${model.last + 1000}`)
+    expect(body.meta.partial_result).toBe(true)
+    expect(body.meta.as_of_ledger).toBe(list.at(-1)!.ledger)
+    expect(body.meta.requested_ledger).toBe(model.last + 1000)
+  })
+
+  it('an account whose vaults all closed answers empty at the ledger of the closing', async () => {
+    const found = [...model.snapshots].flatMap(([address, list]) =>
+      list.flatMap((snap, i) => (snap.vaults.size === 0 && i > 0 ? [{ address, snap }] : [])),
+    )[0]
+    expect(found, 'the devnet closes vaults').toBeDefined()
+    const { body } = await get(found!.address, `?as_of_ledger=${found!.snap.ledger}`)
+    expect(body.data.vaults).toEqual([])
+    expect(body.meta.as_of_ledger).toBe(found!.snap.ledger)
+    expect(body.enrichment.assets).toEqual({})
+  })
+
+  it('values USD at the served snapshot, with prices and staleness of that ledger', async () => {
+    const { address, snap, next } = findDormant(150)
+    const pin = next - 1
+    const { body } = await get(address, `?as_of_ledger=${pin}`)
+    const xlm = devnet.network.vaultprotocol.collateral_asset
+    const price = latestAtOrBefore(model.prices.get(xlm), snap.ledger)!
+    expect(body.enrichment.assets[xlm]).toEqual({
+      decimals: 7,
+      price_source: devnet.network.contracts.oracle.address,
+      price_usd: `${price.price / 10n ** 14n}.${(price.price % 10n ** 14n).toString().padStart(14, '0')}`,
+      symbol: 'XLM',
+      tags: devnet.network.assets[xlm]!.tags,
+    })
+    expect(body.meta.oracle_staleness_seconds).toBeLessThanOrEqual(
+      model.closeTimes.get(snap.ledger)! - Math.floor(price.tsMs / 1000),
+    )
+    expect(body.meta.oracle_staleness_seconds).toBeGreaterThanOrEqual(0)
+  })
+
+  it('rule 6: /at accrues debt to the pin with the rate at or before it and names its ledger', async () => {
+    // A dormant vault whose denomination's rate moved while it slept.
+    let pick: { address: string; snap: RefSnapshot; pin: number } | undefined
+    for (const [address, list] of model.snapshots) {
+      for (let i = 0; i < list.length && !pick; i++) {
+        const snap = list[i]!
+        const next = list[i + 1]?.ledger ?? model.last + 1
+        for (const [denomination, vault] of snap.vaults) {
+          const later = latestAtOrBefore(model.rates.get(denomination), next - 1)
+          const then = latestAtOrBefore(model.rates.get(denomination), vault.changedAt)
+          if (vault.totalDebt > 0n && later && then && later.rate !== then.rate)
+            pick = { address, snap, pin: next - 1 }
+        }
+      }
+    }
+    expect(pick, 'a dormant vault with a moving rate').toBeDefined()
+    const { address, snap, pin } = pick!
+    const at = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${address}/positions/vaultprotocol/at/${pin}`,
+      headers: apiKey(key),
+    })
+    expect(at.statusCode).toBe(200)
+    const accrued = at.json()
+    expect(accrued.meta.requested_ledger).toBe(pin)
+    expect(accrued.meta.as_of_ledger).toBe(snap.ledger)
+    expect(accrued.data.vaults).toEqual(expectedVaults(snap, pin, pin))
+    const plain = (await get(address, `?as_of_ledger=${pin}`)).body
+    expect(plain.data.vaults.map((v: { debt: string }) => v.debt)).not.toEqual(
+      accrued.data.vaults.map((v: { debt: string }) => v.debt),
+    )
+    expect(plain.data.vaults[0].rate_ledger).toBeUndefined()
+  })
+
+  it('marks USD unavailable as price_stale when the oracle is older than MAX_PRICE_AGE_S', async () => {
+    const strict = await createTestApp({ MAX_PRICE_AGE_S: '60' })
+    try {
+      await saveNetworkConfig(strict.database, devnet.network, Date.now())
+      const indexer = createIndexer({
+        database: strict.database,
+        logger: createLogger('silent'),
+        rpcUrl: devnet.url,
+        network: devnet.network,
+      })
+      await indexer.syncTo(devnet.latestLedger())
+      const strictKey = (await createKey(strict.app)).key
+      const xlm = devnet.network.vaultprotocol.collateral_asset
+      // A snapshot more than 12 ledgers (60 s) after the last oracle update before it.
+      const [address, snap] = [...model.snapshots]
+        .flatMap(([a, list]) => list.map((s) => [a, s] as const))
+        .find(([, s]) => {
+          const p = latestAtOrBefore(model.prices.get(xlm), s.ledger)
+          return (
+            s.vaults.size > 0 &&
+            p !== undefined &&
+            model.closeTimes.get(s.ledger)! - Math.floor(p.tsMs / 1000) > 60
+          )
+        })!
+      const response = await strict.app.inject({
+        method: 'GET',
+        url: `/v1/users/${address}/positions/vaultprotocol?as_of_ledger=${snap.ledger}`,
+        headers: apiKey(strictKey),
+      })
+      const vault = response.json().data.vaults[0]
+      expect(vault.usd_unavailable_reason).toBe('price_stale')
+      expect(vault).toMatchObject({
+        collateral_usd: null,
+        debt_usd: null,
+        net_usd: null,
+        collateralization_ratio: null,
+      })
+      expect(vault.collateral).toMatch(/^\d+\.\d{7}$/)
+    } finally {
+      await strict.close()
+    }
+  })
+
+  it('marks USD unavailable as price_missing before the oracle has published', async () => {
+    const xlm = devnet.network.vaultprotocol.collateral_asset
+    const firstPrice = model.prices.get(xlm)![0]!.ledger
+    const early = [...model.snapshots]
+      .flatMap(([a, list]) => list.map((s) => [a, s] as const))
+      .find(([, s]) => s.ledger < firstPrice && s.vaults.size > 0)
+    if (!early) {
+      // The oracle publishes in the very first ledger of this devnet: nothing can predate it.
+      expect(firstPrice).toBe(model.first)
+      return
+    }
+    const { body } = await get(early[0], `?as_of_ledger=${early[1].ledger}`)
+    expect(body.data.vaults[0].usd_unavailable_reason).toBe('price_missing')
+    expect(body.data.vaults[0].collateral_usd).toBeNull()
+    expect(body.enrichment.assets[xlm].price_usd).toBeNull()
+  })
+
+  it('accepts a contract address as subject, and validates address and pin', async () => {
+    const contract = await get(devnet.network.contracts.vaultprotocol.address)
+    expect(contract.status).toBe(200)
+    expect(contract.body.data.vaults).toEqual([])
+    for (const bad of [
+      'nope',
+      'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN8',
+      'SBQWY3DNPFWGSZTFNZXW4ZDTMFZXIZLTPFXHG5DQNFXGO3DFNZSWO23TNF4GQ5LSOU5WS5TUKZ2Y',
+    ]) {
+      const response = await get(bad)
+      expect(response.status, bad).toBe(400)
+      expect(response.body.error.code).toBe('invalid_address')
+    }
+    const [address] = [...model.snapshots.keys()]
+    for (const pin of ['-1', '1.5', 'abc', '9223372036854775808', '']) {
+      const response = await get(address!, `?as_of_ledger=${pin}`)
+      expect(response.status, pin).toBe(400)
+      expect(response.body.error.code).toBe('invalid_request')
+      expect(response.body.error.details.map((d: { field: string }) => d.field)).toContain('as_of_ledger')
+    }
+    const max = await get(address!, '?as_of_ledger=9223372036854775807')
+    expect(max.status).toBe(200)
+    expect(max.raw).toContain('"requested_ledger":9223372036854775807')
+    expect(max.body.meta.partial_result).toBe(true)
+    const badAt = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${address}/positions/vaultprotocol/at/-5`,
+      headers: apiKey(key),
+    })
+    expect(badAt.statusCode).toBe(400)
+    expect(badAt.json().error.details[0].field).toBe('ledger')
+  })
+})
