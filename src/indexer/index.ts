@@ -123,6 +123,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
           throw new Error(`ledger ${rpcLedger.sequence}: metadata does not match the ledger it was served as`)
         }
         pipeline.addLedger(ledger)
+        if (pipeline.pendingLedgers() >= batchSize) await flush()
       }
       const atHead = (pipeline.nextLedger() ?? 0) > latest
       if (pipeline.pendingLedgers() >= batchSize || atHead || Date.now() - lastWrite >= MAX_BATCH_AGE_MS) {

@@ -2,16 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
 import { createIndexer } from '../../src/indexer/index.ts'
 import { getCheckpoint } from '../../src/store/ledger-data.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { dumpIndexedData, hashDump } from './support/dump.ts'
-import { type FakeRpc, startFakeRpc } from './support/fake-rpc.ts'
-import { buildFixtureChain } from './support/fixture-chain.ts'
-import { TEST_NETWORK } from './support/test-network.ts'
 
 const KILLS = 22
-const LEDGERS = 3000
+const LEDGERS = 4000
 
 function spawnIndexer(rpcUrl: string, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['src/cli/main.ts', 'index', '--rpc-url', rpcUrl, '--batch-size', '40'], {
@@ -40,17 +38,23 @@ async function killHard(child: ChildProcess): Promise<void> {
 }
 
 describe('strata index killed with SIGKILL at random moments', () => {
-  let rpc: FakeRpc
+  let devnet: Devnet
   let last: number
   const dbs: TestDatabase[] = []
 
   beforeAll(async () => {
-    const ledgers = buildFixtureChain({ seed: 11, ledgers: LEDGERS, accounts: 400 })
-    last = ledgers[ledgers.length - 1]!.sequence
-    rpc = await startFakeRpc({ ledgers, network: TEST_NETWORK })
+    // Many accounts, many of them active in every ledger; LedgerCloseMeta v1 before ledger 2000, v2 after.
+    devnet = await startDevnet({
+      seed: 'crash',
+      ledgers: LEDGERS,
+      accounts: 600,
+      activity: 0.03,
+      protocolSwitchLedger: 2000,
+    })
+    last = devnet.latestLedger()
   }, 120_000)
   afterAll(async () => {
-    await rpc?.close()
+    await devnet?.close()
     for (const db of dbs) await db.drop()
   })
 
@@ -61,8 +65,8 @@ describe('strata index killed with SIGKILL at random moments', () => {
     const indexer = createIndexer({
       database: cleanHandle,
       logger: pino({ level: 'silent' }),
-      rpcUrl: rpc.url,
-      network: TEST_NETWORK,
+      rpcUrl: devnet.url,
+      network: devnet.network,
     })
     await indexer.syncTo(last)
     const clean = await dumpIndexedData(cleanHandle)
@@ -74,17 +78,19 @@ describe('strata index killed with SIGKILL at random moments', () => {
     const checkpoints: (number | null)[] = []
     try {
       for (let i = 0; i < KILLS; i++) {
-        const child = spawnIndexer(rpc.url, crashedDb.env)
+        const child = spawnIndexer(devnet.url, crashedDb.env)
         // One kill in four lands during start-up (migrations, lock); the others while ingesting.
         if (i % 4 === 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000))
         else {
           await waitForStart(child)
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 400))
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 600))
         }
         await killHard(child)
         checkpoints.push(await getCheckpoint(reader))
       }
-      const child = spawnIndexer(rpc.url, crashedDb.env)
+      const child = spawnIndexer(devnet.url, crashedDb.env)
+      // Its signal handlers are in place once it says it is starting.
+      await waitForStart(child)
       let stderr = ''
       child.stderr?.on('data', (chunk) => {
         stderr += chunk
