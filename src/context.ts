@@ -9,6 +9,7 @@ import {
   createRedisRateLimiter,
   type RateLimiter,
 } from './rate-limit/rate-limiter.ts'
+import { type ApiKeyWithPlan, createApiKeyLookup } from './store/api-keys.ts'
 import { createDatabase, type Database } from './store/db.ts'
 import { loadOrCreateSecret } from './store/secrets.ts'
 
@@ -25,6 +26,8 @@ export interface AppContext {
   adminToken: string
   adminTokenGenerated: boolean
   keyUsage: KeyUsageRecorder
+  /** The API key with a given hash, and its organization's plan. */
+  lookupApiKey: (keyHash: string) => Promise<ApiKeyWithPlan | null>
   /** Requests per window for a plan. */
   quotaFor(plan: string): number
   close(): Promise<void>
@@ -68,6 +71,7 @@ export async function createContext(
     adminToken,
     adminTokenGenerated: config.adminToken === null,
     keyUsage,
+    lookupApiKey: createApiKeyLookup(database),
     quotaFor(plan) {
       return config.rateLimitPerMinute * (PLAN_QUOTA_MULTIPLIER[plan as Plan] ?? 1)
     },

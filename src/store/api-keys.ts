@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely'
+import type { Database } from './db.ts'
+import { createQueryOne } from './prepared.ts'
 import type { ApiKeysTable, Schema } from './schema.ts'
 
 export type ApiKeyRow = ApiKeysTable
@@ -17,23 +19,19 @@ export async function insertApiKey(db: Kysely<Schema>, key: ApiKeyRow): Promise<
   await db.insertInto('api_keys').values(key).execute()
 }
 
-export async function getApiKeyByHash(
-  db: Kysely<Schema>,
-  keyHash: string,
-): Promise<ApiKeyWithPlan | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .innerJoin('organizations', 'organizations.id', 'api_keys.organization_id')
-    .select([
-      'api_keys.id',
-      'api_keys.organization_id',
-      'api_keys.scopes',
-      'api_keys.expires_at',
-      'api_keys.revoked_at',
-      'organizations.plan',
-    ])
-    .where('api_keys.key_hash', '=', keyHash)
-    .executeTakeFirst()
+const KEY_SQL = {
+  byHash: `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, o.plan
+             FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = $1`,
+}
+
+/**
+ * The key behind a hash, with its organization's plan, read on every data request (so a
+ * revocation or plan change on any instance applies to the very next request): a prepared
+ * statement on the unique index.
+ */
+export function createApiKeyLookup(database: Database): (keyHash: string) => Promise<ApiKeyWithPlan | null> {
+  const one = createQueryOne(database, KEY_SQL, 'api_keys')
+  return (keyHash) => one<ApiKeyWithPlan>('byHash', [keyHash])
 }
 
 export async function listApiKeys(db: Kysely<Schema>, organizationId: string): Promise<ApiKeyRow[]> {

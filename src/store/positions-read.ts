@@ -1,6 +1,6 @@
-import type { StatementSync } from 'node:sqlite'
 import type { Database } from './db.ts'
-import { LEDGER_STREAM } from './indexer-status.ts'
+import { LEDGER_STREAM } from './ledger-data.ts'
+import { createQueryOne } from './prepared.ts'
 
 export interface SnapshotRow {
   ledger: number
@@ -49,10 +49,8 @@ const SQL = {
   closeTime: 'SELECT close_time FROM ledgers WHERE sequence = $1',
 } as const
 
-type Query = keyof typeof SQL
-
 export function createPositionsReader(database: Database): PositionsReader {
-  const one = database.kind === 'sqlite' ? sqliteQuery(database.raw) : postgresQuery(database.pool)
+  const one = createQueryOne(database, SQL, 'positions')
   return {
     async head() {
       const row = await one<{ last_ledger: number; close_time: number | null }>('head', [LEDGER_STREAM])
@@ -64,27 +62,5 @@ export function createPositionsReader(database: Database): PositionsReader {
     async closeTime(ledger) {
       return (await one<{ close_time: number }>('closeTime', [ledger]))?.close_time ?? null
     },
-  }
-}
-
-type One = <T>(query: Query, params: Array<string | number>) => Promise<T | null>
-
-function sqliteQuery(raw: import('./sqlite-driver.ts').DatabaseSync): One {
-  const statements = new Map<Query, StatementSync>()
-  return async <T>(query: Query, params: Array<string | number>) => {
-    let statement = statements.get(query)
-    if (!statement) {
-      statement = raw.prepare(SQL[query].replace(/\$\d+/g, '?'))
-      statements.set(query, statement)
-    }
-    return (statement.get(...params) as T | undefined) ?? null
-  }
-}
-
-function postgresQuery(pool: import('pg').Pool): One {
-  return async <T>(query: Query, params: Array<string | number>) => {
-    // A named query is prepared once per connection by the server.
-    const result = await pool.query({ name: `positions_${query}`, text: SQL[query], values: params })
-    return (result.rows[0] as T | undefined) ?? null
   }
 }

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { hashApiKey, isWellFormedApiKey, secretsEqual } from '../../auth/api-key.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
-import { getApiKeyByHash } from '../../store/api-keys.ts'
 import type { Caller, RouteAuth } from '../request-context.ts'
 
 const API_KEY_HEADER = 'x-svc-token'
@@ -66,7 +65,7 @@ export async function authenticate(
   const key = header(request, API_KEY_HEADER)
   if (key === undefined) throw unauthorized(missingMessage(request, auth))
   if (!isWellFormedApiKey(key)) throw unauthorized('the API key is malformed')
-  const row = await getApiKeyByHash(ctx.database.db, hashApiKey(ctx.keyPepper, key))
+  const row = await ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key))
   if (!row) throw unauthorized('the API key is invalid')
   if (row.revoked_at !== null) throw unauthorized('the API key has been revoked')
   if (row.expires_at !== null && row.expires_at <= now) throw unauthorized('the API key has expired')

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { pingDatabase } from '../../store/db.ts'
-import { getIndexerStatus } from '../../store/indexer-status.ts'
+import { createPositionsReader } from '../../store/positions-read.ts'
 import { VERSION } from '../../version.ts'
 import type { App } from '../app.ts'
 
@@ -17,6 +17,7 @@ const Health = Type.Object({
 })
 
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
+  const reader = createPositionsReader(ctx.database)
   app.get(
     '/v1/health',
     {
@@ -32,16 +33,16 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
       const base = { version: VERSION, rate_limiter: ctx.rateLimiter.kind }
       try {
         await pingDatabase(ctx.database)
-        const status = await getIndexerStatus(ctx.database.db)
+        const head = await reader.head()
         const staleness =
-          status.lastCloseTime === null
+          head.lastCloseTime === null
             ? null
-            : Math.max(0, Math.floor(ctx.clock.now() / 1000) - status.lastCloseTime)
+            : Math.max(0, Math.floor(ctx.clock.now() / 1000) - head.lastCloseTime)
         return {
           status: 'ok' as const,
           ...base,
           database: 'ok' as const,
-          indexer: { last_indexed_ledger: status.lastIndexedLedger, data_staleness_seconds: staleness },
+          indexer: { last_indexed_ledger: head.lastIndexedLedger, data_staleness_seconds: staleness },
         }
       } catch (error) {
         reply.log.warn({ err: (error as Error).message }, 'health: database unreachable')
