@@ -4,7 +4,6 @@ import type { NetworkConfig } from './chain/network.ts'
 import { createIndexer, type Indexer } from './indexer/index.ts'
 import type { Logger } from './logger.ts'
 import type { Database } from './store/db.ts'
-import { saveNetworkConfig } from './store/network.ts'
 
 /** The demo world: small enough to index in seconds, busy enough to show every case. */
 export const DEMO_DEVNET = {
@@ -30,13 +29,10 @@ export function runIndexerInBackground(options: {
   network: NetworkConfig
 }): RunningIndexer {
   const indexer = createIndexer(options)
-  const saved = saveNetworkConfig(options.database, options.network, Date.now())
   const controller = new AbortController()
-  const running = saved
-    .then(() => indexer.run(controller.signal))
-    .catch((error: unknown) => {
-      options.logger.error({ err: error }, 'indexer stopped')
-    })
+  const running = indexer.run(controller.signal).catch((error: unknown) => {
+    options.logger.error({ err: error }, 'indexer stopped')
+  })
   return {
     indexer,
     async stop() {
@@ -57,7 +53,6 @@ export async function startDemoNetwork(database: Database, logger: Logger): Prom
   // The demo's history ends now, so staleness figures read as they would on a live network.
   const genesisCloseTimeS = Math.floor(Date.now() / 1000) - DEMO_DEVNET.ledgers * 5
   const devnet = await startDevnet({ ...DEMO_DEVNET, genesisCloseTimeS })
-  await saveNetworkConfig(database, devnet.network, Date.now())
   const catchUp = createIndexer({ database, logger, rpcUrl: devnet.url, network: devnet.network })
   await catchUp.syncTo(devnet.latestLedger())
   const indexer = runIndexerInBackground({ database, logger, rpcUrl: devnet.url, network: devnet.network })

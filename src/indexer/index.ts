@@ -5,6 +5,7 @@ import { computeBackoffMs, createRpcClient, type RpcClientOptions, sleep } from 
 import type { Logger } from '../logger.ts'
 import type { Database } from '../store/db.ts'
 import { writeLedgerBatch } from '../store/ledger-data.ts'
+import { saveNetworkConfig } from '../store/network.ts'
 import { acquireIndexerLock } from './indexer-lock.ts'
 import { buildNetworkWatchList, createLedgerPipeline, loadResumePoint } from './ledger-pipeline.ts'
 
@@ -138,6 +139,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const combined = AbortSignal.any([signal, lock.lost])
     const progress: RunTotals = { ingestedLedgers: 0, ingestedChanges: 0, startedAt: performance.now() }
     try {
+      // API replicas describe contracts and assets from the network the lock holder ingests.
+      await saveNetworkConfig(database, network, Date.now())
       for (let failures = 0; !signal.aborted; ) {
         try {
           await ingestOnce(combined, until, progress)

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
 import { createIndexer } from '../../src/indexer/index.ts'
 import { createLogger } from '../../src/logger.ts'
-import { saveNetworkConfig } from '../../src/store/network.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
 import {
@@ -25,7 +24,6 @@ describe('vault positions at a ledger', () => {
     devnet = await startDevnet({ seed: 'positions-test', ledgers: 2500, accounts: 60, startLedger: 5000 })
     model = buildReferenceModel(devnet.chain)
     t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '100000' })
-    await saveNetworkConfig(t.database, devnet.network, Date.now())
     const indexer = createIndexer({
       database: t.database,
       logger: createLogger('silent'),
@@ -210,7 +208,6 @@ describe('vault positions at a ledger', () => {
   it('marks USD unavailable as price_stale when the oracle is older than MAX_PRICE_AGE_S', async () => {
     const strict = await createTestApp({ MAX_PRICE_AGE_S: '60' })
     try {
-      await saveNetworkConfig(strict.database, devnet.network, Date.now())
       const indexer = createIndexer({
         database: strict.database,
         logger: createLogger('silent'),
