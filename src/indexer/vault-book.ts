@@ -1,4 +1,5 @@
 import type { VaultStateChange } from '../protocols/vaultprotocol/adapt-ledger.ts'
+import type { StoredVault } from '../protocols/vaultprotocol/stored-vault.ts'
 
 export const VAULT_PROTOCOL = 'vaultprotocol'
 
@@ -48,17 +49,8 @@ export function serializePositions(positions: Iterable<VaultPosition>): string {
   )
 }
 
-interface StoredPosition {
-  denomination: string
-  total_collateral: string
-  total_debt: string
-  debt_rate: string
-  index: string
-  ledger: number
-}
-
 export function parsePositions(json: string): VaultPosition[] {
-  return (JSON.parse(json) as StoredPosition[]).map((p) => ({
+  return (JSON.parse(json) as StoredVault[]).map((p) => ({
     denomination: p.denomination,
     totalCollateral: BigInt(p.total_collateral),
     totalDebt: BigInt(p.total_debt),

@@ -1,4 +1,5 @@
 import type { NetworkConfig } from '../chain/network.ts'
+import type { StoredVault } from '../protocols/vaultprotocol/stored-vault.ts'
 import type { PositionsReader, PriceRow } from '../store/positions-read.ts'
 import { divCeil, divHalfEven, formatUnits, pow10 } from './amounts.ts'
 
@@ -10,16 +11,6 @@ const USD_DECIMALS = 7
 const RATIO_DECIMALS = 4
 /** USD is exactly one dollar: the one denomination priced without the oracle. */
 const ONE_USD = pow10(PRICE_DECIMALS)
-
-/** A vault as the indexer stores it in a snapshot (integer strings). */
-export interface StoredVault {
-  denomination: string
-  total_collateral: string
-  total_debt: string
-  debt_rate: string
-  index: string
-  ledger: number
-}
 
 export interface VaultObject {
   collateral: string
