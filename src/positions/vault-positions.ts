@@ -117,7 +117,7 @@ export async function getVaultPositions(
 
   // Snapshot amounts are valued at the snapshot's own ledger; the accruing surface at the pin.
   const valuationLedger = query.accrue ? effective : snapshot.ledger
-  const closeTime = await reader.closeTime(valuationLedger)
+  const closeTime = query.accrue ? await reader.closeTime(valuationLedger) : snapshot.close_time
   const prices = new Map<string, Promise<Priced>>()
   const priceOf = (asset: string | null): Promise<Priced> => {
     if (asset === null) return Promise.resolve({ price: ONE_USD, row: null, problem: null })

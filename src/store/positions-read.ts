@@ -6,6 +6,8 @@ export interface SnapshotRow {
   ledger: number
   /** JSON array of positions, as the indexer wrote it. */
   positions: string
+  /** Close time of the snapshot's ledger, epoch seconds (fetched with it: one seek fewer). */
+  close_time: number | null
 }
 
 export interface RateRow {
@@ -41,8 +43,9 @@ export interface PositionsReader {
 const SQL = {
   head: `SELECT s.last_ledger AS last_ledger, l.close_time AS close_time
            FROM indexer_state s LEFT JOIN ledgers l ON l.sequence = s.last_ledger WHERE s.name = $1`,
-  snapshot: `SELECT ledger, positions FROM snapshots
-               WHERE protocol = $1 AND address = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
+  snapshot: `SELECT s.ledger AS ledger, s.positions AS positions, l.close_time AS close_time
+               FROM snapshots s LEFT JOIN ledgers l ON l.sequence = s.ledger
+               WHERE s.protocol = $1 AND s.address = $2 AND s.ledger <= $3 ORDER BY s.ledger DESC LIMIT 1`,
   rate: `SELECT ledger, value FROM rates
            WHERE protocol = $1 AND rate_key = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
   price: `SELECT ledger, price, timestamp_ms FROM prices WHERE asset = $1 AND ledger <= $2 ORDER BY ledger DESC LIMIT 1`,
