@@ -41,14 +41,14 @@ const LARGE: StoreSpec = {
   seed: 'bench-api',
   accounts: 100_000,
   ledgers: 20_000,
-  activity: 0.00056,
+  activity: 0.0008,
 }
 const SMALL: StoreSpec = {
   name: 'small',
   seed: 'bench-api-small',
   accounts: 2_000,
   ledgers: 5_000,
-  activity: 0.001,
+  activity: 0.0016,
 }
 
 interface BuiltStore {
