@@ -14,6 +14,8 @@ export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgre
 export interface Config {
   port: number
   host: string
+  /** Port of the Prometheus `/metrics` listener; null: no metrics listener. */
+  metricsPort: number | null
   database: DatabaseConfig
   redisUrl: string | null
   stellarRpcUrl: string | null
@@ -108,6 +110,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST') ?? '127.0.0.1',
+    metricsPort: str('METRICS_PORT') === null ? null : int('METRICS_PORT', 0, 0, 65535),
     database,
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     stellarRpcUrl: url('STELLAR_RPC_URL', ['http:', 'https:']),

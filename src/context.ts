@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { type ApiMetrics, createApiMetrics } from './api/metrics.ts'
 import { createKeyUsageRecorder, type KeyUsageRecorder } from './auth/key-usage.ts'
 import { createTokenSigner, type TokenSigner } from './auth/tokens.ts'
 import { type Clock, systemClock } from './clock.ts'
@@ -11,6 +12,7 @@ import {
 } from './rate-limit/rate-limiter.ts'
 import { type ApiKeyWithPlan, createApiKeyLookup } from './store/api-keys.ts'
 import { createDatabase, type Database } from './store/db.ts'
+import { createPositionsReader } from './store/positions-read.ts'
 import { loadOrCreateSecret } from './store/secrets.ts'
 
 /** Everything a request handler or command needs, passed explicitly: no globals. */
@@ -26,6 +28,7 @@ export interface AppContext {
   adminToken: string
   adminTokenGenerated: boolean
   keyUsage: KeyUsageRecorder
+  metrics: ApiMetrics
   /** The API key with a given hash, and its organization's plan. */
   lookupApiKey: (keyHash: string) => Promise<ApiKeyWithPlan | null>
   /** Requests per window for a plan. */
@@ -58,6 +61,7 @@ export async function createContext(
     refreshTtlS: config.refreshTokenTtlS,
   })
   const keyUsage = createKeyUsageRecorder(database.db, logger, config.lastUsedFlushMs)
+  const reader = createPositionsReader(database)
   const adminToken = config.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`
 
   return {
@@ -71,6 +75,10 @@ export async function createContext(
     adminToken,
     adminTokenGenerated: config.adminToken === null,
     keyUsage,
+    metrics: createApiMetrics(
+      () => reader.head(),
+      () => Math.floor(clock.now() / 1000),
+    ),
     lookupApiKey: createApiKeyLookup(database),
     quotaFor(plan) {
       return config.rateLimitPerMinute * (PLAN_QUOTA_MULTIPLIER[plan as Plan] ?? 1)

@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { buildOpenApiOptions } from './openapi.ts'
+import { renderReferencePage } from './reference-page.ts'
 import type { Caller, RouteAuth } from './request-context.ts'
 import { registerAuthRoutes } from './routes/auth.ts'
 import { registerHealthRoutes } from './routes/health.ts'
@@ -81,6 +82,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   })
 
   app.addHook('onResponse', async (request, reply) => {
+    ctx.metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    )
     const caller = request.caller
     request.log.info(
       {
@@ -110,6 +117,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerPositionRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())
+  let referencePage: string | null = null
+  app.get('/v1/docs', { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) => {
+    referencePage ??= renderReferencePage(app.swagger() as Parameters<typeof renderReferencePage>[0])
+    return reply.type('text/html; charset=utf-8').send(referencePage)
+  })
 
   await app.ready()
   return app

@@ -100,6 +100,21 @@ describe('service surface', () => {
     expect(doc.paths['/v1/org/api-keys'].post.security).toEqual([{ admin: [] }])
   })
 
+  it('serves a human reference page listing every operation of the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as {
+      paths: Record<string, object>
+    }
+    const page = await t.app.inject({ method: 'GET', url: '/v1/docs' })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toContain('text/html')
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(operations))
+        expect(page.body).toContain(`${method.toUpperCase()} ${path}`)
+    }
+    expect(page.body).toContain('x-svc-token')
+    expect(page.body).not.toContain('<script')
+  })
+
   it('answers health 503 when the database cannot be reached', async () => {
     const unreachable = createDatabase({ kind: 'postgres', url: 'postgres://nobody@127.0.0.1:1/none' })
     const config = loadConfig({

@@ -28,7 +28,7 @@ is set), and prints a ready API key and a curl command.
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, REDIS_URL, STELLAR_RPC_URL,
 STRATA_NETWORK, STRATA_ADMIN_TOKEN,
 STRATA_JWT_SECRET, STRATA_KEY_PEPPER, ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S,
-RATE_LIMIT_PER_MINUTE, MAX_PRICE_AGE_S, LOG_LEVEL. Logs are JSON lines on stdout.`,
+RATE_LIMIT_PER_MINUTE, MAX_PRICE_AGE_S, METRICS_PORT, LOG_LEVEL. Logs are JSON lines on stdout.`,
   options: { port: { type: 'string' }, host: { type: 'string' }, demo: { type: 'boolean' } },
   async run(values) {
     const overrides: { port?: number; host?: string } = {}
@@ -62,6 +62,7 @@ RATE_LIMIT_PER_MINUTE, MAX_PRICE_AGE_S, LOG_LEVEL. Logs are JSON lines on stdout
 
     const server = await startServer(config, logger, database)
     const lines = [`Strata API listening on ${server.url}`, `  OpenAPI: ${server.url}/v1/openapi.json`]
+    if (server.metricsUrl) lines.push(`  metrics: ${server.metricsUrl}`)
     if (server.ctx.adminTokenGenerated) {
       lines.push(`  admin token (generated; set STRATA_ADMIN_TOKEN to fix one): ${server.ctx.adminToken}`)
     }

@@ -1,0 +1,47 @@
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startMetricsServer } from '../../src/api/metrics.ts'
+import { createTestApp, type TestApp } from '../support/app.ts'
+
+describe('Prometheus metrics', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(async () => t.close())
+
+  it('counts requests by route template and status, and reports the indexer checkpoint', async () => {
+    await t.app.inject({ method: 'GET', url: '/v1/health' })
+    await t.app.inject({ method: 'GET', url: '/v1/health' })
+    await t.app.inject({ method: 'GET', url: '/v1/org/api-keys/key_x', headers: {} })
+    await t.app.inject({ method: 'GET', url: '/v1/no/such/route' })
+    const closeTime = Math.floor(t.clock.now() / 1000) - 30
+    await t.database.db
+      .insertInto('ledgers')
+      .values({ sequence: 777, hash: 'cd'.repeat(32), close_time: closeTime })
+      .execute()
+    await t.database.db
+      .insertInto('indexer_state')
+      .values({ name: 'ledgers', last_ledger: 777, updated_at: 0 })
+      .execute()
+
+    const server = await startMetricsServer(t.ctx.metrics, 0, '127.0.0.1')
+    try {
+      const { port } = server.address() as AddressInfo
+      const response = await fetch(`http://127.0.0.1:${port}/metrics`)
+      expect(response.status).toBe(200)
+      const text = await response.text()
+      expect(text).toContain('strata_http_requests_total{method="GET",route="/v1/health",status="200"} 2')
+      expect(text).toContain('strata_http_requests_total{method="GET",route="unmatched",status="404"} 2')
+      expect(text).toMatch(
+        /strata_http_request_duration_seconds_count\{method="GET",route="\/v1\/health"\} 2/,
+      )
+      expect(text).toContain('strata_indexer_last_ledger 777')
+      expect(text).toContain('strata_indexer_data_staleness_seconds 30')
+      expect(text).toContain('strata_process_cpu_user_seconds_total')
+      expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404)
+    } finally {
+      server.close()
+    }
+  })
+})
