@@ -41,14 +41,14 @@ const LARGE: StoreSpec = {
   seed: 'bench-api',
   accounts: 100_000,
   ledgers: 20_000,
-  activity: 0.0008,
+  activity: 0.0009,
 }
 const SMALL: StoreSpec = {
   name: 'small',
   seed: 'bench-api-small',
   accounts: 2_000,
   ledgers: 5_000,
-  activity: 0.0016,
+  activity: 0.002,
 }
 
 interface BuiltStore {
@@ -177,16 +177,31 @@ async function prepareStore(
 
 interface Measured {
   requestsPerSecond: number
+  /** As the load generator saw them (autocannon, millisecond resolution). */
   p50Ms: number
   p99Ms: number
   non2xx: number
+  /** Server-side handling time of the same requests, from the API's request log (0.01 ms resolution). */
+  server?: { p50Ms: number; p99Ms: number }
+}
+
+interface ApiProcess {
+  url: string
+  /** Handling times (ms) of the requests logged since the last call. */
+  takeServerTimes(): number[]
+  stop(): void
+}
+
+function percentile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 }
 
 async function load(
   url: string,
-  options: { paths?: string[]; key?: string; rate?: number },
+  options: { paths?: string[]; key?: string; rate?: number; api?: ApiProcess },
 ): Promise<Measured> {
   let next = 0
+  options.api?.takeServerTimes()
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -202,17 +217,22 @@ async function load(
       },
     ],
   })
-  return {
+  const measured: Measured = {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
   }
+  if (options.api) {
+    const times = options.api.takeServerTimes().sort((a, b) => a - b)
+    measured.server = { p50Ms: percentile(times, 0.5), p99Ms: percentile(times, 0.99) }
+  }
+  return measured
 }
 
-async function startApi(store: BuiltStore): Promise<{ url: string; stop: () => void }> {
+async function startApi(store: BuiltStore): Promise<ApiProcess> {
   const child = spawn('taskset', ['-c', '0', process.execPath, CLI, 'serve', '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       DATABASE_URL: `sqlite:${store.path}`,
@@ -220,8 +240,27 @@ async function startApi(store: BuiltStore): Promise<{ url: string; stop: () => v
       RATE_LIMIT_PER_MINUTE: '1000000',
     },
   })
+  // The request log is the server's own record of how long each request took.
+  let times: number[] = []
+  let partial = ''
+  child.stdout?.on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n')
+    partial = lines.pop() ?? ''
+    for (const line of lines) {
+      const match = /"ms":([0-9.]+)/.exec(line)
+      if (match) times.push(Number(match[1]))
+    }
+  })
   const match = await readLine(child, 'stderr', /listening on (http:\/\/\S+)/)
-  return { url: match[1]!, stop: () => child.kill() }
+  return {
+    url: match[1]!,
+    takeServerTimes: () => {
+      const taken = times
+      times = []
+      return taken
+    },
+    stop: () => child.kill(),
+  }
 }
 
 async function startCeiling(body: string): Promise<{ url: string; stop: () => void }> {
@@ -259,11 +298,12 @@ async function main(): Promise<void> {
   const body = await sample.text()
   if (sample.status !== 200) throw new Error(`positions answered ${sample.status}: ${body}`)
   await load(api.url, { paths: largeQueries.paths, key: largeQueries.key }) // warm-up
-  const peak = await load(api.url, { paths: largeQueries.paths, key: largeQueries.key })
+  const peak = await load(api.url, { paths: largeQueries.paths, key: largeQueries.key, api })
   const half = await load(api.url, {
     paths: largeQueries.paths,
     key: largeQueries.key,
     rate: Math.round(peak.requestsPerSecond / 2),
+    api,
   })
   api.stop()
 
@@ -279,14 +319,20 @@ async function main(): Promise<void> {
     paths: smallQueries.paths,
     key: smallQueries.key,
     rate: depthRate,
+    api: smallApi,
   })
   smallApi.stop()
   const deepApi = await startApi(large)
   await load(deepApi.url, { paths: largeQueries.paths, key: largeQueries.key })
-  const deep = await load(deepApi.url, { paths: largeQueries.paths, key: largeQueries.key, rate: depthRate })
+  const deep = await load(deepApi.url, {
+    paths: largeQueries.paths,
+    key: largeQueries.key,
+    rate: depthRate,
+    api: deepApi,
+  })
   deepApi.stop()
 
-  const report = {
+  const report: Report = {
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, SQLite (node:sqlite)`,
     durationSPerRun: DURATION_S,
     connections: CONNECTIONS,
@@ -295,22 +341,23 @@ async function main(): Promise<void> {
     smallStore: { snapshots: small.snapshots, accounts: small.accounts, ledgers: small.ledgers },
     ceiling,
     positionsPeak: peak,
-    ratioToCeiling: Math.round((peak.requestsPerSecond / ceiling.requestsPerSecond) * 1000) / 1000,
+    ratioToCeiling: round3(peak.requestsPerSecond / ceiling.requestsPerSecond),
     positionsAtHalfPeak: { rate: Math.round(peak.requestsPerSecond / 2), ...half },
     depth: {
       rate: depthRate,
-      smallStoreP50Ms: shallow.p50Ms,
-      largeStoreP50Ms: deep.p50Ms,
-      smallStoreP99Ms: shallow.p99Ms,
-      largeStoreP99Ms: deep.p99Ms,
-      p50Ratio: Math.round((deep.p50Ms / Math.max(shallow.p50Ms, 0.001)) * 1000) / 1000,
+      small: shallow,
+      large: deep,
+      serverP50Ratio: round3((deep.server?.p50Ms ?? 0) / Math.max(shallow.server?.p50Ms ?? 0, 0.001)),
+      clientP50Ratio: round3(deep.p50Ms / Math.max(shallow.p50Ms, 0.001)),
     },
   }
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
   updateBenchSection('api', renderReport(report))
 }
 
-function renderReport(r: {
+const round3 = (value: number) => Math.round(value * 1000) / 1000
+
+interface Report {
   machine: string
   durationSPerRun: number
   connections: number
@@ -321,28 +368,28 @@ function renderReport(r: {
   positionsPeak: Measured
   ratioToCeiling: number
   positionsAtHalfPeak: Measured & { rate: number }
-  depth: {
-    rate: number
-    smallStoreP50Ms: number
-    largeStoreP50Ms: number
-    smallStoreP99Ms: number
-    largeStoreP99Ms: number
-    p50Ratio: number
-  }
-}): string {
+  depth: { rate: number; small: Measured; large: Measured; serverP50Ratio: number; clientP50Ratio: number }
+}
+
+function renderReport(r: Report): string {
+  const row = (name: string, m: Measured) =>
+    `| ${name} | ${m.requestsPerSecond} | ${m.p50Ms} | ${m.p99Ms} | ${m.server ? `${m.server.p50Ms} / ${m.server.p99Ms}` : 'n/a'} | ${m.non2xx} |`
+  const n = (value: number) => value.toLocaleString('en')
   return [
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:api\` on ${r.machine}; server pinned to core 0, autocannon to core 1, ${r.connections} connections, ${r.durationSPerRun} s per run.`,
-    `Store: ${r.largeStore.snapshots.toLocaleString('en')} snapshots of ${r.largeStore.accounts.toLocaleString('en')} accounts over ${r.largeStore.ledgers.toLocaleString('en')} ledgers. Response body ${r.bodyBytes} bytes.`,
+    `Large store: ${n(r.largeStore.snapshots)} snapshots of ${n(r.largeStore.accounts)} accounts over ${n(r.largeStore.ledgers)} ledgers; small store: ${n(r.smallStore.snapshots)} snapshots. Response body ${r.bodyBytes} bytes. Client latencies are autocannon's (whole milliseconds); server latencies come from the API's own request log.`,
     '',
-    '| run | req/s | p50 ms | p99 ms | non-2xx |',
-    '|---|---|---|---|---|',
-    `| ceiling: bare Fastify, static body of the same size | ${r.ceiling.requestsPerSecond} | ${r.ceiling.p50Ms} | ${r.ceiling.p99Ms} | ${r.ceiling.non2xx} |`,
-    `| positions, peak (API key, rate limit, logging on) | ${r.positionsPeak.requestsPerSecond} | ${r.positionsPeak.p50Ms} | ${r.positionsPeak.p99Ms} | ${r.positionsPeak.non2xx} |`,
-    `| positions at half the peak rate (${r.positionsAtHalfPeak.rate}/s) | ${r.positionsAtHalfPeak.requestsPerSecond} | ${r.positionsAtHalfPeak.p50Ms} | ${r.positionsAtHalfPeak.p99Ms} | ${r.positionsAtHalfPeak.non2xx} |`,
+    '| run | req/s | client p50 ms | client p99 ms | server p50 / p99 ms | non-2xx |',
+    '|---|---|---|---|---|---|',
+    row('ceiling: bare Fastify, static body of the same size', r.ceiling),
+    row('positions, peak (API key, rate limit, logging, metrics on)', r.positionsPeak),
+    row(`positions at half the peak rate (${r.positionsAtHalfPeak.rate}/s)`, r.positionsAtHalfPeak),
+    row(`depth: ${n(r.smallStore.snapshots)} snapshots at ${r.depth.rate}/s`, r.depth.small),
+    row(`depth: ${n(r.largeStore.snapshots)} snapshots at ${r.depth.rate}/s`, r.depth.large),
     '',
     `- Ratio to the ceiling: **${r.ratioToCeiling}** (aim: 0.45 or better).`,
-    `- p99 at half the peak rate: **${r.positionsAtHalfPeak.p99Ms} ms** (aim: under 5 ms).`,
-    `- Depth: at ${r.depth.rate} req/s, p50 ${r.depth.smallStoreP50Ms} ms on ${r.smallStore.snapshots.toLocaleString('en')} snapshots vs ${r.depth.largeStoreP50Ms} ms on ${r.largeStore.snapshots.toLocaleString('en')} (p99 ${r.depth.smallStoreP99Ms} vs ${r.depth.largeStoreP99Ms}): ratio **${r.depth.p50Ratio}** (aim: under 1.2).`,
+    `- p99 at half the peak rate: **${r.positionsAtHalfPeak.p99Ms} ms** seen by the client, ${r.positionsAtHalfPeak.server?.p99Ms} ms in the server (aim: under 5 ms).`,
+    `- Depth: server p50 ratio large/small **${r.depth.serverP50Ratio}**, client p50 ratio ${r.depth.clientP50Ratio} (aim: under 1.2).`,
   ].join('\n')
 }
 

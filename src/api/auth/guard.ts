@@ -18,6 +18,18 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value
 }
 
+const parsedScopes = new Map<string, string[]>()
+
+/** Scope lists repeat across keys; parse each distinct JSON text once. */
+function parseScopes(json: string): string[] {
+  let scopes = parsedScopes.get(json)
+  if (!scopes) {
+    scopes = JSON.parse(json) as string[]
+    if (parsedScopes.size < 1000) parsedScopes.set(json, scopes)
+  }
+  return scopes
+}
+
 function unauthorized(message: string): AppError {
   return new AppError('unauthorized', message)
 }
@@ -69,7 +81,7 @@ export async function authenticate(
   if (!row) throw unauthorized('the API key is invalid')
   if (row.revoked_at !== null) throw unauthorized('the API key has been revoked')
   if (row.expires_at !== null && row.expires_at <= now) throw unauthorized('the API key has expired')
-  const scopes = JSON.parse(row.scopes) as string[]
+  const scopes = parseScopes(row.scopes)
   if (scope && !scopes.includes(scope)) {
     throw new AppError('insufficient_scope', `the API key lacks the scope "${scope}"`)
   }
