@@ -4,7 +4,6 @@ import { openRuntime, stringOption } from '../runtime.ts'
 import { loadKeyPepper } from './secrets.ts'
 
 export const createKeyCommand: Command = {
-  summary: 'create an organization (or reuse one by slug) and an API key',
   help: `
 Usage: strata create-key --org <slug> --org-name <name> --name <key name> [--scopes data:read] [--expires-at <RFC 3339>]
 

@@ -6,7 +6,6 @@ import type { Command } from '../command.ts'
 import { openRuntime, readStdin, stringOption } from '../runtime.ts'
 
 export const createUserCommand: Command = {
-  summary: 'give an organization a login (email and password)',
   help: `
 Usage: echo "$PASSWORD" | strata create-user --org <slug> --email <email> --password-stdin
 

@@ -3,7 +3,6 @@ import { startDevnet } from '../../chain/devnet/index.ts'
 import type { Command, CommandValues } from '../command.ts'
 
 export const devnetCommand: Command = {
-  summary: 'run a deterministic simulated Stellar network with a Stellar-RPC-compatible endpoint',
   help: `
 Usage: strata devnet [--port 8000] [--host 127.0.0.1] [--seed 1] [--ledgers 2000]
                      [--close-interval-ms M] [--accounts 200] [--activity 0.02] [--start-ledger 1000]

@@ -51,7 +51,6 @@ function parseLedgerOption(value: unknown, name: string): number | undefined {
 }
 
 export const indexCommand: Command = {
-  summary: 'ingest ledgers from a Stellar RPC into the store and follow the chain head',
   help: `
 Usage: strata index --rpc-url URL [--from-ledger L] [--network FILE_OR_URL] [--batch-size N]
 

@@ -2,7 +2,6 @@ import type { Command } from '../command.ts'
 import { openRuntime } from '../runtime.ts'
 
 export const migrateCommand: Command = {
-  summary: 'apply pending database migrations',
   help: `
 Usage: strata migrate
 

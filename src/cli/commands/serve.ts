@@ -15,7 +15,6 @@ import { openRuntime, stringOption } from '../runtime.ts'
 const DEMO_DATABASE_PATH = './.strata/demo.db'
 
 export const serveCommand: Command = {
-  summary: 'run the HTTP API (with --demo: a simulated network and its indexer too)',
   help: `
 Usage: strata serve [--port N] [--host H] [--demo]
 
