@@ -16,9 +16,6 @@ export const REDACTED_PATHS = [
   'body.refresh_token',
   'body.access_token',
   'body.key',
-  '*.password',
-  '*.refresh_token',
-  '*.access_token',
   'key',
   'adminToken',
 ]

@@ -1,30 +1,38 @@
 import { Type } from 'typebox'
 
-const Amount = (description: string) => Type.String({ description, pattern: '^-?[0-9]+\\.[0-9]+$' })
-const NullableAmount = (description: string) => Type.Union([Amount(description), Type.Null()])
+// Nullable values are written as JSON Schema type arrays, not anyOf: the response serializer
+// handles a type array directly, while anyOf makes it validate every value to choose a branch.
+const nullableString = (description: string, pattern?: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], description, ...(pattern ? { pattern } : {}) })
+const nullableInteger = (description: string) =>
+  Type.Unsafe<number | null>({ type: ['integer', 'null'], description })
+
+const AMOUNT = '^-?[0-9]+\\.[0-9]+$'
+const Amount = (description: string) => Type.String({ description, pattern: AMOUNT })
 
 const Vault = Type.Object({
   collateral: Amount("Collateral in the collateral asset's units, with exactly its decimals"),
-  collateral_usd: NullableAmount(
+  collateral_usd: nullableString(
     'collateral × its USD price at the valuation ledger, 7 decimals; null when unavailable',
+    AMOUNT,
   ),
-  collateralization_ratio: Type.Union([Type.String({ pattern: '^[0-9]+\\.[0-9]{4}$' }), Type.Null()], {
-    description:
-      'Collateral value over debt in the denomination\'s own price, 4 decimals ("1.8500" = 185%); null when debt is zero or a price is unavailable',
-  }),
+  collateralization_ratio: nullableString(
+    'Collateral value over debt, both in USD (so the denomination\'s own price applies), 4 decimals ("1.8500" = 185%); null when debt is zero or a price is unavailable',
+    '^[0-9]+\\.[0-9]{4}$',
+  ),
   contract_address: Type.String(),
   debt: Amount(
     'Debt in denomination units: ceil(normalised debt × rate / 10^12), with the debt token decimals',
   ),
-  debt_usd: NullableAmount('debt × the denomination price (USD is exactly 1), 7 decimals'),
+  debt_usd: nullableString('debt × the denomination price (USD is exactly 1), 7 decimals', AMOUNT),
   denomination: Type.String(),
   ledger: Type.Integer({ description: 'Ledger at which this position itself last changed' }),
-  net_usd: NullableAmount('collateral_usd − debt_usd of the rounded values'),
-  usd_unavailable_reason: Type.Union([
-    Type.Literal('price_missing'),
-    Type.Literal('price_stale'),
-    Type.Null(),
-  ]),
+  net_usd: nullableString('collateral_usd − debt_usd of the rounded values', AMOUNT),
+  usd_unavailable_reason: Type.Unsafe<'price_missing' | 'price_stale' | null>({
+    type: ['string', 'null'],
+    enum: ['price_missing', 'price_stale', null],
+    description: 'Why the USD fields are null: price_missing or price_stale; null when they are set',
+  }),
   vault_index: Type.String({
     description: '10^9 × collateral / normalised debt, as the contract computes it',
   }),
@@ -35,10 +43,8 @@ const Vault = Type.Object({
 
 const Asset = Type.Object({
   decimals: Type.Integer(),
-  price_source: Type.Union([Type.String(), Type.Null()], {
-    description: 'Oracle contract of the price; null when none was used',
-  }),
-  price_usd: Type.Union([Type.String(), Type.Null()], { description: 'USD price used, 14 decimals' }),
+  price_source: nullableString('Oracle contract of the price; null when none was used'),
+  price_usd: nullableString('USD price used, 14 decimals; null when missing'),
   symbol: Type.String(),
   tags: Type.Array(Type.String()),
 })
@@ -63,14 +69,12 @@ export const VaultPositionsSchema = Type.Object({
       type: ['integer', 'null'],
       description: 'The pin, echoed unchanged; null when omitted',
     }),
-    as_of_ledger: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'Ledger of the snapshot served; null when the pin predates the first snapshot',
-    }),
+    as_of_ledger: nullableInteger(
+      'Ledger of the snapshot served; null when the pin predates the first snapshot',
+    ),
     attribution_confidence: Type.Number({ description: '1 for positions held directly by the address' }),
-    data_staleness_seconds: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'Now minus the close time of last_indexed_ledger',
-    }),
-    last_indexed_ledger: Type.Union([Type.Integer(), Type.Null()], { description: 'The indexer checkpoint' }),
+    data_staleness_seconds: nullableInteger('Now minus the close time of last_indexed_ledger'),
+    last_indexed_ledger: nullableInteger('The indexer checkpoint'),
     oracle_staleness_seconds: Type.Integer({
       description:
         'Close time of the valuation ledger minus the oldest price timestamp used; 0 when no price was needed',
