@@ -48,7 +48,7 @@ const SMALL: StoreSpec = {
   seed: 'bench-api-small',
   accounts: 2_000,
   ledgers: 5_000,
-  activity: 0.002,
+  activity: 0.0022,
 }
 
 interface BuiltStore {
