@@ -24,15 +24,20 @@ describe('vault positions at a ledger', () => {
     devnet = await startDevnet({ seed: 'positions-test', ledgers: 2500, accounts: 60, startLedger: 5000 })
     model = buildReferenceModel(devnet.chain)
     t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '100000' })
+    key = await indexDevnetInto(t)
+  }, 120_000)
+
+  /** Ingests the whole devnet into the app's store through the real indexer; returns a data key. */
+  const indexDevnetInto = async (app: TestApp): Promise<string> => {
     const indexer = createIndexer({
-      database: t.database,
+      database: app.database,
       logger: createLogger('silent'),
       rpcUrl: devnet.url,
       network: devnet.network,
     })
     await indexer.syncTo(devnet.latestLedger())
-    key = (await createKey(t.app)).key
-  }, 120_000)
+    return (await createKey(app.app)).key
+  }
 
   afterAll(async () => {
     await t?.close()
@@ -208,14 +213,7 @@ describe('vault positions at a ledger', () => {
   it('marks USD unavailable as price_stale when the oracle is older than MAX_PRICE_AGE_S', async () => {
     const strict = await createTestApp({ MAX_PRICE_AGE_S: '60' })
     try {
-      const indexer = createIndexer({
-        database: strict.database,
-        logger: createLogger('silent'),
-        rpcUrl: devnet.url,
-        network: devnet.network,
-      })
-      await indexer.syncTo(devnet.latestLedger())
-      const strictKey = (await createKey(strict.app)).key
+      const strictKey = await indexDevnetInto(strict)
       const xlm = devnet.network.vaultprotocol.collateral_asset
       // A snapshot more than 12 ledgers (60 s) after the last oracle update before it.
       const [address, snap] = [...model.snapshots]
