@@ -54,7 +54,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   // Every route must say which credential it takes; a forgotten one fails at start-up, not in production.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/v1') && route.config?.auth === undefined) {
+    if (route.config?.auth === undefined) {
       throw new Error(`route ${route.method} ${route.url} declares no auth`)
     }
   })
