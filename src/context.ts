@@ -12,7 +12,7 @@ import {
 } from './rate-limit/rate-limiter.ts'
 import { type ApiKeyWithPlan, createApiKeyLookup } from './store/api-keys.ts'
 import { createDatabase, type Database } from './store/db.ts'
-import { createPositionsReader } from './store/positions-read.ts'
+import { createPositionsReader, type PositionsReader } from './store/positions-read.ts'
 import { loadOrCreateSecret } from './store/secrets.ts'
 
 /** Everything a request handler or command needs, passed explicitly: no globals. */
@@ -28,6 +28,8 @@ export interface AppContext {
   adminToken: string
   adminTokenGenerated: boolean
   keyUsage: KeyUsageRecorder
+  /** Point-in-time reads (checkpoint, snapshots, rates, prices), prepared once per process. */
+  reader: PositionsReader
   metrics: ApiMetrics
   /** The API key with a given hash, and its organization's plan. */
   lookupApiKey: (keyHash: string) => Promise<ApiKeyWithPlan | null>
@@ -75,6 +77,7 @@ export async function createContext(
     adminToken,
     adminTokenGenerated: config.adminToken === null,
     keyUsage,
+    reader,
     metrics: createApiMetrics(
       () => reader.head(),
       () => Math.floor(clock.now() / 1000),

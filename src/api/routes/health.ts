@@ -1,7 +1,6 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { pingDatabase } from '../../store/db.ts'
-import { createPositionsReader } from '../../store/positions-read.ts'
 import { VERSION } from '../../version.ts'
 import type { App } from '../app.ts'
 
@@ -17,7 +16,6 @@ const Health = Type.Object({
 })
 
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
-  const reader = createPositionsReader(ctx.database)
   app.get(
     '/v1/health',
     {
@@ -33,7 +31,7 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
       const base = { version: VERSION, rate_limiter: ctx.rateLimiter.kind }
       try {
         await pingDatabase(ctx.database)
-        const head = await reader.head()
+        const head = await ctx.reader.head()
         const staleness =
           head.lastCloseTime === null
             ? null

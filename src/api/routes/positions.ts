@@ -3,7 +3,6 @@ import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { getVaultPositions } from '../../positions/vault-positions.ts'
 import { createNetworkProvider } from '../../store/network.ts'
-import { createPositionsReader } from '../../store/positions-read.ts'
 import type { App } from '../app.ts'
 import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
@@ -20,7 +19,6 @@ const DATA_ERRORS = errorResponses(
 )
 
 export function registerPositionRoutes(app: App, ctx: AppContext): void {
-  const reader = createPositionsReader(ctx.database)
   const networks = createNetworkProvider(ctx.database)
 
   const answer = async (
@@ -32,7 +30,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     const started = performance.now()
     const response = await getVaultPositions(
       {
-        reader,
+        reader: ctx.reader,
         network: await networks.get(),
         maxPriceAgeS: ctx.config.maxPriceAgeS,
         nowS: Math.floor(ctx.clock.now() / 1000),
