@@ -13,7 +13,7 @@ import {
 import { type ApiKeyWithPlan, createApiKeyLookup } from './store/api-keys.ts'
 import { createDatabase, type Database } from './store/db.ts'
 import { createPositionsReader, type PositionsReader } from './store/positions-read.ts'
-import { loadOrCreateSecret } from './store/secrets.ts'
+import { resolveSecret } from './store/secrets.ts'
 
 /** Everything a request handler or command needs, passed explicitly: no globals. */
 export interface AppContext {
@@ -50,8 +50,8 @@ export async function createContext(
 ): Promise<AppContext> {
   const clock = options.clock ?? systemClock
   const database = options.database ?? createDatabase(config.database)
-  const jwtSecret = config.jwtSecret ?? (await loadOrCreateSecret(database.db, 'jwt_secret'))
-  const keyPepper = config.keyPepper ?? (await loadOrCreateSecret(database.db, 'key_pepper'))
+  const jwtSecret = await resolveSecret(database.db, config.jwtSecret, 'jwt_secret')
+  const keyPepper = await resolveSecret(database.db, config.keyPepper, 'key_pepper')
   const rateLimiter = config.redisUrl
     ? createRedisRateLimiter(config.redisUrl, clock, logger)
     : createMemoryRateLimiter(clock)

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/api/app.ts'
 import { loadConfig } from '../src/config.ts'
@@ -41,7 +44,11 @@ describe('the strata command', () => {
   })
 
   it('creates a key, then a login for that organization that works over HTTP', async () => {
-    expect(strata(['migrate'], db.env).code).toBe(0)
+    const fresh = join(mkdtempSync(join(tmpdir(), 'strata-cli-')), 'fresh.db')
+    const first = strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` })
+    expect(first.code).toBe(0)
+    expect(first.stdout).toBe('applied: 001-organizations, 002-ledger-data, 003-network\n')
+    expect(strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` }).stdout).toBe('database is up to date\n')
     const key = strata(['create-key', '--org', 'cli-org', '--org-name', 'CLI Org', '--name', 'ops'], db.env)
     expect(key.code, key.stderr).toBe(0)
     const created = JSON.parse(key.stdout)

@@ -3,14 +3,18 @@ import { createLogger, type Logger } from '../logger.ts'
 import { createDatabase, type Database } from '../store/db.ts'
 import { migrateToLatest } from '../store/migrate.ts'
 
-/** Config, logger and a migrated database: what every command that touches the store starts with. */
+/**
+ * Config, logger and a database: what every command that touches the store starts with. The
+ * database is migrated unless the caller migrates it itself (`strata migrate`, which reports it).
+ */
 export async function openRuntime(
   overrides: Partial<Config> = {},
+  options: { migrate?: boolean } = {},
 ): Promise<{ config: Config; logger: Logger; database: Database }> {
   const config = loadConfig(process.env, overrides)
   const logger = createLogger(config.logLevel)
   const database = createDatabase(config.database)
-  await migrateToLatest(database)
+  if (options.migrate !== false) await migrateToLatest(database)
   return { config, logger, database }
 }
 

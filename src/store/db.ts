@@ -43,12 +43,3 @@ export function quoteIdent(name: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe identifier: ${name}`)
   return `"${name}"`
 }
-
-/** Checks that the database answers; used by health. */
-export async function pingDatabase(database: Database): Promise<void> {
-  if (database.kind === 'sqlite') {
-    database.raw.prepare('SELECT 1').get()
-    return
-  }
-  await database.pool.query('SELECT 1')
-}

@@ -22,7 +22,7 @@ function loadSqlite(): typeof import('node:sqlite') {
   return createRequire(import.meta.url)('node:sqlite') as typeof import('node:sqlite')
 }
 
-export function toSqliteParam(value: unknown): SQLInputValue {
+function toSqliteParam(value: unknown): SQLInputValue {
   if (value === undefined || value === null) return null
   if (typeof value === 'boolean') return value ? 1 : 0
   if (value instanceof Date) return value.getTime()

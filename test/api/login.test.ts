@@ -12,6 +12,14 @@ describe('signup, login, refresh, logout', () => {
   })
   afterAll(async () => t.close())
 
+  const refresh = (token: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/refresh',
+      headers: json,
+      payload: { refresh_token: token },
+    })
+
   const login = (email: string, password: string) =>
     t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: json, payload: { email, password } })
 
@@ -96,12 +104,7 @@ describe('signup, login, refresh, logout', () => {
     expect(
       (await t.app.inject({ method: 'GET', url: '/v1/org', headers: bearer(user.access_token) })).statusCode,
     ).toBe(401)
-    const refreshed = await t.app.inject({
-      method: 'POST',
-      url: '/v1/auth/refresh',
-      headers: json,
-      payload: { refresh_token: user.refresh_token },
-    })
+    const refreshed = await refresh(user.refresh_token)
     expect(refreshed.statusCode).toBe(200)
     expect(Object.keys(refreshed.json()).sort()).toEqual(['access_token', 'expires_in'])
     const org = await t.app.inject({
@@ -115,12 +118,7 @@ describe('signup, login, refresh, logout', () => {
 
   it('never accepts an access token as a refresh token', async () => {
     const user = await signUp(t.app)
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/v1/auth/refresh',
-      headers: json,
-      payload: { refresh_token: user.access_token },
-    })
+    const response = await refresh(user.access_token)
     expect(response.statusCode).toBe(401)
   })
 
@@ -135,14 +133,9 @@ describe('signup, login, refresh, logout', () => {
       })
     expect((await logout()).statusCode).toBe(204)
     expect((await logout()).statusCode).toBe(204)
-    const refresh = await t.app.inject({
-      method: 'POST',
-      url: '/v1/auth/refresh',
-      headers: json,
-      payload: { refresh_token: user.refresh_token },
-    })
-    expect(refresh.statusCode).toBe(401)
-    expect(refresh.json().error.message).toContain('revoked')
+    const refused = await refresh(user.refresh_token)
+    expect(refused.statusCode).toBe(401)
+    expect(refused.json().error.message).toContain('revoked')
   })
 
   it('throttles login attempts per email with 429 and Retry-After', async () => {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMetricsServer } from '../../src/api/metrics.ts'
-import { createTestApp, type TestApp } from '../support/app.ts'
+import { createTestApp, seedCheckpoint, type TestApp } from '../support/app.ts'
 
 describe('Prometheus metrics', () => {
   let t: TestApp
@@ -15,15 +15,7 @@ describe('Prometheus metrics', () => {
     await t.app.inject({ method: 'GET', url: '/v1/health' })
     await t.app.inject({ method: 'GET', url: '/v1/org/api-keys/key_x', headers: {} })
     await t.app.inject({ method: 'GET', url: '/v1/no/such/route' })
-    const closeTime = Math.floor(t.clock.now() / 1000) - 30
-    await t.database.db
-      .insertInto('ledgers')
-      .values({ sequence: 777, hash: 'cd'.repeat(32), close_time: closeTime })
-      .execute()
-    await t.database.db
-      .insertInto('indexer_state')
-      .values({ name: 'ledgers', last_ledger: 777, updated_at: 0 })
-      .execute()
+    await seedCheckpoint(t, 777, 30)
 
     const server = await startMetricsServer(t.ctx.metrics, 0, '127.0.0.1')
     try {

@@ -6,7 +6,7 @@ import { createContext } from '../../src/context.ts'
 import { ERROR_STATUS } from '../../src/errors.ts'
 import { createLogger } from '../../src/logger.ts'
 import { createDatabase } from '../../src/store/db.ts'
-import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts'
+import { ADMIN_TOKEN, createTestApp, seedCheckpoint, type TestApp } from '../support/app.ts'
 import { apiKey, bearer, createKey, signUp } from '../support/factories.ts'
 
 describe('service surface', () => {
@@ -24,15 +24,7 @@ describe('service surface', () => {
       database: 'ok',
       indexer: { last_indexed_ledger: null, data_staleness_seconds: null },
     })
-    const closeTime = Math.floor(t.clock.now() / 1000) - 42
-    await t.database.db
-      .insertInto('ledgers')
-      .values({ sequence: 1234, hash: 'ab'.repeat(32), close_time: closeTime })
-      .execute()
-    await t.database.db
-      .insertInto('indexer_state')
-      .values({ name: 'ledgers', last_ledger: 1234, updated_at: t.clock.now() })
-      .execute()
+    await seedCheckpoint(t, 1234, 42)
     const health = await t.app.inject({ method: 'GET', url: '/v1/health' })
     expect(health.json().indexer).toEqual({ last_indexed_ledger: 1234, data_staleness_seconds: 42 })
   })

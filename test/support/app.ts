@@ -76,3 +76,16 @@ export async function createTestApp(
     },
   }
 }
+
+/** Records ledger `sequence`, closed `ageS` seconds before the app's clock, as the indexer checkpoint. */
+export async function seedCheckpoint(t: TestApp, sequence: number, ageS: number): Promise<void> {
+  const closeTime = Math.floor(t.clock.now() / 1000) - ageS
+  await t.database.db
+    .insertInto('ledgers')
+    .values({ sequence, hash: 'ab'.repeat(32), close_time: closeTime })
+    .execute()
+  await t.database.db
+    .insertInto('indexer_state')
+    .values({ name: 'ledgers', last_ledger: sequence, updated_at: t.clock.now() })
+    .execute()
+}

@@ -1,21 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import type { App } from '../../src/api/app.ts'
+import type { CreatedApiKey } from '../../src/auth/create-api-key.ts'
 import { ADMIN_TOKEN } from './app.ts'
 
 export function uniqueSlug(prefix = 'org'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`
 }
 
-export interface CreatedKey {
-  organization_id: string
-  organization_slug: string
-  organization_reused: boolean
-  api_key_id: string
-  key_prefix: string
-  scopes: string[]
-  key: string
-  expires_at: string | null
-}
+/** The key creation result as JSON carries it: `expires_at` is RFC 3339 text. */
+export type CreatedKey = Omit<CreatedApiKey, 'expires_at'> & { expires_at: string | null }
 
 /** Creates an organization (or reuses the slug) and a key through the admin endpoint. */
 export async function createKey(

@@ -1,7 +1,7 @@
 import { createApiKey, DEFAULT_SCOPES, KNOWN_SCOPES } from '../../auth/create-api-key.ts'
+import { resolveSecret } from '../../store/secrets.ts'
 import type { Command } from '../command.ts'
 import { openRuntime, stringOption } from '../runtime.ts'
-import { loadKeyPepper } from './secrets.ts'
 
 export const createKeyCommand: Command = {
   help: `
@@ -40,7 +40,7 @@ Prints the key creation result as JSON. The key itself is shown only this once.`
     }
     const { config, database } = await openRuntime()
     try {
-      const pepper = await loadKeyPepper(config, database)
+      const pepper = await resolveSecret(database.db, config.keyPepper, 'key_pepper')
       const result = await createApiKey(database.db, pepper, Date.now(), {
         organizationName: stringOption(values['org-name']) ?? slug,
         organizationSlug: slug,

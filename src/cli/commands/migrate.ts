@@ -1,3 +1,4 @@
+import { migrateToLatest } from '../../store/migrate.ts'
 import type { Command } from '../command.ts'
 import { openRuntime } from '../runtime.ts'
 
@@ -9,9 +10,8 @@ Applies every pending migration to DATABASE_URL (sqlite:<path> or postgres://...
 strata serve also migrates at start-up; run this first when several replicas start at once.`,
   options: {},
   async run() {
-    const { database } = await openRuntime()
+    const { database } = await openRuntime({}, { migrate: false })
     try {
-      const { migrateToLatest } = await import('../../store/migrate.ts')
       const applied = await migrateToLatest(database)
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n')
       return 0
