@@ -1,23 +1,43 @@
 /**
- * What an indexer needs to know about a network: which contracts to watch and what their assets
- * are. The devnet announces its own; a real network's comes from a JSON data file of this shape.
+ * What an indexer needs to know about a network: which contracts to watch, what they are, and what
+ * their assets are. The devnet announces its own (`/network.json`); a real network's ships as a JSON
+ * data file of this shape under `networks/` and is validated on load (`load-network.ts`).
  */
+
+/** Where an asset's USD price comes from: one asset of one oracle feed, as that feed names it. */
+export interface PriceFeedRef {
+  /** The oracle contract (C...). */
+  oracle: string
+  /** The feed's own name for the asset: a contract StrKey (Reflector `Asset::Stellar`) or a symbol (`Asset::Other`). */
+  asset: string
+}
+
 export interface AssetInfo {
   /** Contract StrKey (C...) of the asset's Stellar asset contract, or an oracle symbol (EUR, GBP). */
   id: string
   symbol: string
   decimals: number
   tags: string[]
+  /** The feed that prices it in USD; null or absent when no watched feed does. */
+  price_feed?: PriceFeedRef | null
 }
+
+export type ContractStatus = 'active' | 'paused' | 'deprecated'
 
 export interface ContractInfo {
   /** Contract StrKey (C...). */
   address: string
+  /** The API's protocol segment (`vaultprotocol`) or `oracle`. */
   protocol: string
+  /** What the contract is, exactly: `fxdao-vaults`, `reflector`. Decides how its storage is read. */
+  kind: string
   name: string
+  /** The deployed contract's version, e.g. FxDAO vaults `0.6.0`, Reflector `2` or `3`. */
   version: string
-  status: 'active' | 'paused' | 'deprecated'
+  status: ContractStatus
   position_types: string[]
+  /** First ledger at which the contract existed, when known: coverage below it is complete by definition. */
+  start_ledger: number | null
 }
 
 export interface NetworkConfig {
@@ -25,12 +45,19 @@ export interface NetworkConfig {
   passphrase: string
   contracts: {
     vaultprotocol: ContractInfo
-    oracle: ContractInfo
+    /** Every oracle feed a price comes from. */
+    oracles: ContractInfo[]
   }
-  /** Vault protocol: denomination symbol -> debt token asset id, and the collateral asset id. */
+  /** Vault protocol: denomination symbol -> debt token asset id and the asset id that prices it, and the collateral asset id. */
   vaultprotocol: {
     collateral_asset: string
+    /** `price_asset` null: the denomination is USD, exactly one dollar. */
     denominations: Record<string, { debt_asset: string; price_asset: string | null }>
   }
   assets: Record<string, AssetInfo>
+}
+
+/** Every contract the indexer reads for this network. */
+export function watchedContracts(network: NetworkConfig): ContractInfo[] {
+  return [network.contracts.vaultprotocol, ...network.contracts.oracles]
 }

@@ -1,6 +1,6 @@
 import { StrKey, xdr } from '@stellar/stellar-sdk'
 import type { NetworkConfig } from '../network.ts'
-import { buildNetworkConfig, createIdentities, DEVNET_PASSPHRASE } from './identities.ts'
+import { buildNetworkConfig, createIdentities, devnetPassphrase } from './identities.ts'
 import { createLedgerEncoder, type EncodedLedger } from './ledger-xdr.ts'
 import { createWorld } from './world.ts'
 import type { SimTx } from './world-state.ts'
@@ -94,7 +94,7 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
     startLedger,
     ...(options.genesisCloseTimeS === undefined ? {} : { genesisCloseTimeS: options.genesisCloseTimeS }),
   })
-  const encoder = createLedgerEncoder(DEVNET_PASSPHRASE, options.protocolSwitchLedger ?? null)
+  const encoder = createLedgerEncoder(devnetPassphrase(seed), options.protocolSwitchLedger ?? null)
   const ledgers: StoredLedger[] = []
   // Built lazily: a decode benchmark never looks transactions up and should not pay for the index.
   const txIndex = new Map<string, number>()
@@ -126,8 +126,8 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
   for (let i = 0; i < options.ledgers; i++) closeNextLedger()
 
   return {
-    network: buildNetworkConfig(ids),
-    passphrase: DEVNET_PASSPHRASE,
+    network: buildNetworkConfig(ids, startLedger),
+    passphrase: devnetPassphrase(seed),
     oldestLedger: () => startLedger,
     latestLedger: () => startLedger + ledgers.length - 1,
     ledgerCount: () => ledgers.length,

@@ -2,8 +2,13 @@ import { createHash } from 'node:crypto'
 import { StrKey } from '@stellar/stellar-sdk'
 import type { NetworkConfig } from '../network.ts'
 
-/** The devnet's own passphrase: transaction hashes never collide with a real network's. */
-export const DEVNET_PASSPHRASE = 'Strata Devnet ; January 2025'
+/**
+ * A devnet's passphrase names its seed: two devnets are two networks (their transaction hashes
+ * differ, and a store filled from one refuses the other), and none collides with a real network.
+ */
+export function devnetPassphrase(seed: string): string {
+  return `Strata Devnet ; seed ${seed}`
+}
 
 export const DENOMINATIONS = ['USD', 'EUR', 'GBP'] as const
 export type Denomination = (typeof DENOMINATIONS)[number]
@@ -53,12 +58,15 @@ export function createIdentities(seed: string): DevnetIdentities {
 }
 
 /** What the devnet announces so an indexer knows which contracts to watch and what their assets are. */
-export function buildNetworkConfig(ids: DevnetIdentities): NetworkConfig {
+/** Its contracts are deployed in `startLedger`, the devnet's first ledger. */
+export function buildNetworkConfig(ids: DevnetIdentities, startLedger: number): NetworkConfig {
   const xlm = StrKey.encodeContract(ids.xlmContract)
+  const oracle = StrKey.encodeContract(ids.oracleContract)
   const debt = ids.debtContracts.map((c) => StrKey.encodeContract(c))
   const denominations: NetworkConfig['vaultprotocol']['denominations'] = {}
   const assets: NetworkConfig['assets'] = {
-    [xlm]: { id: xlm, symbol: 'XLM', decimals: 7, tags: ['native', 'collateral'] },
+    // The devnet's feed names XLM by its asset contract (Reflector `Asset::Stellar`).
+    [xlm]: { id: xlm, symbol: 'XLM', decimals: 7, tags: ['native', 'collateral'], price_feed: { oracle, asset: xlm } },
   }
   DENOMINATIONS.forEach((denomination, i) => {
     const debtAsset = debt[i]!
@@ -72,29 +80,41 @@ export function buildNetworkConfig(ids: DevnetIdentities): NetworkConfig {
       tags: ['stablecoin', 'debt'],
     }
     if (priceAsset !== null) {
-      assets[priceAsset] = { id: priceAsset, symbol: priceAsset, decimals: 7, tags: ['fiat', 'oracle'] }
+      assets[priceAsset] = {
+        id: priceAsset,
+        symbol: priceAsset,
+        decimals: 7,
+        tags: ['fiat', 'oracle'],
+        price_feed: { oracle, asset: priceAsset },
+      }
     }
   })
   return {
     name: `strata-devnet-${ids.seed}`,
-    passphrase: DEVNET_PASSPHRASE,
+    passphrase: devnetPassphrase(ids.seed),
     contracts: {
       vaultprotocol: {
         address: StrKey.encodeContract(ids.vaultContract),
         protocol: 'vaultprotocol',
-        name: 'Vault Protocol',
-        version: '1.0.0',
+        kind: 'fxdao-vaults',
+        name: 'FxDAO Vaults (devnet)',
+        version: '0.6.0',
         status: 'active',
         position_types: ['collateral', 'debt'],
+        start_ledger: startLedger,
       },
-      oracle: {
-        address: StrKey.encodeContract(ids.oracleContract),
-        protocol: 'oracle',
-        name: 'Price Oracle',
-        version: '3.0.0',
-        status: 'active',
-        position_types: [],
-      },
+      oracles: [
+        {
+          address: oracle,
+          protocol: 'oracle',
+          kind: 'reflector',
+          name: 'Reflector (devnet)',
+          version: '3',
+          status: 'active',
+          position_types: [],
+          start_ledger: startLedger,
+        },
+      ],
     },
     vaultprotocol: { collateral_asset: xlm, denominations },
     assets,
