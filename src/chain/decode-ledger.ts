@@ -14,6 +14,8 @@ export interface DecodedLedger {
   sequence: number
   /** Ledger hash, lowercase hex. */
   hash: string
+  /** The previous ledger's hash, lowercase hex, as this ledger's header states it: the hash chain. */
+  previousHash: string
   /** Close time, epoch seconds. */
   closeTime: number
   /** Transactions, in apply order, that emitted an event or changed contract data of a watched contract. */
@@ -27,6 +29,26 @@ export interface DecodedTransaction {
   successful: boolean
   events: DecodedEvent[]
   contractDataChanges: ContractDataChange[]
+  /** Watched contracts whose instance entry (and so its instance storage) this transaction rewrote. */
+  instanceChanges: InstanceChange[]
+}
+
+/** One key/value of a contract's instance storage, as native values (see `scValToNative`). */
+export interface InstanceEntry {
+  key: unknown
+  value: unknown
+}
+
+/**
+ * A contract's instance entry as it stands after a transaction. Soroban keeps a contract's
+ * instance storage (FxDAO's `VaultsInfo`, Reflector's `assets` and `decimals`) inside this one
+ * entry, so every write to any instance key rewrites it whole. The storage is converted to native
+ * values only when an adapter asks: most instance rewrites are never read.
+ */
+export interface InstanceChange {
+  kind: 'created' | 'updated'
+  contract: string
+  storage(): InstanceEntry[]
 }
 
 export interface DecodedEvent {
@@ -75,6 +97,7 @@ const LEDGER_ENTRY_CONTRACT_DATA = 6
 const DURABILITY_TEMPORARY = 0
 const SCV_LEDGER_KEY_CONTRACT_INSTANCE = 20
 const SCV_LEDGER_KEY_NONCE = 21
+const SCV_CONTRACT_INSTANCE = 19
 const CONTRACT_EVENT_CONTRACT = 1
 const TX_SUCCESS = 0
 const TX_FEE_BUMP_INNER_SUCCESS = 1
@@ -95,17 +118,42 @@ function isStateKey(key: xdr.ScValWire): boolean {
   return key.type !== SCV_LEDGER_KEY_CONTRACT_INSTANCE && key.type !== SCV_LEDGER_KEY_NONCE
 }
 
-function readChange(
-  change: xdr.LedgerEntryChangeWire,
-  watched: WatchedContracts,
-  out: ContractDataChange[],
+function readInstance(
+  kind: 'created' | 'updated',
+  contract: string,
+  val: xdr.ScValWire,
+  out: InstanceChange[],
 ): void {
+  if (val.type !== SCV_CONTRACT_INSTANCE) return
+  const storage = val.instance.storage ?? []
+  let native: InstanceEntry[] | null = null
+  out.push({
+    kind,
+    contract,
+    storage: () => {
+      native ??= storage.map((entry) => ({ key: toNative(entry.key), value: toNative(entry.val) }))
+      return native
+    },
+  })
+}
+
+interface ChangeSinks {
+  data: ContractDataChange[]
+  instances: InstanceChange[]
+}
+
+/**
+ * A restored entry (LEDGER_ENTRY_RESTORED, protocol 23) comes back from the archive with the value
+ * it held when evicted: it is reported as `restored` so adapters can tell it is no change of state.
+ * Evicted keys (`evictedKeys` of the ledger) are never read: an archived entry still holds its value.
+ */
+function readChange(change: xdr.LedgerEntryChangeWire, watched: WatchedContracts, out: ChangeSinks): void {
   if (change.type === 2) {
     const key = change.removed
     if (key.type !== LEDGER_ENTRY_CONTRACT_DATA) return
     const contract = watchedAddress(watched, key.contractData.contract)
     if (contract === null || !isStateKey(key.contractData.key)) return
-    out.push({
+    out.data.push({
       kind: 'removed',
       contract,
       durability: key.contractData.durability === DURABILITY_TEMPORARY ? 'temporary' : 'persistent',
@@ -127,8 +175,14 @@ function readChange(
   if (entry === null || entry.data.type !== LEDGER_ENTRY_CONTRACT_DATA) return
   const data = entry.data.contractData
   const contract = watchedAddress(watched, data.contract)
-  if (contract === null || !isStateKey(data.key)) return
-  out.push({
+  if (contract === null) return
+  if (data.key.type === SCV_LEDGER_KEY_CONTRACT_INSTANCE) {
+    // A restored instance holds what it held before: no change of its storage.
+    if (kind !== 'restored') readInstance(kind, contract, data.val, out.instances)
+    return
+  }
+  if (!isStateKey(data.key)) return
+  out.data.push({
     kind,
     contract,
     durability: data.durability === DURABILITY_TEMPORARY ? 'temporary' : 'persistent',
@@ -156,28 +210,30 @@ function readTransaction(
 ): DecodedTransaction | null {
   const events: DecodedEvent[] = []
   const changes: ContractDataChange[] = []
+  const instances: InstanceChange[] = []
+  const sinks: ChangeSinks = { data: changes, instances }
   if (meta.v === 4) {
     for (const op of meta.v4.operations) {
-      for (const change of op.changes) readChange(change, watched, changes)
+      for (const change of op.changes) readChange(change, watched, sinks)
       for (const event of op.events) readEvent(event, watched, events)
     }
     for (const txEvent of meta.v4.events) readEvent(txEvent.event, watched, events)
   } else if (meta.v === 3) {
     for (const op of meta.v3.operations) {
-      for (const change of op.changes) readChange(change, watched, changes)
+      for (const change of op.changes) readChange(change, watched, sinks)
     }
     for (const event of meta.v3.sorobanMeta?.events ?? []) readEvent(event, watched, events)
   } else {
     // Metas before v3 predate Soroban: no contract data, no contract events.
     return null
   }
-  if (changes.length === 0 && events.length === 0) return null
+  if (changes.length === 0 && events.length === 0 && instances.length === 0) return null
   const hash = Buffer.from(pair.transactionHash).toString('hex')
   const code = pair.result.result.code
   if (code !== TX_SUCCESS && code !== TX_FEE_BUMP_INNER_SUCCESS) {
-    return { hash, successful: false, events: [], contractDataChanges: [] }
+    return { hash, successful: false, events: [], contractDataChanges: [], instanceChanges: [] }
   }
-  return { hash, successful: true, events, contractDataChanges: changes }
+  return { hash, successful: true, events, contractDataChanges: changes, instanceChanges: instances }
 }
 
 /** Decodes one LedgerCloseMeta (v1 with TransactionMeta v3, or v2 with v4) from raw XDR bytes. */
@@ -195,6 +251,7 @@ export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContrac
   return {
     sequence: headerEntry.header.ledgerSeq,
     hash: Buffer.from(headerEntry.hash).toString('hex'),
+    previousHash: Buffer.from(headerEntry.header.previousLedgerHash).toString('hex'),
     closeTime: Number(headerEntry.header.scpValue.closeTime),
     transactions,
   }

@@ -1,4 +1,8 @@
 import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { StrKey } from '@stellar/stellar-sdk'
+import { type Static, Type } from 'typebox'
+import Value from 'typebox/value'
 import type { NetworkConfig } from './network.ts'
 
 /** Where a network's description lives when none is named: the RPC server's own `/network.json`. */
@@ -6,24 +10,130 @@ export function defaultNetworkUrl(rpcUrl: string): string {
   return new URL('/network.json', new URL(rpcUrl).origin).toString()
 }
 
-function requireNetworkConfig(value: unknown, source: string): NetworkConfig {
-  const config = value as Partial<NetworkConfig> | null
-  const vault = config?.contracts?.vaultprotocol?.address
-  const oracle = config?.contracts?.oracle?.address
-  if (typeof vault !== 'string' || typeof oracle !== 'string') {
-    throw new Error(
-      `${source} is not a network description: contracts.vaultprotocol/oracle addresses are missing`,
-    )
+/** Descriptions shipped with the project, by name (`--network pubnet`). */
+export const SHIPPED_NETWORKS: Record<string, string> = {
+  pubnet: fileURLToPath(new URL('../../networks/pubnet.json', import.meta.url)),
+}
+
+const ContractId = Type.String({ pattern: '^C[A-Z2-7]{55}$' })
+const PriceFeed = Type.Object(
+  { oracle: ContractId, asset: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+)
+const Contract = Type.Object(
+  {
+    address: ContractId,
+    protocol: Type.String({ minLength: 1 }),
+    kind: Type.Union([Type.Literal('fxdao-vaults'), Type.Literal('reflector')]),
+    name: Type.String({ minLength: 1 }),
+    version: Type.String({ minLength: 1 }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('deprecated')]),
+    position_types: Type.Array(Type.String()),
+    start_ledger: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  },
+  { additionalProperties: false },
+)
+const NetworkSchema = Type.Object(
+  {
+    $comment: Type.Optional(Type.String()),
+    name: Type.String({ minLength: 1 }),
+    passphrase: Type.String({ minLength: 1 }),
+    contracts: Type.Object(
+      { vaultprotocol: Contract, oracles: Type.Array(Contract, { minItems: 1 }) },
+      { additionalProperties: false },
+    ),
+    vaultprotocol: Type.Object(
+      {
+        collateral_asset: Type.String({ minLength: 1 }),
+        denominations: Type.Record(
+          Type.String(),
+          Type.Object(
+            { debt_asset: Type.String({ minLength: 1 }), price_asset: Type.Union([Type.String(), Type.Null()]) },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    assets: Type.Record(
+      Type.String(),
+      Type.Object(
+        {
+          id: Type.String({ minLength: 1 }),
+          symbol: Type.String({ minLength: 1 }),
+          decimals: Type.Integer({ minimum: 0, maximum: 38 }),
+          tags: Type.Array(Type.String()),
+          price_feed: Type.Optional(Type.Union([PriceFeed, Type.Null()])),
+          $comment: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** A network description that fails its schema or its cross-references: one readable message. */
+export class NetworkDescriptionError extends Error {
+  constructor(source: string, problems: string[]) {
+    super(`${source} is not a valid network description: ${problems.join('; ')}`)
+    this.name = 'NetworkDescriptionError'
   }
+}
+
+/** Checks shape (schema), StrKey checksums and that every reference names something described. */
+export function parseNetworkConfig(value: unknown, source: string): NetworkConfig {
+  if (!Value.Check(NetworkSchema, value)) {
+    const problems = [...Value.Errors(NetworkSchema, value)]
+      .filter((e) => e.keyword !== 'boolean')
+      .slice(0, 8)
+      .map((e) => `${e.instancePath || '/'} ${e.message}`)
+    throw new NetworkDescriptionError(source, problems)
+  }
+  const config = value as Static<typeof NetworkSchema>
+  const problems: string[] = []
+  const contracts = [config.contracts.vaultprotocol, ...config.contracts.oracles]
+  for (const c of contracts) {
+    if (!StrKey.isValidContract(c.address)) problems.push(`contract ${c.address} has a bad checksum`)
+  }
+  const oracles = new Set(config.contracts.oracles.map((o) => o.address))
+  for (const [id, asset] of Object.entries(config.assets)) {
+    if (asset.id !== id) problems.push(`assets.${id}.id is ${asset.id}`)
+    if (asset.price_feed && !oracles.has(asset.price_feed.oracle)) {
+      problems.push(`assets.${id}.price_feed names ${asset.price_feed.oracle}, which is not in contracts.oracles`)
+    }
+  }
+  const vault = config.vaultprotocol
+  if (!config.assets[vault.collateral_asset]) problems.push(`collateral asset ${vault.collateral_asset} is not in assets`)
+  for (const [name, d] of Object.entries(vault.denominations)) {
+    if (!config.assets[d.debt_asset]) problems.push(`denomination ${name}: debt asset ${d.debt_asset} is not in assets`)
+    if (d.price_asset !== null && !config.assets[d.price_asset]?.price_feed) {
+      problems.push(`denomination ${name}: price asset ${d.price_asset} has no price_feed in assets`)
+    }
+  }
+  if (problems.length > 0) throw new NetworkDescriptionError(source, problems)
   return config as NetworkConfig
 }
 
-/** Reads a NetworkConfig from an http(s) URL or a JSON file. */
+/** Reads a NetworkConfig from an http(s) URL, a JSON file, or the name of a shipped description. */
 export async function loadNetworkConfig(source: string, signal?: AbortSignal): Promise<NetworkConfig> {
   if (/^https?:\/\//.test(source)) {
     const response = await fetch(source, { signal: signal ?? AbortSignal.timeout(10_000) })
     if (!response.ok) throw new Error(`${source}: HTTP ${response.status}`)
-    return requireNetworkConfig(await response.json(), source)
+    return parseNetworkConfig(await response.json(), source)
   }
-  return requireNetworkConfig(JSON.parse(await readFile(source, 'utf8')), source)
+  const path = SHIPPED_NETWORKS[source] ?? source
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new Error(`cannot read the network description ${source}: ${(error as Error).message}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new NetworkDescriptionError(source, [`not JSON (${(error as Error).message})`])
+  }
+  return parseNetworkConfig(json, source)
 }

@@ -35,6 +35,12 @@ export interface GetLatestLedgerResult {
   sequence: number
 }
 
+export interface GetNetworkResult {
+  passphrase: string
+  protocolVersion: number
+  friendbotUrl?: string
+}
+
 export interface GetHealthResult {
   status: string
   latestLedger: number
@@ -80,6 +86,7 @@ export interface RpcClient {
   ): Promise<GetLedgersResult>
   getLatestLedger(signal?: AbortSignal): Promise<GetLatestLedgerResult>
   getHealth(signal?: AbortSignal): Promise<GetHealthResult>
+  getNetwork(signal?: AbortSignal): Promise<GetNetworkResult>
 }
 
 /** Seconds or an HTTP date, as RFC 9110 allows; 0 when absent or unreadable. */
@@ -190,5 +197,6 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       ),
     getLatestLedger: (signal) => call<GetLatestLedgerResult>('getLatestLedger', undefined, signal),
     getHealth: (signal) => call<GetHealthResult>('getHealth', undefined, signal),
+    getNetwork: (signal) => call<GetNetworkResult>('getNetwork', undefined, signal),
   }
 }

@@ -4,8 +4,8 @@ import type { NetworkConfig } from '../chain/network.ts'
 import { computeBackoffMs, createRpcClient, type RpcClientOptions, sleep } from '../chain/rpc-client.ts'
 import type { Logger } from '../logger.ts'
 import type { Database } from '../store/db.ts'
-import { writeLedgerBatch } from '../store/ledger-data.ts'
-import { saveNetworkConfig } from '../store/network.ts'
+import { LedgerChainError, writeLedgerBatch } from '../store/ledger-data.ts'
+import { bindNetwork, NetworkMismatchError } from '../store/network.ts'
 import { acquireIndexerLock } from './indexer-lock.ts'
 import { buildNetworkWatchList, createLedgerPipeline, loadResumePoint } from './ledger-pipeline.ts'
 
@@ -134,19 +134,32 @@ export function createIndexer(options: IndexerOptions): Indexer {
     await flush()
   }
 
+  /** The source must serve the network described, before anything is written. */
+  async function requireSourceNetwork(signal: AbortSignal): Promise<void> {
+    const { passphrase } = await client.getNetwork(signal)
+    if (passphrase !== network.passphrase) {
+      throw new NetworkMismatchError(
+        `${options.rpcUrl} serves the network "${passphrase}", but the network description is "${network.passphrase}"`,
+      )
+    }
+  }
+
   async function ingest(signal: AbortSignal, until?: number): Promise<void> {
     const lock = await acquireIndexerLock(database, logger, signal)
     const combined = AbortSignal.any([signal, lock.lost])
     const progress: RunTotals = { ingestedLedgers: 0, ingestedChanges: 0, startedAt: performance.now() }
     try {
-      // API replicas describe contracts and assets from the network the lock holder ingests.
-      await saveNetworkConfig(database, network, Date.now())
+      await requireSourceNetwork(combined)
+      // Refuses a store of another network; API replicas describe contracts and assets from it.
+      await bindNetwork(database, network, Date.now())
       for (let failures = 0; !signal.aborted; ) {
         try {
           await ingestOnce(combined, until, progress)
           if (until !== undefined) return
         } catch (error) {
           if (signal.aborted) return
+          // Another network's ledgers are refused, never retried: the store is left as it was.
+          if (error instanceof LedgerChainError || error instanceof NetworkMismatchError) throw error
           if (lock.lost.aborted) throw new Error('lost the indexer lock', { cause: lock.lost.reason })
           const delayMs = computeBackoffMs(failures++, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS)
           logger.error({ err: error, delayMs }, 'ingestion failed; resuming from the checkpoint')

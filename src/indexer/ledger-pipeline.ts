@@ -1,19 +1,19 @@
 import { buildWatchedContracts, type DecodedLedger, type WatchedContracts } from '../chain/decode-ledger.ts'
-import type { NetworkConfig } from '../chain/network.ts'
-import { adaptOracleLedger } from '../protocols/oracle/adapt-ledger.ts'
+import { type NetworkConfig, watchedContracts } from '../chain/network.ts'
+import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../protocols/oracle/adapt-ledger.ts'
 import { adaptVaultLedger } from '../protocols/vaultprotocol/adapt-ledger.ts'
 import type { Database } from '../store/db.ts'
 import {
   getCheckpoint,
+  getLedgerHash,
   type LedgerBatch,
-  listLatestRates,
+  LedgerChainError,
   listLatestSnapshots,
 } from '../store/ledger-data.ts'
 import type { LedgersTable, PricesTable } from '../store/schema.ts'
 import {
   createVaultBook,
   parsePositions,
-  type RateRow,
   type SnapshotRow,
   VAULT_PROTOCOL,
   type VaultBook,
@@ -29,9 +29,11 @@ export class LedgerGapError extends Error {
   }
 }
 
-/** Where ingestion stands in the store: the checkpoint and the protocol state at it. */
+/** Where ingestion stands in the store: the checkpoint, its hash and the protocol state at it. */
 export interface IndexerResumePoint {
   checkpoint: number | null
+  /** Hash of the checkpoint ledger (lowercase hex): the next ledger must name it as its predecessor. */
+  checkpointHash: string | null
   vaults: VaultBookState
 }
 
@@ -43,15 +45,13 @@ export async function loadResumePoint(database: Database): Promise<IndexerResume
     if (positions.length === 0) continue
     accounts.set(row.address, new Map(positions.map((p) => [p.denomination, p])))
   }
-  const debtRates = new Map<string, bigint>()
-  for (const row of await listLatestRates(database, VAULT_PROTOCOL))
-    debtRates.set(row.rate_key, BigInt(row.value))
-  return { checkpoint, vaults: { accounts, debtRates } }
+  const checkpointHash = checkpoint === null ? null : await getLedgerHash(database, checkpoint)
+  return { checkpoint, checkpointHash, vaults: { accounts } }
 }
 
 /** The contracts a network's adapters read. */
 export function buildNetworkWatchList(network: NetworkConfig): WatchedContracts {
-  return buildWatchedContracts([network.contracts.vaultprotocol.address, network.contracts.oracle.address])
+  return buildWatchedContracts(watchedContracts(network).map((c) => c.address))
 }
 
 export interface LedgerPipeline {
@@ -72,49 +72,64 @@ export interface LedgerPipeline {
  */
 export function createLedgerPipeline(network: NetworkConfig, resume: IndexerResumePoint): LedgerPipeline {
   const vaultContract = network.contracts.vaultprotocol.address
-  const oracleContract = network.contracts.oracle.address
+  const oracles = new Map<string, OracleMemory>(
+    network.contracts.oracles.map((o) => [o.address, createOracleMemory()]),
+  )
   const book: VaultBook = createVaultBook(resume.vaults)
   let committed = resume.checkpoint
   let last = resume.checkpoint
+  let lastHash = resume.checkpointHash
+  let batchPreviousHash: string | null = null
   let ledgers: LedgersTable[] = []
   let snapshots: SnapshotRow[] = []
-  let rates: RateRow[] = []
   let prices: PricesTable[] = []
   let changeCount = 0
 
   function addLedger(ledger: DecodedLedger): void {
     if (last !== null && ledger.sequence !== last + 1) throw new LedgerGapError(last + 1, ledger.sequence)
+    // Within the pending batch the chain is checked here; against the store, by the writer.
+    if (lastHash !== null && ledgers.length > 0 && ledger.previousHash !== lastHash) {
+      throw new LedgerChainError(ledger.sequence, ledger.previousHash, lastHash)
+    }
+    if (ledgers.length === 0) batchPreviousHash = ledger.previousHash
     ledgers.push({ sequence: ledger.sequence, hash: ledger.hash, close_time: ledger.closeTime })
-    for (const tx of ledger.transactions) changeCount += tx.contractDataChanges.length + tx.events.length
-    const made = book.applyLedger(ledger.sequence, adaptVaultLedger(ledger, vaultContract))
-    for (const row of made.snapshots) snapshots.push(row)
-    for (const row of made.rates) rates.push(row)
-    for (const update of adaptOracleLedger(ledger, oracleContract)) {
-      prices.push({
-        asset: update.asset,
-        ledger: ledger.sequence,
-        price: update.price.toString(),
-        timestamp_ms: update.timestampMs,
-      })
+    for (const tx of ledger.transactions) {
+      changeCount += tx.contractDataChanges.length + tx.events.length + tx.instanceChanges.length
+    }
+    for (const row of book.applyLedger(ledger.sequence, adaptVaultLedger(ledger, vaultContract))) {
+      snapshots.push(row)
+    }
+    for (const [oracle, memory] of oracles) {
+      for (const update of adaptOracleLedger(ledger, oracle, memory)) {
+        prices.push({
+          oracle,
+          asset: update.asset,
+          ledger: ledger.sequence,
+          price: update.price.toString(),
+          decimals: update.decimals,
+          timestamp_ms: update.timestampMs,
+        })
+      }
     }
     last = ledger.sequence
+    lastHash = ledger.hash
   }
 
   function takeBatch(updatedAt: number): LedgerBatch | null {
-    if (ledgers.length === 0 || last === null) return null
+    if (ledgers.length === 0 || last === null || batchPreviousHash === null) return null
     const batch: LedgerBatch = {
       previousLedger: committed,
+      previousHash: batchPreviousHash,
       lastLedger: last,
       ledgers,
       snapshots,
-      rates,
+      rates: [],
       prices,
       updatedAt,
     }
     committed = last
     ledgers = []
     snapshots = []
-    rates = []
     prices = []
     changeCount = 0
     return batch

@@ -3,17 +3,12 @@ import type { StoredVault } from '../protocols/vaultprotocol/stored-vault.ts'
 
 export const VAULT_PROTOCOL = 'vaultprotocol'
 
-/** debt_rate before a denomination's VaultsInfo was ever seen: the contract starts it at 10^12. */
-export const INITIAL_DEBT_RATE = 1_000_000_000_000n
-
 /** One vault of an account, with the ledger at which it itself last changed. */
 export interface VaultPosition {
   denomination: string
   totalCollateral: bigint
   totalDebt: bigint
   index: bigint
-  /** The denomination's debt_rate at `ledger`. */
-  debtRate: bigint
   ledger: number
 }
 
@@ -23,13 +18,6 @@ export interface SnapshotRow {
   ledger: number
   /** JSON array, see `serializePositions`. */
   positions: string
-}
-
-export interface RateRow {
-  protocol: string
-  rate_key: string
-  ledger: number
-  value: string
 }
 
 /** The `positions` JSON of a snapshot: sorted by denomination, integers as strings. */
@@ -42,7 +30,6 @@ export function serializePositions(positions: Iterable<VaultPosition>): string {
       denomination: p.denomination,
       total_collateral: p.totalCollateral.toString(),
       total_debt: p.totalDebt.toString(),
-      debt_rate: p.debtRate.toString(),
       index: p.index.toString(),
       ledger: p.ledger,
     })),
@@ -55,7 +42,6 @@ export function parsePositions(json: string): VaultPosition[] {
     totalCollateral: BigInt(p.total_collateral),
     totalDebt: BigInt(p.total_debt),
     index: BigInt(p.index),
-    debtRate: BigInt(p.debt_rate),
     ledger: p.ledger,
   }))
 }
@@ -65,18 +51,14 @@ function sameValues(a: VaultPosition | undefined, b: VaultPosition | undefined):
   return a.totalCollateral === b.totalCollateral && a.totalDebt === b.totalDebt && a.index === b.index
 }
 
-/** What the book knows at a checkpoint: each account's open vaults and each denomination's rate. */
+/** What the book knows at a checkpoint: each account's open vaults. */
 export interface VaultBookState {
   accounts: Map<string, Map<string, VaultPosition>>
-  debtRates: Map<string, bigint>
 }
 
 export interface VaultBook {
   /** Applies one ledger's changes; returns the rows it makes. Ledgers must come in order. */
-  applyLedger(
-    ledger: number,
-    changes: readonly VaultStateChange[],
-  ): { snapshots: SnapshotRow[]; rates: RateRow[] }
+  applyLedger(ledger: number, changes: readonly VaultStateChange[]): SnapshotRow[]
   state(): VaultBookState
 }
 
@@ -88,21 +70,12 @@ export interface VaultBook {
  */
 export function createVaultBook(initial?: VaultBookState): VaultBook {
   const accounts = initial?.accounts ?? new Map<string, Map<string, VaultPosition>>()
-  const debtRates = initial?.debtRates ?? new Map<string, bigint>()
 
-  function applyLedger(ledger: number, changes: readonly VaultStateChange[]) {
-    // Values at the start of the ledger of every (account, denomination) and rate it touches.
+  function applyLedger(ledger: number, changes: readonly VaultStateChange[]): SnapshotRow[] {
+    // Values at the start of the ledger of every (account, denomination) it touches.
     const before = new Map<string, Map<string, VaultPosition | undefined>>()
-    const ratesBefore = new Map<string, bigint | undefined>()
 
     for (const change of changes) {
-      if (change.kind === 'debt-rate') {
-        if (!ratesBefore.has(change.denomination)) {
-          ratesBefore.set(change.denomination, debtRates.get(change.denomination))
-        }
-        debtRates.set(change.denomination, change.debtRate)
-        continue
-      }
       let vaults = accounts.get(change.account)
       if (vaults === undefined) {
         vaults = new Map()
@@ -123,17 +96,8 @@ export function createVaultBook(initial?: VaultBookState): VaultBook {
         totalCollateral: change.totalCollateral,
         totalDebt: change.totalDebt,
         index: change.index,
-        debtRate: 0n,
         ledger,
       })
-    }
-
-    const rates: RateRow[] = []
-    for (const [denomination, previous] of ratesBefore) {
-      const current = debtRates.get(denomination)!
-      if (current !== previous) {
-        rates.push({ protocol: VAULT_PROTOCOL, rate_key: denomination, ledger, value: current.toString() })
-      }
     }
 
     const snapshots: SnapshotRow[] = []
@@ -143,12 +107,12 @@ export function createVaultBook(initial?: VaultBookState): VaultBook {
       for (const [denomination, previous] of touched) {
         const current = vaults.get(denomination)
         if (sameValues(previous, current)) {
-          // Put back the untouched original so its `ledger` and `debt_rate` stay those of its last change.
+          // Put back the untouched original so its `ledger` stays that of its last change (a
+          // neighbour's `next_key` rewrite, or a value undone within the ledger, is no change).
           if (previous !== undefined) vaults.set(denomination, previous)
           continue
         }
         changed = true
-        if (current !== undefined) current.debtRate = debtRates.get(denomination) ?? INITIAL_DEBT_RATE
       }
       if (!changed) {
         if (vaults.size === 0) accounts.delete(account)
@@ -164,8 +128,8 @@ export function createVaultBook(initial?: VaultBookState): VaultBook {
       if (vaults.size === 0) accounts.delete(account)
     }
     snapshots.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
-    return { snapshots, rates }
+    return snapshots
   }
 
-  return { applyLedger, state: () => ({ accounts, debtRates }) }
+  return { applyLedger, state: () => ({ accounts }) }
 }

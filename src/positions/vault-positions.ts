@@ -1,16 +1,14 @@
 import type { NetworkConfig } from '../chain/network.ts'
 import type { StoredVault } from '../protocols/vaultprotocol/stored-vault.ts'
 import type { PositionsReader, PriceRow } from '../store/positions-read.ts'
-import { divCeil, divHalfEven, formatUnits, pow10 } from './amounts.ts'
+import { divHalfEven, formatUnits, pow10 } from './amounts.ts'
 
 export const VAULT_PROTOCOL = 'vaultprotocol'
-/** debt_rate has 12 decimals; oracle prices 14; USD values are reported with 7. */
-const RATE_SCALE = pow10(12)
-const PRICE_DECIMALS = 14
+/** USD values are reported with 7 decimals, ratios with 4. */
 const USD_DECIMALS = 7
 const RATIO_DECIMALS = 4
-/** USD is exactly one dollar: the one denomination priced without the oracle. */
-const ONE_USD = pow10(PRICE_DECIMALS)
+/** USD is exactly one dollar: the one denomination priced without an oracle. */
+const ONE_USD: Priced = { price: 1n, decimals: 0, row: null, feed: null, problem: null }
 
 export interface VaultObject {
   collateral: string
@@ -24,8 +22,8 @@ export interface VaultObject {
   net_usd: string | null
   usd_unavailable_reason: 'price_missing' | 'price_stale' | null
   vault_index: string
-  /** Only on the accruing surface: the ledger of the debt rate used. */
-  rate_ledger?: number
+  /** Only on the `/at` surface: always null, FxDAO debt is stored plainly and does not accrue. */
+  rate_ledger?: null
 }
 
 export interface AssetObject {
@@ -64,7 +62,7 @@ export interface VaultQuery {
   address: string
   /** The pin as requested (int64), or null when omitted. */
   pin: number | bigint | null
-  /** The accruing surface: debt at the latest rate at or before the pin, USD at the pin. */
+  /** The `/at` surface: the same amounts, valued in USD at the pin rather than at the snapshot. */
   accrue: boolean
 }
 
@@ -76,7 +74,13 @@ export interface VaultPositionsDeps {
   nowS: number
 }
 
-type Priced = { price: bigint; row: PriceRow | null; problem: 'price_missing' | 'price_stale' | null }
+type Priced = {
+  price: bigint
+  decimals: number
+  row: PriceRow | null
+  feed: string | null
+  problem: 'price_missing' | 'price_stale' | null
+}
 
 /**
  * Answers "which vaults did this address hold at ledger P": the latest snapshot at or before P,
@@ -119,13 +123,17 @@ export async function getVaultPositions(
   const valuationLedger = query.accrue ? effective : snapshot.ledger
   const closeTime = query.accrue ? await reader.closeTime(valuationLedger) : snapshot.close_time
   const prices = new Map<string, Promise<Priced>>()
+  /** The USD price of an asset of the network description, through the feed it names. */
   const priceOf = (asset: string | null): Promise<Priced> => {
-    if (asset === null) return Promise.resolve({ price: ONE_USD, row: null, problem: null })
+    if (asset === null) return Promise.resolve(ONE_USD)
     let priced = prices.get(asset)
     if (!priced) {
-      priced = reader
-        .priceAt(asset, valuationLedger)
-        .then((row) => judgePrice(row, closeTime, deps.maxPriceAgeS))
+      const feed = network.assets[asset]?.price_feed ?? null
+      priced = feed
+        ? reader
+            .priceAt(feed.oracle, feed.asset, valuationLedger)
+            .then((row) => judgePrice(row, feed.oracle, closeTime, deps.maxPriceAgeS))
+        : Promise.resolve({ price: 0n, decimals: 0, row: null, feed: null, problem: 'price_missing' })
       prices.set(asset, priced)
     }
     return priced
@@ -135,34 +143,27 @@ export async function getVaultPositions(
   const collateralAsset = network.vaultprotocol.collateral_asset
   for (const vault of stored) {
     const denomination = network.vaultprotocol.denominations[vault.denomination]
-    let rate = BigInt(vault.debt_rate)
-    let rateLedger = vault.ledger
-    if (query.accrue) {
-      const latest = await reader.rateAt(VAULT_PROTOCOL, vault.denomination, effective)
-      if (latest) {
-        rate = BigInt(latest.value)
-        rateLedger = latest.ledger
-      }
-    }
     const collateral = BigInt(vault.total_collateral)
-    const debt = divCeil(BigInt(vault.total_debt) * rate, RATE_SCALE)
+    const debt = BigInt(vault.total_debt)
+    const collateralDecimals = decimalsOf(network, collateralAsset)
+    const debtDecimals = decimalsOf(network, denomination?.debt_asset)
     const collateralPrice = await priceOf(collateralAsset)
     const debtPrice = await priceOf(denomination?.price_asset ?? null)
     const problem = denomination ? (collateralPrice.problem ?? debtPrice.problem) : 'price_missing'
-    const collateralUsd = problem ? null : toUsd(collateral, collateralPrice.price)
-    const debtUsd = problem ? null : toUsd(debt, debtPrice.price)
+    const collateralUsd = problem ? null : toUsd(collateral, collateralDecimals, collateralPrice)
+    const debtUsd = problem ? null : toUsd(debt, debtDecimals, debtPrice)
     const object: VaultObject = {
-      collateral: formatUnits(collateral, decimalsOf(network, collateralAsset)),
+      collateral: formatUnits(collateral, collateralDecimals),
       collateral_usd: collateralUsd === null ? null : formatUnits(collateralUsd, USD_DECIMALS),
       collateralization_ratio:
         problem || debt === 0n
           ? null
           : formatUnits(
-              divHalfEven(collateral * collateralPrice.price * pow10(RATIO_DECIMALS), debt * debtPrice.price),
+              ratio(collateral, collateralDecimals, collateralPrice, debt, debtDecimals, debtPrice),
               RATIO_DECIMALS,
             ),
       contract_address: vaultContract.address,
-      debt: formatUnits(debt, decimalsOf(network, denomination?.debt_asset)),
+      debt: formatUnits(debt, debtDecimals),
       debt_usd: debtUsd === null ? null : formatUnits(debtUsd, USD_DECIMALS),
       denomination: vault.denomination,
       ledger: vault.ledger,
@@ -173,7 +174,7 @@ export async function getVaultPositions(
       usd_unavailable_reason: problem,
       vault_index: vault.index,
     }
-    if (query.accrue) object.rate_ledger = rateLedger
+    if (query.accrue) object.rate_ledger = null
     response.data.vaults.push(object)
     addAsset(response, network, collateralAsset, collateralPrice)
     if (denomination) addAsset(response, network, denomination.debt_asset, debtPrice)
@@ -188,22 +189,50 @@ export async function getVaultPositions(
 
   const used = await Promise.all(prices.values())
   const timestamps = used.flatMap((p) => (p.row ? [Math.floor(p.row.timestamp_ms / 1000)] : []))
-  if (timestamps.length > 0) {
-    meta.sources.push(`oracle:${network.contracts.oracle.address}`)
-    if (closeTime !== null) meta.oracle_staleness_seconds = Math.max(0, closeTime - Math.min(...timestamps))
+  for (const feed of new Set(used.flatMap((p) => (p.row && p.feed ? [p.feed] : [])))) {
+    meta.sources.push(`oracle:${feed}`)
+  }
+  if (timestamps.length > 0 && closeTime !== null) {
+    meta.oracle_staleness_seconds = Math.max(0, closeTime - Math.min(...timestamps))
   }
   return response
 }
 
-/** amount (7-decimal units) × price (14 decimals) → USD with 7 decimals, rounded half-even once. */
-function toUsd(amount: bigint, price: bigint): bigint {
-  return divHalfEven(amount * price, pow10(PRICE_DECIMALS))
+/**
+ * amount (in units of 10^-amountDecimals) × price (10^-price.decimals USD) → USD with 7 decimals,
+ * rounded half-even once.
+ */
+function toUsd(amount: bigint, amountDecimals: number, priced: Priced): bigint {
+  const shift = amountDecimals + priced.decimals - USD_DECIMALS
+  const product = amount * priced.price
+  return shift >= 0 ? divHalfEven(product, pow10(shift)) : product * pow10(-shift)
 }
 
-function judgePrice(row: PriceRow | null, closeTime: number | null, maxAgeS: number): Priced {
-  if (!row) return { price: 0n, row: null, problem: 'price_missing' }
+/** (collateral value) / (debt value) with RATIO_DECIMALS decimals, from unrounded values, half-even. */
+function ratio(
+  collateral: bigint,
+  collateralDecimals: number,
+  collateralPrice: Priced,
+  debt: bigint,
+  debtDecimals: number,
+  debtPrice: Priced,
+): bigint {
+  // c·pc / 10^(dc+ppc) ÷ d·pd / 10^(dd+ppd) = c·pc·10^(dd+ppd) / (d·pd·10^(dc+ppc))
+  const numerator = collateral * collateralPrice.price * pow10(RATIO_DECIMALS + debtDecimals + debtPrice.decimals)
+  const denominator = debt * debtPrice.price * pow10(collateralDecimals + collateralPrice.decimals)
+  return divHalfEven(numerator, denominator)
+}
+
+function judgePrice(row: PriceRow | null, feed: string, closeTime: number | null, maxAgeS: number): Priced {
+  if (!row) return { price: 0n, decimals: 0, row: null, feed, problem: 'price_missing' }
   const ageS = closeTime === null ? 0 : closeTime - Math.floor(row.timestamp_ms / 1000)
-  return { price: BigInt(row.price), row, problem: ageS > maxAgeS ? 'price_stale' : null }
+  return {
+    price: BigInt(row.price),
+    decimals: row.decimals,
+    row,
+    feed,
+    problem: ageS > maxAgeS ? 'price_stale' : null,
+  }
 }
 
 function decimalsOf(network: NetworkConfig, asset: string | undefined): number {
@@ -221,8 +250,8 @@ function addAsset(
   const info = network.assets[asset]
   response.enrichment.assets[asset] = {
     decimals: info?.decimals ?? 7,
-    price_source: priced.row ? network.contracts.oracle.address : null,
-    price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, PRICE_DECIMALS),
+    price_source: priced.row ? priced.feed : null,
+    price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, priced.decimals),
     symbol: info?.symbol ?? asset,
     tags: info?.tags ?? [],
   }

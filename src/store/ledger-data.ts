@@ -10,6 +10,11 @@ export const LEDGER_STREAM = 'ledgers'
 export interface LedgerBatch {
   /** The checkpoint this batch continues from (null on an empty store); a mismatch aborts the write. */
   previousLedger: number | null
+  /**
+   * The hash the batch's first ledger names as its predecessor's (lowercase hex). It must equal the
+   * stored hash of `previousLedger`: a store is never continued from another chain.
+   */
+  previousHash: string
   /** The new checkpoint: the last ledger of the batch. */
   lastLedger: number
   ledgers: LedgersTable[]
@@ -18,6 +23,21 @@ export interface LedgerBatch {
   prices: PricesTable[]
   /** Epoch milliseconds, for operators; not part of the indexed data. */
   updatedAt: number
+}
+
+/**
+ * The ledgers offered do not continue the stored chain: the first one's previous-ledger hash is
+ * not the hash stored for the checkpoint ledger. Another network, or a source serving another fork.
+ */
+export class LedgerChainError extends Error {
+  constructor(sequence: number, statedPrevious: string, storedPrevious: string | null) {
+    super(
+      `ledger ${sequence} does not continue this store's chain: it names ${statedPrevious} as ledger ${
+        sequence - 1
+      }'s hash, the store holds ${storedPrevious ?? 'no such ledger'} (is the source another network?)`,
+    )
+    this.name = 'LedgerChainError'
+  }
 }
 
 /** Another writer moved the checkpoint: this process's in-memory state no longer matches the store. */
@@ -58,25 +78,14 @@ export async function listLatestSnapshots(database: Database, protocol: string):
   return rows.map((r) => ({ ...r, ledger: Number(r.ledger) }))
 }
 
-/** The latest value of every rate key of a protocol. */
-export async function listLatestRates(database: Database, protocol: string): Promise<RatesTable[]> {
-  const rows = await database.db
-    .selectFrom('rates as r')
-    .selectAll()
-    .where('r.protocol', '=', protocol)
-    .where((eb) =>
-      eb(
-        'r.ledger',
-        '=',
-        eb
-          .selectFrom('rates as q')
-          .select((e) => e.fn.max('q.ledger').as('ledger'))
-          .whereRef('q.protocol', '=', 'r.protocol')
-          .whereRef('q.rate_key', '=', 'r.rate_key'),
-      ),
-    )
-    .execute()
-  return rows.map((r) => ({ ...r, ledger: Number(r.ledger) }))
+/** The stored hash of one ledger, or null when that ledger was never ingested. */
+export async function getLedgerHash(database: Database, sequence: number): Promise<string | null> {
+  const row = await database.db
+    .selectFrom('ledgers')
+    .select('hash')
+    .where('sequence', '=', sequence)
+    .executeTakeFirst()
+  return row?.hash ?? null
 }
 
 /** Writes a batch and its checkpoint in one transaction: all of it lands, or none of it. */
@@ -95,6 +104,7 @@ export async function writeLedgerBatch(database: Database, batch: LedgerBatch): 
 
 interface SqliteStatements {
   checkpoint: StatementSync
+  ledgerHash: StatementSync
   ledger: StatementSync
   snapshot: StatementSync
   rate: StatementSync
@@ -109,12 +119,15 @@ function prepareSqlite(raw: DatabaseSync): SqliteStatements {
   if (statements === undefined) {
     statements = {
       checkpoint: raw.prepare('SELECT last_ledger FROM indexer_state WHERE name = ?'),
+      ledgerHash: raw.prepare('SELECT hash FROM ledgers WHERE sequence = ?'),
       ledger: raw.prepare('INSERT INTO ledgers (sequence, hash, close_time) VALUES (?, ?, ?)'),
       snapshot: raw.prepare(
         'INSERT INTO snapshots (protocol, address, ledger, positions) VALUES (?, ?, ?, ?)',
       ),
       rate: raw.prepare('INSERT INTO rates (protocol, rate_key, ledger, value) VALUES (?, ?, ?, ?)'),
-      price: raw.prepare('INSERT INTO prices (asset, ledger, price, timestamp_ms) VALUES (?, ?, ?, ?)'),
+      price: raw.prepare(
+        'INSERT INTO prices (oracle, asset, ledger, price, decimals, timestamp_ms) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
       saveCheckpoint: raw.prepare(
         `INSERT INTO indexer_state (name, last_ledger, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET last_ledger = excluded.last_ledger, updated_at = excluded.updated_at`,
@@ -123,6 +136,12 @@ function prepareSqlite(raw: DatabaseSync): SqliteStatements {
     sqliteStatements.set(raw, statements)
   }
   return statements
+}
+
+function requireChain(batch: LedgerBatch, storedPrevious: string | null): void {
+  if (storedPrevious !== batch.previousHash) {
+    throw new LedgerChainError(batch.previousLedger! + 1, batch.previousHash, storedPrevious)
+  }
 }
 
 /**
@@ -136,10 +155,14 @@ function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
     const row = s.checkpoint.get(LEDGER_STREAM) as { last_ledger: number } | undefined
     const found = row === undefined ? null : Number(row.last_ledger)
     if (found !== batch.previousLedger) throw new CheckpointConflictError(batch.previousLedger, found)
+    if (found !== null) {
+      const stored = s.ledgerHash.get(found) as { hash: string } | undefined
+      requireChain(batch, stored?.hash ?? null)
+    }
     for (const l of batch.ledgers) s.ledger.run(l.sequence, l.hash, l.close_time)
     for (const r of batch.snapshots) s.snapshot.run(r.protocol, r.address, r.ledger, r.positions)
     for (const r of batch.rates) s.rate.run(r.protocol, r.rate_key, r.ledger, r.value)
-    for (const r of batch.prices) s.price.run(r.asset, r.ledger, r.price, r.timestamp_ms)
+    for (const r of batch.prices) s.price.run(r.oracle, r.asset, r.ledger, r.price, r.decimals, r.timestamp_ms)
     s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.updatedAt)
     raw.exec('COMMIT')
   } catch (error) {
@@ -158,6 +181,10 @@ async function writePostgresBatch(client: pg.PoolClient, batch: LedgerBatch): Pr
     )
     const found = result.rows[0] === undefined ? null : Number(result.rows[0].last_ledger)
     if (found !== batch.previousLedger) throw new CheckpointConflictError(batch.previousLedger, found)
+    if (found !== null) {
+      const stored = await client.query<{ hash: string }>('SELECT hash FROM ledgers WHERE sequence = $1', [found])
+      requireChain(batch, stored.rows[0]?.hash ?? null)
+    }
     if (batch.ledgers.length > 0) {
       await client.query(
         `INSERT INTO ledgers (sequence, hash, close_time)
@@ -198,12 +225,14 @@ async function writePostgresBatch(client: pg.PoolClient, batch: LedgerBatch): Pr
     if (batch.prices.length > 0) {
       const rows = batch.prices
       await client.query(
-        `INSERT INTO prices (asset, ledger, price, timestamp_ms)
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[])`,
+        `INSERT INTO prices (oracle, asset, ledger, price, decimals, timestamp_ms)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::int[], $6::bigint[])`,
         [
+          rows.map((r) => r.oracle),
           rows.map((r) => r.asset),
           rows.map((r) => r.ledger),
           rows.map((r) => r.price),
+          rows.map((r) => r.decimals),
           rows.map((r) => r.timestamp_ms),
         ],
       )

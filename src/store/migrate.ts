@@ -3,12 +3,14 @@ import type { Database } from './db.ts'
 import * as organizations from './migrations/001-organizations.ts'
 import * as ledgerData from './migrations/002-ledger-data.ts'
 import * as network from './migrations/003-network.ts'
+import * as mainnetLayout from './migrations/004-mainnet-layout.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-organizations': organizations,
   '002-ledger-data': ledgerData,
   '003-network': network,
+  '004-mainnet-layout': mainnetLayout,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -3,12 +3,26 @@ import type { Database } from './db.ts'
 
 const CURRENT = 'current'
 
-/** Records the network the indexer ingests; the API reads it to describe contracts and assets. */
-export async function saveNetworkConfig(
-  database: Database,
-  network: NetworkConfig,
-  now: number,
-): Promise<void> {
+/** Two networks met: the store's and the description's, or the description's and the source's. Nothing is written. */
+export class NetworkMismatchError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'NetworkMismatchError'
+  }
+}
+
+/**
+ * Binds the store to the network the indexer ingests, or refuses another one. The first indexer
+ * records the description; later ones may update it (contracts get listed, versions change) only
+ * under the same passphrase. The API reads it to describe contracts and assets.
+ */
+export async function bindNetwork(database: Database, network: NetworkConfig, now: number): Promise<void> {
+  const stored = await getNetworkConfig(database)
+  if (stored !== null && stored.passphrase !== network.passphrase) {
+    throw new NetworkMismatchError(
+      `this store holds the network "${stored.passphrase}"; refusing to ingest "${network.passphrase}" into it (use another DATABASE_URL)`,
+    )
+  }
   const config = JSON.stringify(network)
   await database.db
     .insertInto('networks')

@@ -18,6 +18,8 @@ export interface RateRow {
 export interface PriceRow {
   ledger: number
   price: string
+  /** The feed's own decimals. */
+  decimals: number
   timestamp_ms: number
 }
 
@@ -36,7 +38,8 @@ export interface PositionsReader {
   head(): Promise<IndexerHead>
   snapshotAt(protocol: string, address: string, ledger: number): Promise<SnapshotRow | null>
   rateAt(protocol: string, key: string, ledger: number): Promise<RateRow | null>
-  priceAt(asset: string, ledger: number): Promise<PriceRow | null>
+  /** The latest price of a feed's asset at or before `ledger`. */
+  priceAt(oracle: string, asset: string, ledger: number): Promise<PriceRow | null>
   closeTime(ledger: number): Promise<number | null>
 }
 
@@ -48,7 +51,8 @@ const SQL = {
                WHERE s.protocol = $1 AND s.address = $2 AND s.ledger <= $3 ORDER BY s.ledger DESC LIMIT 1`,
   rate: `SELECT ledger, value FROM rates
            WHERE protocol = $1 AND rate_key = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
-  price: `SELECT ledger, price, timestamp_ms FROM prices WHERE asset = $1 AND ledger <= $2 ORDER BY ledger DESC LIMIT 1`,
+  price: `SELECT ledger, price, decimals, timestamp_ms FROM prices
+            WHERE oracle = $1 AND asset = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
   closeTime: 'SELECT close_time FROM ledgers WHERE sequence = $1',
 } as const
 
@@ -61,7 +65,7 @@ export function createPositionsReader(database: Database): PositionsReader {
     },
     snapshotAt: (protocol, address, ledger) => one<SnapshotRow>('snapshot', [protocol, address, ledger]),
     rateAt: (protocol, key, ledger) => one<RateRow>('rate', [protocol, key, ledger]),
-    priceAt: (asset, ledger) => one<PriceRow>('price', [asset, ledger]),
+    priceAt: (oracle, asset, ledger) => one<PriceRow>('price', [oracle, asset, ledger]),
     async closeTime(ledger) {
       return (await one<{ close_time: number }>('closeTime', [ledger]))?.close_time ?? null
     },

@@ -75,22 +75,26 @@ export interface RatesTable {
   /** What the rate belongs to, e.g. a vault denomination or a reserve asset. */
   rate_key: string
   ledger: number
-  /** Integer rate with the protocol's fixed decimals (12 for vault debt_rate). */
+  /** Integer rate with the protocol's fixed decimals. */
   value: string
 }
 
 export interface PricesTable {
-  /** Asset identifier: a contract StrKey (C...) or an oracle symbol (EUR, GBP). */
+  /** The oracle feed (C...) that recorded the price. */
+  oracle: string
+  /** The feed's name for the asset: a contract StrKey (C...) or a symbol (EUR, GBP). */
   asset: string
   ledger: number
-  /** USD per unit, integer with 14 decimals. */
+  /** Price in the feed's base asset per unit, an integer with `decimals` decimals. */
   price: string
+  /** The feed's own decimals, read from its instance storage. */
+  decimals: number
   /** Oracle timestamp of the price, epoch milliseconds. */
   timestamp_ms: number
 }
 
 export interface NetworksTable {
-  /** 'current': the network the indexer ingests. */
+  /** 'current': the network the indexer ingests; its passphrase binds the store to that network. */
   name: string
   /** JSON NetworkConfig. */
   config: string

@@ -34,17 +34,21 @@ const Vault = Type.Object({
     description: 'Why the USD fields are null: price_missing or price_stale; null when they are set',
   }),
   vault_index: Type.String({
-    description: '10^9 × collateral / normalised debt, as the contract computes it',
+    description: 'floor(10^9 × total_collateral / total_debt), as the contract computes it: the sort key of its vault list',
   }),
   rate_ledger: Type.Optional(
-    Type.Integer({ description: 'Accruing surface only: the ledger of the debt rate used' }),
+    Type.Unsafe<null>({
+      type: 'null',
+      description:
+        '`/at` surface only: the ledger of the rate used to accrue the position; always null here, FxDAO debt is stored plainly and does not accrue',
+    }),
   ),
 })
 
 const Asset = Type.Object({
   decimals: Type.Integer(),
   price_source: nullableString('Oracle contract of the price; null when none was used'),
-  price_usd: nullableString('USD price used, 14 decimals; null when missing'),
+  price_usd: nullableString("USD price used, in the feed's own decimals; null when missing"),
   symbol: Type.String(),
   tags: Type.Array(Type.String()),
 })

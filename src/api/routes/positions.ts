@@ -76,7 +76,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Vault positions accrued to a ledger',
         description:
-          "The same vaults as the snapshot surface, with debt accrued forward: normalised debt × the latest stability-fee rate at or before the ledger (`rate_ledger` names that rate's ledger), and USD at prices at or before the ledger. For a position far below the ledger the two surfaces differ by design.",
+          'The same vaults as the snapshot surface, valued at the ledger: FxDAO stores debt plainly (no rate, no accrual), so amounts are those of the latest snapshot at or before the ledger and `rate_ledger` is null; USD uses prices at or before the ledger. For a position far below the ledger the USD values of the two surfaces differ by design.',
         tags: ['positions'],
         security: [{ apiKey: [] }],
         params: Type.Object({ address: AddressParam, ledger: LedgerPin }),

@@ -52,12 +52,14 @@ function parseLedgerOption(value: unknown, name: string): number | undefined {
 
 export const indexCommand: Command = {
   help: `
-Usage: strata index --rpc-url URL [--from-ledger L] [--network FILE_OR_URL] [--batch-size N]
+Usage: strata index --rpc-url URL [--from-ledger L] [--network pubnet|FILE|URL] [--batch-size N]
 
 Reads ledgers with getLedgers from a Stellar RPC (or the devnet), writes snapshots, rates, prices
 and the checkpoint to DATABASE_URL, then follows the head until interrupted. A restart resumes
 from the checkpoint. --from-ledger applies to an empty store only (default: the RPC's oldest ledger).
---network names the JSON network description (default: <rpc-url origin>/network.json).
+--network names the network description: "pubnet" (Stellar mainnet, shipped in networks/), a JSON
+file or a URL (default: <rpc-url origin>/network.json, as the devnet serves it). The RPC must serve
+the described network, and a store keeps the one network it was first filled from.
 On PostgreSQL a second indexer waits as a hot standby until the first one stops.`,
   options: {
     'rpc-url': { type: 'string' },

@@ -1,6 +1,16 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 
-/** The vault protocol's state changes in one ledger, in apply order. Pure: no I/O. */
+/**
+ * The vault protocol's state changes in one ledger, in apply order. Pure: no I/O.
+ *
+ * The contract is FxDAO's vaults contract (0.6.0; notes: mainnet.md §1). It emits no events, so
+ * positions come from its persistent `Vault((account, denomination))` entries alone:
+ * `{account, denomination, index, next_key, total_collateral, total_debt}`, debt stored plainly
+ * (no rate, no accrual). What an upsert carries is what a position is; `next_key` is not part of
+ * it, so a neighbour's entry rewritten only because the sorted list changed is no change of its
+ * owner's position (the book compares values). `VaultIndex` entries and the instance storage
+ * (`VaultsInfo`, `CoreState`, `Currency`) are the contract's bookkeeping, not positions.
+ */
 export type VaultStateChange =
   | {
       kind: 'vault-upsert'
@@ -8,13 +18,11 @@ export type VaultStateChange =
       denomination: string
       /** Stroops of XLM collateral. */
       totalCollateral: bigint
-      /** Normalised debt: debt = ceil(totalDebt × debt_rate / 10^12). */
+      /** Debt in the denomination's stablecoin, 7 decimals, as stored. */
       totalDebt: bigint
       index: bigint
     }
   | { kind: 'vault-removed'; account: string; denomination: string }
-  /** A denomination's stability-fee debt rate, 12 decimals. */
-  | { kind: 'debt-rate'; denomination: string; debtRate: bigint }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -26,51 +34,50 @@ function toBigInt(value: unknown): bigint | null {
   return null
 }
 
-/** `Vec[Sym "Vault", Vec[Addr account, Sym denomination]]` -> [account, denomination]. */
+/**
+ * `Vec[Sym "Vault", Vec[Addr account, Sym denomination]]` -> [account, denomination]. Before
+ * May 2024 the contract keyed vaults by `Vault(VaultKey{account, denomination, index})`; that form
+ * is read too, so a backfill over older history finds the same positions.
+ */
 function readVaultKey(key: unknown): [string, string] | null {
   if (!Array.isArray(key) || key.length !== 2 || key[0] !== 'Vault') return null
   const inner = key[1]
-  if (!Array.isArray(inner) || inner.length !== 2) return null
-  const [account, denomination] = inner
-  if (typeof account !== 'string' || typeof denomination !== 'string') return null
-  return [account, denomination]
-}
-
-/** `Vec[Sym "VaultsInfo", Sym denomination]` -> denomination. */
-function readVaultsInfoKey(key: unknown): string | null {
-  if (!Array.isArray(key) || key.length !== 2 || key[0] !== 'VaultsInfo') return null
-  return typeof key[1] === 'string' ? key[1] : null
+  if (Array.isArray(inner)) {
+    if (inner.length !== 2) return null
+    const [account, denomination] = inner
+    return typeof account === 'string' && typeof denomination === 'string' ? [account, denomination] : null
+  }
+  if (isRecord(inner) && typeof inner.account === 'string' && typeof inner.denomination === 'string') {
+    return [inner.account, inner.denomination]
+  }
+  return null
 }
 
 /**
- * Vault state is read from contract-data changes, not events: the protocol emits none.
- * Entries of other shapes (the contract's own bookkeeping) are not positions and are skipped.
+ * Vault state from contract-data changes. A restored entry (LEDGER_ENTRY_RESTORED) comes back from
+ * the archive with the value it had: it is no change and is skipped, as eviction is never read.
  */
 export function adaptVaultLedger(ledger: DecodedLedger, contract: string): VaultStateChange[] {
   const changes: VaultStateChange[] = []
   for (const tx of ledger.transactions) {
     if (!tx.successful) continue
     for (const change of tx.contractDataChanges) {
-      if (change.contract !== contract || change.durability !== 'persistent') continue
-      const vault = readVaultKey(change.key)
-      if (vault !== null) {
-        const [account, denomination] = vault
-        if (change.kind === 'removed') {
-          changes.push({ kind: 'vault-removed', account, denomination })
-          continue
-        }
-        if (!isRecord(change.value)) continue
-        const totalCollateral = toBigInt(change.value.total_collateral)
-        const totalDebt = toBigInt(change.value.total_debt)
-        const index = toBigInt(change.value.index)
-        if (totalCollateral === null || totalDebt === null || index === null) continue
-        changes.push({ kind: 'vault-upsert', account, denomination, totalCollateral, totalDebt, index })
+      if (change.contract !== contract || change.durability !== 'persistent' || change.kind === 'restored') {
         continue
       }
-      const denomination = readVaultsInfoKey(change.key)
-      if (denomination === null || change.kind === 'removed' || !isRecord(change.value)) continue
-      const debtRate = toBigInt(change.value.debt_rate)
-      if (debtRate !== null) changes.push({ kind: 'debt-rate', denomination, debtRate })
+      const vault = readVaultKey(change.key)
+      if (vault === null) continue
+      const [account, denomination] = vault
+      if (change.kind === 'removed') {
+        changes.push({ kind: 'vault-removed', account, denomination })
+        continue
+      }
+      if (!isRecord(change.value)) continue
+      const totalCollateral = toBigInt(change.value.total_collateral)
+      const totalDebt = toBigInt(change.value.total_debt)
+      const index = toBigInt(change.value.index)
+      if (totalCollateral === null || totalDebt === null || index === null) continue
+      changes.push({ kind: 'vault-upsert', account, denomination, totalCollateral, totalDebt, index })
     }
   }
   return changes
