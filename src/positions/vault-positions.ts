@@ -218,7 +218,8 @@ function ratio(
   debtPrice: Priced,
 ): bigint {
   // c·pc / 10^(dc+ppc) ÷ d·pd / 10^(dd+ppd) = c·pc·10^(dd+ppd) / (d·pd·10^(dc+ppc))
-  const numerator = collateral * collateralPrice.price * pow10(RATIO_DECIMALS + debtDecimals + debtPrice.decimals)
+  const numerator =
+    collateral * collateralPrice.price * pow10(RATIO_DECIMALS + debtDecimals + debtPrice.decimals)
   const denominator = debt * debtPrice.price * pow10(collateralDecimals + collateralPrice.decimals)
   return divHalfEven(numerator, denominator)
 }

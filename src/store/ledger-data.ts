@@ -162,7 +162,8 @@ function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
     for (const l of batch.ledgers) s.ledger.run(l.sequence, l.hash, l.close_time)
     for (const r of batch.snapshots) s.snapshot.run(r.protocol, r.address, r.ledger, r.positions)
     for (const r of batch.rates) s.rate.run(r.protocol, r.rate_key, r.ledger, r.value)
-    for (const r of batch.prices) s.price.run(r.oracle, r.asset, r.ledger, r.price, r.decimals, r.timestamp_ms)
+    for (const r of batch.prices)
+      s.price.run(r.oracle, r.asset, r.ledger, r.price, r.decimals, r.timestamp_ms)
     s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.updatedAt)
     raw.exec('COMMIT')
   } catch (error) {
@@ -182,7 +183,9 @@ async function writePostgresBatch(client: pg.PoolClient, batch: LedgerBatch): Pr
     const found = result.rows[0] === undefined ? null : Number(result.rows[0].last_ledger)
     if (found !== batch.previousLedger) throw new CheckpointConflictError(batch.previousLedger, found)
     if (found !== null) {
-      const stored = await client.query<{ hash: string }>('SELECT hash FROM ledgers WHERE sequence = $1', [found])
+      const stored = await client.query<{ hash: string }>('SELECT hash FROM ledgers WHERE sequence = $1', [
+        found,
+      ])
       requireChain(batch, stored.rows[0]?.hash ?? null)
     }
     if (batch.ledgers.length > 0) {

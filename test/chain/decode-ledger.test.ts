@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { buildWatchedContracts, decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
 import {
   buildLedgerCloseMeta,
+  instanceChange,
   ledgerHashHex,
   oracleUpdateEvent,
+  reflectorV2Price,
+  sha256,
   txHashHex,
   vaultKey,
   vaultsInfoKey,
@@ -18,6 +21,9 @@ const OTHER = StrKey.encodeContract(Buffer.alloc(32, 9))
 const XLM = StrKey.encodeContract(Buffer.alloc(32, 5))
 const ALICE = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 3)).publicKey()
 const watched = buildWatchedContracts([VAULT, ORACLE])
+const INFO_BEFORE = { debt: 0n, col: 0n, vaults: 0n }
+const INFO_AFTER = { debt: 1_000_0000000n, col: 5_000_0000000n, vaults: 1n }
+const GBP_VAULT = { account: ALICE, denomination: 'GBP', collateral: 30n, debt: 10n }
 
 describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (version) => {
   const bytes = buildLedgerCloseMeta({
@@ -28,18 +34,8 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
       {
         id: 'open',
         changes: [
-          {
-            kind: 'state',
-            contract: VAULT,
-            key: vaultsInfoKey('USD'),
-            val: vaultsInfoValue('USD', 10n ** 12n),
-          },
-          {
-            kind: 'updated',
-            contract: VAULT,
-            key: vaultsInfoKey('USD'),
-            val: vaultsInfoValue('USD', 1_000_000_000_123n),
-          },
+          instanceChange(VAULT, [[vaultsInfoKey('USD'), vaultsInfoValue('USD', INFO_BEFORE)]], 'state'),
+          instanceChange(VAULT, [[vaultsInfoKey('USD'), vaultsInfoValue('USD', INFO_AFTER)]]),
           {
             kind: 'created',
             contract: VAULT,
@@ -52,7 +48,9 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
             }),
           },
           { kind: 'removed', contract: VAULT, key: vaultKey(ALICE, 'EUR') },
-          { kind: 'created', contract: OTHER, key: vaultKey(ALICE, 'USD'), val: vaultsInfoValue('USD', 1n) },
+          { kind: 'restored', contract: VAULT, key: vaultKey(ALICE, 'GBP'), val: vaultValue(GBP_VAULT) },
+          { kind: 'created', contract: OTHER, key: vaultKey(ALICE, 'USD'), val: vaultValue(GBP_VAULT) },
+          reflectorV2Price(ORACLE, 1_700_000_000_000n, 2, 99n),
         ],
         events: [
           oracleUpdateEvent(ORACLE, 1_700_000_000_000n, [
@@ -63,9 +61,7 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
       },
       {
         id: 'unrelated',
-        changes: [
-          { kind: 'updated', contract: OTHER, key: vaultsInfoKey('X'), val: vaultsInfoValue('X', 2n) },
-        ],
+        changes: [instanceChange(OTHER, [[vaultsInfoKey('X'), vaultsInfoValue('X', INFO_AFTER)]])],
       },
       {
         id: 'failed',
@@ -80,6 +76,7 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
   it('reads the header', () => {
     expect(decoded.sequence).toBe(1234)
     expect(decoded.hash).toBe(ledgerHashHex(1234))
+    expect(decoded.previousHash).toBe(ledgerHashHex(1233))
     expect(decoded.closeTime).toBe(1_700_000_000)
   })
 
@@ -87,17 +84,10 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
     expect(decoded.transactions.map((t) => t.hash)).toEqual([txHashHex('open'), txHashHex('failed')])
   })
 
-  it('decodes watched contract-data changes, removals included, and skips pre-images and other contracts', () => {
+  it('decodes watched contract-data changes, removals and restores included, and skips pre-images and other contracts', () => {
     const [open] = decoded.transactions
     expect(open!.successful).toBe(true)
     expect(open!.contractDataChanges).toEqual([
-      {
-        kind: 'updated',
-        contract: VAULT,
-        durability: 'persistent',
-        key: ['VaultsInfo', 'USD'],
-        value: expect.objectContaining({ debt_rate: 1_000_000_000_123n, denomination: 'USD' }),
-      },
       {
         kind: 'created',
         contract: VAULT,
@@ -113,6 +103,40 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
         },
       },
       { kind: 'removed', contract: VAULT, durability: 'persistent', key: ['Vault', [ALICE, 'EUR']] },
+      {
+        kind: 'restored',
+        contract: VAULT,
+        durability: 'persistent',
+        key: ['Vault', [ALICE, 'GBP']],
+        value: expect.objectContaining({ total_collateral: 30n, total_debt: 10n }),
+      },
+      {
+        kind: 'created',
+        contract: ORACLE,
+        durability: 'temporary',
+        key: (1_700_000_000_000n << 64n) | 2n,
+        value: 99n,
+      },
+    ])
+  })
+
+  it("decodes the instance entry's storage (FxDAO's VaultsInfo lives there), post-image only", () => {
+    const [open] = decoded.transactions
+    expect(open!.instanceChanges.map((c) => [c.kind, c.contract])).toEqual([['updated', VAULT]])
+    expect(open!.instanceChanges[0]!.storage()).toEqual([
+      {
+        key: ['VaultsInfo', 'USD'],
+        value: {
+          denomination: 'USD',
+          lowest_key: ['None'],
+          min_col_rate: 11_000_000n,
+          min_debt_creation: 50_000_000n,
+          opening_col_rate: 11_500_000n,
+          total_col: 5_000_0000000n,
+          total_debt: 1_000_0000000n,
+          total_vaults: 1n,
+        },
+      },
     ])
   })
 
@@ -121,10 +145,12 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
       {
         contract: ORACLE,
         topics: ['REFLECTOR', 'update', 1_700_000_000_000n],
-        data: [
-          [XLM, 12_000_000_000_000n],
-          ['EUR', 108_000_000_000_000n],
-        ],
+        data: {
+          update_data: [
+            [XLM, 12_000_000_000_000n],
+            ['EUR', 108_000_000_000_000n],
+          ],
+        },
       },
     ])
   })
@@ -135,6 +161,7 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
       successful: false,
       events: [],
       contractDataChanges: [],
+      instanceChanges: [],
     })
   })
 })
@@ -145,9 +172,22 @@ describe('decodeLedgerCloseMeta on an empty ledger', () => {
     expect(decodeLedgerCloseMeta(bytes, watched)).toEqual({
       sequence: 7,
       hash: ledgerHashHex(7),
+      previousHash: ledgerHashHex(6),
       closeTime: 35,
       transactions: [],
     })
+  })
+
+  it('reports the previous-ledger hash the header states, so a broken chain can be refused', () => {
+    const previousHash = sha256('another network')
+    const bytes = buildLedgerCloseMeta({
+      sequence: 8,
+      closeTime: 40,
+      version: 1,
+      transactions: [],
+      previousHash,
+    })
+    expect(decodeLedgerCloseMeta(bytes, watched).previousHash).toBe(previousHash.toString('hex'))
   })
 
   it('rejects bytes that are not a LedgerCloseMeta', () => {

@@ -1,6 +1,7 @@
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createIndexer } from '../../src/indexer/index.ts'
+import { getNetworkConfig, NetworkMismatchError } from '../../src/store/network.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { dumpIndexedData } from './support/dump.ts'
 import { startFakeRpc } from './support/fake-rpc.ts'
@@ -59,15 +60,17 @@ describe('createIndexer against a Stellar RPC', () => {
     for (const db of dbs) await db.drop()
   })
 
-  it('ingests every ledger with snapshots, rates and prices', () => {
+  it('ingests every ledger with snapshots and prices', () => {
     expect(clean.ledgers).toHaveLength(700)
     expect(clean.ledgers[0]).toMatchObject({ sequence: 1000, close_time: 1_700_000_000 })
     expect(clean.indexer_state).toEqual([{ name: 'ledgers', last_ledger: last }])
     expect(clean.snapshots.length).toBeGreaterThan(100)
     expect(clean.snapshots.some((s) => s.positions === '[]')).toBe(true)
-    expect(clean.rates.length).toBeGreaterThan(100)
-    // The oracle posts three prices every 60 ledgers.
+    // FxDAO debt has no rate to record.
+    expect(clean.rates).toEqual([])
+    // The oracle posts three prices every 60 ledgers, alternately as v3 events and as v2 storage.
     expect(clean.prices).toHaveLength(3 * Math.ceil(700 / 60))
+    expect(new Set(clean.prices.map((p) => p.decimals))).toEqual(new Set([14]))
   })
 
   it('writes the same database whatever the batch size', async () => {
@@ -123,5 +126,53 @@ describe('createIndexer against a Stellar RPC', () => {
       await database.close()
       await rpc.close()
     }
+  })
+})
+
+describe('one network, one store', () => {
+  const ledgers = buildFixtureChain({ seed: 3, ledgers: 40, accounts: 5 })
+  const last = ledgers[ledgers.length - 1]!.sequence
+  const OTHER = { ...TEST_NETWORK, name: 'other', passphrase: 'Another network ; 2026' }
+  let db: TestDatabase
+  beforeAll(async () => {
+    db = await createTestDatabase()
+  })
+  afterAll(async () => {
+    await db.drop()
+  })
+
+  const sync = async (rpcNetwork: typeof TEST_NETWORK, described: typeof TEST_NETWORK) => {
+    const rpc = await startFakeRpc({ ledgers, network: rpcNetwork })
+    const database = db.open()
+    try {
+      const indexer = createIndexer({ database, logger, rpcUrl: rpc.url, network: described })
+      await indexer.syncTo(last)
+    } finally {
+      await database.close()
+      await rpc.close()
+    }
+  }
+  const dump = async () => {
+    const database = db.open()
+    try {
+      return { data: await dumpIndexedData(database), network: await getNetworkConfig(database) }
+    } finally {
+      await database.close()
+    }
+  }
+
+  it('refuses a source that serves another network than the one described, writing nothing', async () => {
+    await expect(sync(OTHER, TEST_NETWORK)).rejects.toThrow(NetworkMismatchError)
+    const { data, network } = await dump()
+    expect(data.ledgers).toEqual([])
+    expect(network).toBeNull()
+  })
+
+  it('refuses to continue a store of one network from another, leaving it as it was', async () => {
+    await sync(TEST_NETWORK, TEST_NETWORK)
+    const before = await dump()
+    expect(before.data.ledgers).toHaveLength(40)
+    await expect(sync(OTHER, OTHER)).rejects.toThrow(/holds the network "Strata test network"/)
+    expect(await dump()).toEqual(before)
   })
 })

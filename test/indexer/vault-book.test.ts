@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { createVaultBook } from '../../src/indexer/vault-book.ts'
 import type { VaultStateChange } from '../../src/protocols/vaultprotocol/adapt-ledger.ts'
 
-const R0 = 1_000_000_000_000n
 const upsert = (account: string, denomination: string, c: bigint, d: bigint): VaultStateChange => ({
   kind: 'vault-upsert',
   account,
@@ -11,96 +10,76 @@ const upsert = (account: string, denomination: string, c: bigint, d: bigint): Va
   totalDebt: d,
   index: (1_000_000_000n * c) / d,
 })
-const rate = (denomination: string, debtRate: bigint): VaultStateChange => ({
-  kind: 'debt-rate',
-  denomination,
-  debtRate,
-})
 
 describe('createVaultBook', () => {
   it('writes a snapshot of the whole account, sorted by denomination, when a vault opens', () => {
     const book = createVaultBook()
-    book.applyLedger(10, [rate('USD', R0), upsert('GA', 'USD', 300n, 100n)])
-    const { snapshots, rates } = book.applyLedger(11, [rate('EUR', R0 + 5n), upsert('GA', 'EUR', 50n, 10n)])
-    expect(rates).toEqual([
-      { protocol: 'vaultprotocol', rate_key: 'EUR', ledger: 11, value: '1000000000005' },
-    ])
+    book.applyLedger(10, [upsert('GA', 'USD', 300n, 100n)])
+    const snapshots = book.applyLedger(11, [upsert('GA', 'EUR', 50n, 10n)])
     expect(snapshots).toHaveLength(1)
     expect(JSON.parse(snapshots[0]!.positions)).toEqual([
-      {
-        denomination: 'EUR',
-        total_collateral: '50',
-        total_debt: '10',
-        debt_rate: '1000000000005',
-        index: '5000000000',
-        ledger: 11,
-      },
-      {
-        denomination: 'USD',
-        total_collateral: '300',
-        total_debt: '100',
-        debt_rate: '1000000000000',
-        index: '3000000000',
-        ledger: 10,
-      },
+      { denomination: 'EUR', total_collateral: '50', total_debt: '10', index: '5000000000', ledger: 11 },
+      { denomination: 'USD', total_collateral: '300', total_debt: '100', index: '3000000000', ledger: 10 },
     ])
     expect(snapshots[0]).toMatchObject({ protocol: 'vaultprotocol', address: 'GA', ledger: 11 })
   })
 
-  it('writes nothing for a rewrite with identical values, nor for an unchanged rate', () => {
+  it('writes nothing for a rewrite with identical values (a neighbour whose next_key moved)', () => {
     const book = createVaultBook()
-    book.applyLedger(10, [rate('USD', R0), upsert('GA', 'USD', 300n, 100n)])
-    expect(book.applyLedger(11, [rate('USD', R0), upsert('GA', 'USD', 300n, 100n)])).toEqual({
-      snapshots: [],
-      rates: [],
-    })
+    book.applyLedger(10, [upsert('GA', 'USD', 300n, 100n)])
+    expect(book.applyLedger(11, [upsert('GA', 'USD', 300n, 100n)])).toEqual([])
+    expect(book.state().accounts.get('GA')!.get('USD')!.ledger).toBe(10)
   })
 
   it('writes nothing when a change is undone within the same ledger, and keeps the original ledger', () => {
     const book = createVaultBook()
     book.applyLedger(10, [upsert('GA', 'USD', 300n, 100n)])
-    expect(
-      book.applyLedger(11, [upsert('GA', 'USD', 400n, 100n), upsert('GA', 'USD', 300n, 100n)]).snapshots,
-    ).toEqual([])
-    const { snapshots } = book.applyLedger(12, [upsert('GB', 'USD', 1n, 1n)])
+    expect(book.applyLedger(11, [upsert('GA', 'USD', 400n, 100n), upsert('GA', 'USD', 300n, 100n)])).toEqual(
+      [],
+    )
+    const snapshots = book.applyLedger(12, [upsert('GB', 'USD', 1n, 1n)])
     expect(snapshots.map((s) => s.address)).toEqual(['GB'])
     expect(book.state().accounts.get('GA')!.get('USD')!.ledger).toBe(10)
   })
 
-  it('keeps an untouched position at its own ledger and debt_rate when a sibling changes', () => {
+  it('keeps an untouched position at its own ledger when a sibling changes', () => {
     const book = createVaultBook()
-    book.applyLedger(10, [rate('USD', R0), upsert('GA', 'USD', 300n, 100n), upsert('GA', 'GBP', 30n, 10n)])
-    const { snapshots } = book.applyLedger(20, [
-      rate('USD', R0 + 9n),
-      rate('GBP', R0 + 1n),
-      upsert('GA', 'GBP', 31n, 10n),
-    ])
+    book.applyLedger(10, [upsert('GA', 'USD', 300n, 100n), upsert('GA', 'GBP', 30n, 10n)])
+    const snapshots = book.applyLedger(20, [upsert('GA', 'GBP', 31n, 10n)])
     expect(JSON.parse(snapshots[0]!.positions)).toEqual([
-      {
-        denomination: 'GBP',
-        total_collateral: '31',
-        total_debt: '10',
-        debt_rate: '1000000000001',
-        index: '3100000000',
-        ledger: 20,
-      },
-      {
-        denomination: 'USD',
-        total_collateral: '300',
-        total_debt: '100',
-        debt_rate: '1000000000000',
-        index: '3000000000',
-        ledger: 10,
-      },
+      { denomination: 'GBP', total_collateral: '31', total_debt: '10', index: '3100000000', ledger: 20 },
+      { denomination: 'USD', total_collateral: '300', total_debt: '100', index: '3000000000', ledger: 10 },
+    ])
+  })
+
+  it('moves a vault on transfer_debt: one account ends it, the other starts it, in one ledger', () => {
+    const book = createVaultBook()
+    book.applyLedger(10, [upsert('GA', 'USD', 300n, 100n)])
+    const snapshots = book.applyLedger(11, [
+      { kind: 'vault-removed', account: 'GA', denomination: 'USD' },
+      upsert('GB', 'USD', 300n, 100n),
+    ])
+    expect(snapshots.map((s) => [s.address, JSON.parse(s.positions)])).toEqual([
+      ['GA', []],
+      [
+        'GB',
+        [
+          {
+            denomination: 'USD',
+            total_collateral: '300',
+            total_debt: '100',
+            index: '3000000000',
+            ledger: 11,
+          },
+        ],
+      ],
     ])
   })
 
   it('writes [] when the last vault closes, and forgets the account', () => {
     const book = createVaultBook()
     book.applyLedger(10, [upsert('GA', 'USD', 300n, 100n)])
-    const { snapshots } = book.applyLedger(11, [
-      { kind: 'vault-removed', account: 'GA', denomination: 'USD' },
-    ])
+    const snapshots = book.applyLedger(11, [{ kind: 'vault-removed', account: 'GA', denomination: 'USD' }])
     expect(snapshots).toEqual([{ protocol: 'vaultprotocol', address: 'GA', ledger: 11, positions: '[]' }])
     expect(book.state().accounts.has('GA')).toBe(false)
   })
@@ -112,7 +91,7 @@ describe('createVaultBook', () => {
       upsert('GB', 'EUR', 1n, 1n),
       { kind: 'vault-removed', account: 'GB', denomination: 'EUR' },
     ])
-    expect(made.snapshots).toEqual([])
+    expect(made).toEqual([])
     expect(book.state().accounts.size).toBe(0)
   })
 })

@@ -8,11 +8,14 @@ import {
   loadResumePoint,
 } from '../../src/indexer/ledger-pipeline.ts'
 import type { Database } from '../../src/store/db.ts'
-import { CheckpointConflictError, writeLedgerBatch } from '../../src/store/ledger-data.ts'
+import { CheckpointConflictError, LedgerChainError, writeLedgerBatch } from '../../src/store/ledger-data.ts'
 import {
   buildLedgerCloseMeta,
+  instanceChange,
   ledgerHashHex,
   oracleUpdateEvent,
+  reflectorInstance,
+  sha256,
   type TxSpec,
   vaultKey,
   vaultsInfoKey,
@@ -24,7 +27,6 @@ import { ORACLE_CONTRACT, TEST_NETWORK, VAULT_CONTRACT, XLM_CONTRACT } from './s
 
 const ALICE = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 3)).publicKey()
 const BOB = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 4)).publicKey()
-const R0 = 1_000_000_000_000n
 const watched = buildNetworkWatchList(TEST_NETWORK)
 
 function openVault(
@@ -32,15 +34,11 @@ function openVault(
   denomination: string,
   collateral: bigint,
   debt: bigint,
-  debtRate: bigint,
 ): TxSpec['changes'] {
   return [
-    {
-      kind: 'updated',
-      contract: VAULT_CONTRACT,
-      key: vaultsInfoKey(denomination),
-      val: vaultsInfoValue(denomination, debtRate),
-    },
+    instanceChange(VAULT_CONTRACT, [
+      [vaultsInfoKey(denomination), vaultsInfoValue(denomination, { debt, col: collateral, vaults: 1n })],
+    ]),
     {
       kind: 'updated',
       contract: VAULT_CONTRACT,
@@ -52,10 +50,17 @@ function openVault(
 
 /** Ledgers 100..105 of a small story, alternating LedgerCloseMeta versions. */
 const STORY: Record<number, TxSpec[]> = {
-  100: [{ id: 'a1', changes: openVault(ALICE, 'USD', 1000n, 100n, R0) }],
+  100: [{ id: 'a1', changes: openVault(ALICE, 'USD', 1000n, 100n) }],
   101: [
     {
       id: 'o1',
+      changes: [
+        reflectorInstance(ORACLE_CONTRACT, {
+          assets: [XLM_CONTRACT, 'EUR'],
+          decimals: 14,
+          lastTimestampMs: 1_000n,
+        }),
+      ],
       events: [
         oracleUpdateEvent(ORACLE_CONTRACT, 1_000n, [
           { asset: XLM_CONTRACT, price: 11n },
@@ -65,8 +70,8 @@ const STORY: Record<number, TxSpec[]> = {
     },
   ],
   102: [
-    { id: 'a2', changes: openVault(ALICE, 'USD', 1000n, 100n, R0) },
-    { id: 'b1', changes: openVault(BOB, 'USD', 50n, 10n, R0 + 7n) },
+    { id: 'a2', changes: openVault(ALICE, 'USD', 1000n, 100n) },
+    { id: 'b1', changes: openVault(BOB, 'USD', 50n, 10n) },
   ],
   103: [
     {
@@ -81,12 +86,13 @@ const STORY: Record<number, TxSpec[]> = {
   ],
 }
 
-function ledger(sequence: number) {
+function ledger(sequence: number, previousHash?: Buffer) {
   const bytes = buildLedgerCloseMeta({
     sequence,
     closeTime: 5 * sequence,
     version: sequence % 2 === 0 ? 2 : 1,
     transactions: STORY[sequence] ?? [],
+    ...(previousHash ? { previousHash } : {}),
   })
   return decodeLedgerCloseMeta(bytes, watched)
 }
@@ -97,7 +103,13 @@ async function dump(database: Database) {
     ledgers: await db.selectFrom('ledgers').selectAll().orderBy('sequence').execute(),
     snapshots: await db.selectFrom('snapshots').selectAll().orderBy('address').orderBy('ledger').execute(),
     rates: await db.selectFrom('rates').selectAll().orderBy('rate_key').orderBy('ledger').execute(),
-    prices: await db.selectFrom('prices').selectAll().orderBy('asset').orderBy('ledger').execute(),
+    prices: await db
+      .selectFrom('prices')
+      .selectAll()
+      .orderBy('oracle')
+      .orderBy('asset')
+      .orderBy('ledger')
+      .execute(),
     checkpoint: await db.selectFrom('indexer_state').select(['name', 'last_ledger']).execute(),
   }
 }
@@ -114,7 +126,7 @@ describe('ledger pipeline and batch writer', () => {
     await testDb.drop()
   })
 
-  it('writes ledgers, snapshots on change only, rates, prices and the checkpoint', async () => {
+  it('writes ledgers, snapshots on change only, prices and the checkpoint', async () => {
     const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
     for (let seq = 100; seq <= 105; seq++) pipeline.addLedger(ledger(seq))
     await writeLedgerBatch(database, pipeline.takeBatch(1)!)
@@ -122,31 +134,36 @@ describe('ledger pipeline and batch writer', () => {
     expect(rows.ledgers.map((l) => [Number(l.sequence), l.hash, Number(l.close_time)])).toEqual(
       [100, 101, 102, 103, 104, 105].map((s) => [s, ledgerHashHex(s), 5 * s]),
     )
-    const usd = (c: string, d: string, rate: string, index: string, at: number) => ({
+    const usd = (c: string, d: string, index: string, at: number) => ({
       denomination: 'USD',
       total_collateral: c,
       total_debt: d,
-      debt_rate: rate,
       index,
       ledger: at,
     })
     const snapshots = rows.snapshots.map((s) => [s.address, Number(s.ledger), JSON.parse(s.positions)])
     expect(snapshots).toEqual(
       [
-        [ALICE, 100, [usd('1000', '100', '1000000000000', '10000000000', 100)]],
+        [ALICE, 100, [usd('1000', '100', '10000000000', 100)]],
         [ALICE, 105, []],
-        [BOB, 102, [usd('50', '10', '1000000000007', '5000000000', 102)]],
+        [BOB, 102, [usd('50', '10', '5000000000', 102)]],
       ].sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0)),
     )
-    expect(rows.rates.map((r) => [r.rate_key, Number(r.ledger), r.value])).toEqual([
-      ['USD', 100, '1000000000000'],
-      ['USD', 102, '1000000000007'],
-    ])
-    expect(rows.prices.map((p) => [p.asset, Number(p.ledger), p.price, Number(p.timestamp_ms)])).toEqual(
+    expect(rows.rates).toEqual([])
+    expect(
+      rows.prices.map((p) => [
+        p.oracle,
+        p.asset,
+        Number(p.ledger),
+        p.price,
+        p.decimals,
+        Number(p.timestamp_ms),
+      ]),
+    ).toEqual(
       [
-        [XLM_CONTRACT, 101, '11', 1000],
-        ['EUR', 101, '108', 1000],
-      ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+        [ORACLE_CONTRACT, XLM_CONTRACT, 101, '11', 14, 1000],
+        [ORACLE_CONTRACT, 'EUR', 101, '108', 14, 1000],
+      ].sort((a, b) => (a[1]! < b[1]! ? -1 : 1)),
     )
     expect(rows.checkpoint).toEqual([{ name: 'ledgers', last_ledger: 105 }])
   })
@@ -169,6 +186,25 @@ describe('ledger pipeline and batch writer', () => {
       await otherDb.close()
       await other.drop()
     }
+  })
+
+  it('refuses, and writes nothing for, ledgers that do not continue the stored hash chain', async () => {
+    const first = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
+    first.addLedger(ledger(100))
+    await writeLedgerBatch(database, first.takeBatch(1)!)
+    const before = await dump(database)
+    const resumed = await loadResumePoint(database)
+    expect(resumed.checkpointHash).toBe(ledgerHashHex(100))
+    const forked = createLedgerPipeline(TEST_NETWORK, resumed)
+    forked.addLedger(ledger(101, sha256('a ledger 100 of another network')))
+    await expect(writeLedgerBatch(database, forked.takeBatch(2)!)).rejects.toThrow(LedgerChainError)
+    expect(await dump(database)).toEqual(before)
+  })
+
+  it('refuses a ledger that does not name its predecessor within a batch', async () => {
+    const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
+    pipeline.addLedger(ledger(100))
+    expect(() => pipeline.addLedger(ledger(101, sha256('elsewhere')))).toThrow(LedgerChainError)
   })
 
   it('refuses a gap in the ledger sequence', async () => {

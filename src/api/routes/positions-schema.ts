@@ -34,7 +34,8 @@ const Vault = Type.Object({
     description: 'Why the USD fields are null: price_missing or price_stale; null when they are set',
   }),
   vault_index: Type.String({
-    description: 'floor(10^9 × total_collateral / total_debt), as the contract computes it: the sort key of its vault list',
+    description:
+      'floor(10^9 × total_collateral / total_debt), as the contract computes it: the sort key of its vault list',
   }),
   rate_ledger: Type.Optional(
     Type.Unsafe<null>({

@@ -6,9 +6,17 @@ import { Address, nativeToScVal, xdr } from '@stellar/stellar-sdk'
  * the code under test (nor on the devnet) to produce their input.
  */
 
+export type Durability = 'persistent' | 'temporary'
+
 export type ChangeSpec =
-  | { kind: 'created' | 'updated' | 'restored' | 'state'; contract: string; key: xdr.ScVal; val: xdr.ScVal }
-  | { kind: 'removed'; contract: string; key: xdr.ScVal }
+  | {
+      kind: 'created' | 'updated' | 'restored' | 'state'
+      contract: string
+      key: xdr.ScVal
+      val: xdr.ScVal
+      durability?: Durability
+    }
+  | { kind: 'removed'; contract: string; key: xdr.ScVal; durability?: Durability }
 
 export interface EventSpec {
   contract: string
@@ -29,6 +37,8 @@ export interface LedgerSpec {
   closeTime: number
   version: 1 | 2
   transactions: TxSpec[]
+  /** The previous ledger's hash the header states; by default that of `ledgerHashHex(sequence - 1)`. */
+  previousHash?: Buffer
 }
 
 export function sha256(text: string): Buffer {
@@ -47,7 +57,19 @@ function scAddress(strkey: string): xdr.ScAddress {
   return Address.fromString(strkey).toScAddress()
 }
 
-function contractDataEntry(contract: string, key: xdr.ScVal, val: xdr.ScVal, seq: number): xdr.LedgerEntry {
+function durabilityOf(durability: Durability | undefined): xdr.ContractDataDurability {
+  return durability === 'temporary'
+    ? xdr.ContractDataDurability.temporary
+    : xdr.ContractDataDurability.persistent
+}
+
+function contractDataEntry(
+  contract: string,
+  key: xdr.ScVal,
+  val: xdr.ScVal,
+  seq: number,
+  durability?: Durability,
+): xdr.LedgerEntry {
   return new xdr.LedgerEntry({
     lastModifiedLedgerSeq: seq,
     data: xdr.LedgerEntryData.contractData(
@@ -55,7 +77,7 @@ function contractDataEntry(contract: string, key: xdr.ScVal, val: xdr.ScVal, seq
         ext: xdr.ExtensionPoint.v0(),
         contract: scAddress(contract),
         key,
-        durability: xdr.ContractDataDurability.persistent,
+        durability: durabilityOf(durability),
         val,
       }),
     ),
@@ -70,12 +92,12 @@ function buildChange(change: ChangeSpec, seq: number): xdr.LedgerEntryChange {
         new xdr.LedgerKeyContractData({
           contract: scAddress(change.contract),
           key: change.key,
-          durability: xdr.ContractDataDurability.persistent,
+          durability: durabilityOf(change.durability),
         }),
       ),
     )
   }
-  const entry = contractDataEntry(change.contract, change.key, change.val, seq)
+  const entry = contractDataEntry(change.contract, change.key, change.val, seq, change.durability)
   if (change.kind === 'created') return xdr.LedgerEntryChange.ledgerEntryCreated(entry)
   if (change.kind === 'updated') return xdr.LedgerEntryChange.ledgerEntryUpdated(entry)
   if (change.kind === 'restored') return xdr.LedgerEntryChange.ledgerEntryRestored(entry)
@@ -142,13 +164,17 @@ function buildMetaV4(tx: TxSpec, seq: number): xdr.TransactionMeta {
   )
 }
 
+function previousHashOf(spec: LedgerSpec): Buffer {
+  return spec.previousHash ?? sha256(`ledger-${spec.sequence - 1}`)
+}
+
 function buildHeader(spec: LedgerSpec): xdr.LedgerHeaderHistoryEntry {
   const zero = Buffer.alloc(32)
   return new xdr.LedgerHeaderHistoryEntry({
     hash: sha256(`ledger-${spec.sequence}`),
     header: new xdr.LedgerHeader({
       ledgerVersion: spec.version === 2 ? 23 : 22,
-      previousLedgerHash: sha256(`ledger-${spec.sequence - 1}`),
+      previousLedgerHash: previousHashOf(spec),
       scpValue: new xdr.StellarValue({
         txSetHash: zero,
         closeTime: BigInt(spec.closeTime),
@@ -175,7 +201,7 @@ function buildHeader(spec: LedgerSpec): xdr.LedgerHeaderHistoryEntry {
 /** One ledger's LedgerCloseMeta as raw XDR bytes. */
 export function buildLedgerCloseMeta(spec: LedgerSpec): Uint8Array {
   const txSet = xdr.GeneralizedTransactionSet.v1TxSet(
-    new xdr.TransactionSetV1({ previousLedgerHash: sha256(`ledger-${spec.sequence - 1}`), phases: [] }),
+    new xdr.TransactionSetV1({ previousLedgerHash: previousHashOf(spec), phases: [] }),
   )
   const common = {
     ext: xdr.LedgerCloseMetaExt.v0(),
@@ -223,18 +249,35 @@ function sortedMap(entries: [string, xdr.ScVal][]): xdr.ScVal {
   return xdr.ScVal.scvMap(sorted.map(([k, v]) => new xdr.ScMapEntry({ key: xdr.ScVal.scvSymbol(k), val: v })))
 }
 
+/** FxDAO's `OptionalVaultKey`: `Vec[Sym "None"]` or `Vec[Sym "Some", Map{account, denomination, index}]`. */
+export function optionalVaultKey(
+  key: { account: string; denomination: string; index: bigint } | null,
+): xdr.ScVal {
+  if (key === null) return xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('None')])
+  return xdr.ScVal.scvVec([
+    xdr.ScVal.scvSymbol('Some'),
+    sortedMap([
+      ['account', nativeToScVal(key.account, { type: 'address' })],
+      ['denomination', xdr.ScVal.scvSymbol(key.denomination)],
+      ['index', nativeToScVal(key.index, { type: 'u128' })],
+    ]),
+  ])
+}
+
+/** FxDAO 0.6.0's `Vault` struct, from contracts/vaults/src/storage/vaults.rs. */
 export function vaultValue(v: {
   account: string
   denomination: string
   collateral: bigint
   debt: bigint
+  next?: { account: string; denomination: string; index: bigint } | null
 }): xdr.ScVal {
   const index = v.debt === 0n ? 0n : (1_000_000_000n * v.collateral) / v.debt
   return sortedMap([
     ['account', nativeToScVal(v.account, { type: 'address' })],
     ['denomination', xdr.ScVal.scvSymbol(v.denomination)],
     ['index', nativeToScVal(index, { type: 'u128' })],
-    ['next_key', xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('None')])],
+    ['next_key', optionalVaultKey(v.next ?? null)],
     ['total_collateral', nativeToScVal(v.collateral, { type: 'u128' })],
     ['total_debt', nativeToScVal(v.debt, { type: 'u128' })],
   ])
@@ -244,21 +287,82 @@ export function vaultsInfoKey(denomination: string): xdr.ScVal {
   return xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('VaultsInfo'), xdr.ScVal.scvSymbol(denomination)])
 }
 
-export function vaultsInfoValue(denomination: string, debtRate: bigint): xdr.ScVal {
+/** FxDAO 0.6.0's `VaultsInfo`: eight fields, no debt rate. */
+export function vaultsInfoValue(
+  denomination: string,
+  totals: { debt: bigint; col: bigint; vaults: bigint },
+): xdr.ScVal {
   return sortedMap([
-    ['debt_rate', nativeToScVal(debtRate, { type: 'i128' })],
     ['denomination', xdr.ScVal.scvSymbol(denomination)],
-    ['lowest_key', xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('None')])],
+    ['lowest_key', optionalVaultKey(null)],
     ['min_col_rate', nativeToScVal(11_000_000n, { type: 'u128' })],
     ['min_debt_creation', nativeToScVal(50_000_000n, { type: 'u128' })],
     ['opening_col_rate', nativeToScVal(11_500_000n, { type: 'u128' })],
-    ['total_col', nativeToScVal(0n, { type: 'u128' })],
-    ['total_debt', nativeToScVal(0n, { type: 'u128' })],
-    ['total_vaults', nativeToScVal(0n, { type: 'u64' })],
+    ['total_col', nativeToScVal(totals.col, { type: 'u128' })],
+    ['total_debt', nativeToScVal(totals.debt, { type: 'u128' })],
+    ['total_vaults', nativeToScVal(totals.vaults, { type: 'u64' })],
   ])
 }
 
-/** A Reflector-style `[REFLECTOR, update, timestamp_ms] -> Vec[Vec[asset, price]]` event. */
+/**
+ * A contract's instance entry (key `LedgerKeyContractInstance`) holding `storage`, as an `updated`
+ * change (or `created`): how Soroban records a write to any instance-storage key.
+ */
+export function instanceChange(
+  contract: string,
+  storage: [xdr.ScVal, xdr.ScVal][],
+  kind: 'created' | 'updated' | 'restored' | 'state' = 'updated',
+): ChangeSpec {
+  const instance = new xdr.ScContractInstance({
+    executable: xdr.ContractExecutable.contractExecutableWasm(sha256(`wasm-${contract}`)),
+    storage: storage.map(([key, val]) => new xdr.ScMapEntry({ key, val })),
+  })
+  return {
+    kind,
+    contract,
+    key: xdr.ScVal.scvLedgerKeyContractInstance(),
+    val: xdr.ScVal.scvContractInstance(instance),
+  }
+}
+
+/** A Reflector feed's asset: `Asset::Stellar(Address)` for a C... id, else `Asset::Other(Symbol)`. */
+function reflectorAsset(asset: string): xdr.ScVal {
+  return asset.startsWith('C') && asset.length === 56
+    ? xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Stellar'), nativeToScVal(asset, { type: 'address' })])
+    : xdr.ScVal.scvVec([xdr.ScVal.scvSymbol('Other'), xdr.ScVal.scvSymbol(asset)])
+}
+
+/** Reflector's instance storage as v2 writes it (env_extensions.rs): the settings, the asset list and last timestamp. */
+export function reflectorInstance(
+  oracle: string,
+  options: { assets: string[]; decimals: number; lastTimestampMs: bigint },
+): ChangeSpec {
+  const sym = (s: string) => xdr.ScVal.scvSymbol(s)
+  return instanceChange(oracle, [
+    [sym('assets'), xdr.ScVal.scvVec(options.assets.map(reflectorAsset))],
+    [sym('decimals'), xdr.ScVal.scvU32(options.decimals)],
+    [sym('last_timestamp'), nativeToScVal(options.lastTimestampMs, { type: 'u64' })],
+    [sym('resolution'), xdr.ScVal.scvU32(300_000)],
+  ])
+}
+
+/** A Reflector v2 price record: TEMPORARY `U128((timestamp_ms << 64) | asset_index)` -> I128. */
+export function reflectorV2Price(
+  oracle: string,
+  timestampMs: bigint,
+  assetIndex: number,
+  price: bigint,
+): ChangeSpec {
+  return {
+    kind: 'created',
+    contract: oracle,
+    durability: 'temporary',
+    key: nativeToScVal((timestampMs << 64n) | BigInt(assetIndex), { type: 'u128' }),
+    val: nativeToScVal(price, { type: 'i128' }),
+  }
+}
+
+/** A Reflector v3 `[REFLECTOR, update, U64 timestamp_ms]` event with data `Map{update_data: Vec[Vec[asset, price]]}`. */
 export function oracleUpdateEvent(
   oracle: string,
   timestampMs: bigint,
@@ -279,6 +383,6 @@ export function oracleUpdateEvent(
       xdr.ScVal.scvSymbol('update'),
       nativeToScVal(timestampMs, { type: 'u64' }),
     ],
-    data: xdr.ScVal.scvVec(rows),
+    data: sortedMap([['update_data', xdr.ScVal.scvVec(rows)]]),
   }
 }

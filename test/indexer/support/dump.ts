@@ -33,10 +33,16 @@ export async function dumpIndexedData(database: Database) {
         .execute(),
       ['ledger'],
     ),
-    prices: num(await db.selectFrom('prices').selectAll().orderBy('asset').orderBy('ledger').execute(), [
-      'ledger',
-      'timestamp_ms',
-    ]),
+    prices: num(
+      await db
+        .selectFrom('prices')
+        .selectAll()
+        .orderBy('oracle')
+        .orderBy('asset')
+        .orderBy('ledger')
+        .execute(),
+      ['ledger', 'decimals', 'timestamp_ms'],
+    ),
     indexer_state: num(
       await db.selectFrom('indexer_state').select(['name', 'last_ledger']).orderBy('name').execute(),
       ['last_ledger'],

@@ -35,7 +35,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /**
- * A minimal Stellar RPC (getLedgers with cursor, getLatestLedger, getHealth, /network.json) over
+ * A minimal Stellar RPC (getLedgers with cursor, getLatestLedger, getHealth, getNetwork, /network.json) over
  * a fixed list of ledgers, with injected faults. Used until and beside the devnet.
  */
 export async function startFakeRpc(options: FakeRpcOptions): Promise<FakeRpc> {
@@ -52,6 +52,8 @@ export async function startFakeRpc(options: FakeRpcOptions): Promise<FakeRpc> {
   ): { result?: unknown; error?: { code: number; message: string } } {
     if (method === 'getLatestLedger')
       return { result: { id: ledgers[ledgers.length - 1]!.hash, protocolVersion: 23, sequence: last } }
+    if (method === 'getNetwork')
+      return { result: { passphrase: options.network.passphrase, protocolVersion: 23 } }
     if (method === 'getHealth')
       return {
         result: {

@@ -2,8 +2,11 @@ import { Keypair } from '@stellar/stellar-sdk'
 import {
   buildLedgerCloseMeta,
   type ChangeSpec,
+  instanceChange,
   ledgerHashHex,
   oracleUpdateEvent,
+  reflectorInstance,
+  reflectorV2Price,
   type TxSpec,
   vaultKey,
   vaultsInfoKey,
@@ -40,10 +43,13 @@ function createPrng(seed: number): () => number {
 
 const DENOMINATIONS = ['USD', 'EUR', 'GBP']
 
+const ORACLE_ASSETS = [XLM_CONTRACT, 'EUR', 'GBP']
+
 /**
  * A deterministic chain for ingestion tests, built with the test's own XDR builder: vaults open,
- * change, get rewritten unchanged and close; debt rates grow when touched; the oracle posts every
- * 60 ledgers; some transactions fail; LedgerCloseMeta versions alternate.
+ * change, get rewritten unchanged and close, each touch rewriting the contract's instance entry
+ * (its `VaultsInfo`); the oracle posts every 60 ledgers, alternately as Reflector v3 events and as
+ * v2 temporary price entries; some transactions fail; LedgerCloseMeta versions alternate.
  */
 export function buildFixtureChain(options: FixtureChainOptions): FixtureLedger[] {
   const random = createPrng(options.seed)
@@ -55,7 +61,6 @@ export function buildFixtureChain(options: FixtureChainOptions): FixtureLedger[]
     return Keypair.fromRawEd25519Seed(seed).publicKey()
   })
   const open = new Map<string, { collateral: bigint; debt: bigint }>()
-  const rates = new Map(DENOMINATIONS.map((d) => [d, 1_000_000_000_000n]))
   const out: FixtureLedger[] = []
   for (let n = 0; n < options.ledgers; n++) {
     const sequence = start + n
@@ -69,15 +74,15 @@ export function buildFixtureChain(options: FixtureChainOptions): FixtureLedger[]
       const current = open.get(key)
       const roll = random()
       const changes: ChangeSpec[] = []
-      const rate = rates.get(denomination)! + BigInt(Math.floor(random() * 1000))
       const failed = roll < 0.05
-      if (!failed) rates.set(denomination, rate)
-      changes.push({
-        kind: 'updated',
-        contract: VAULT_CONTRACT,
-        key: vaultsInfoKey(denomination),
-        val: vaultsInfoValue(denomination, rate),
-      })
+      changes.push(
+        instanceChange(VAULT_CONTRACT, [
+          [
+            vaultsInfoKey(denomination),
+            vaultsInfoValue(denomination, { debt: BigInt(n), col: BigInt(t), vaults: BigInt(open.size) }),
+          ],
+        ]),
+      )
       if (current === undefined || roll < 0.1) {
         const vault = {
           collateral: BigInt(1 + Math.floor(random() * 1e9)),
@@ -112,16 +117,30 @@ export function buildFixtureChain(options: FixtureChainOptions): FixtureLedger[]
     if (n % 60 === 0) {
       const ts = BigInt(1_700_000_000_000 + n * 5000)
       const price = (base: number) => BigInt(Math.floor(base * (0.9 + random() * 0.2) * 1e6)) * 100_000_000n
-      transactions.push({
-        id: `${sequence}-oracle`,
-        events: [
-          oracleUpdateEvent(ORACLE_CONTRACT, ts, [
-            { asset: XLM_CONTRACT, price: price(0.12) },
-            { asset: 'EUR', price: price(1.08) },
-            { asset: 'GBP', price: price(1.27) },
-          ]),
-        ],
+      const prices = [price(0.12), price(1.08), price(1.27)]
+      const instance = reflectorInstance(ORACLE_CONTRACT, {
+        assets: ORACLE_ASSETS,
+        decimals: 14,
+        lastTimestampMs: ts,
       })
+      transactions.push(
+        n % 120 === 0
+          ? {
+              id: `${sequence}-oracle`,
+              changes: [instance],
+              events: [
+                oracleUpdateEvent(
+                  ORACLE_CONTRACT,
+                  ts,
+                  ORACLE_ASSETS.map((asset, i) => ({ asset, price: prices[i]! })),
+                ),
+              ],
+            }
+          : {
+              id: `${sequence}-oracle`,
+              changes: [instance, ...prices.map((p, i) => reflectorV2Price(ORACLE_CONTRACT, ts, i, p))],
+            },
+      )
     }
     const closeTime = 1_700_000_000 + n * 5
     const bytes = buildLedgerCloseMeta({ sequence, closeTime, version: n % 3 === 0 ? 1 : 2, transactions })

@@ -5,8 +5,17 @@ export const VAULT_CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 1))
 export const ORACLE_CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 2))
 export const XLM_CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 5))
 
-function contract(address: string, protocol: string): ContractInfo {
-  return { address, protocol, name: protocol, version: '1', status: 'active', position_types: [] }
+function contract(address: string, protocol: string, kind: string): ContractInfo {
+  return {
+    address,
+    protocol,
+    kind,
+    name: protocol,
+    version: '1',
+    status: 'active',
+    position_types: [],
+    start_ledger: null,
+  }
 }
 
 /** A hand-written network whose contracts the XDR builder's ledgers use. */
@@ -14,8 +23,8 @@ export const TEST_NETWORK: NetworkConfig = {
   name: 'test',
   passphrase: 'Strata test network',
   contracts: {
-    vaultprotocol: contract(VAULT_CONTRACT, 'vaultprotocol'),
-    oracle: contract(ORACLE_CONTRACT, 'oracle'),
+    vaultprotocol: contract(VAULT_CONTRACT, 'vaultprotocol', 'fxdao-vaults'),
+    oracles: [contract(ORACLE_CONTRACT, 'oracle', 'reflector')],
   },
   vaultprotocol: {
     collateral_asset: XLM_CONTRACT,
