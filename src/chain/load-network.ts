@@ -48,7 +48,10 @@ const NetworkSchema = Type.Object(
         denominations: Type.Record(
           Type.String(),
           Type.Object(
-            { debt_asset: Type.String({ minLength: 1 }), price_asset: Type.Union([Type.String(), Type.Null()]) },
+            {
+              debt_asset: Type.String({ minLength: 1 }),
+              price_asset: Type.Union([Type.String(), Type.Null()]),
+            },
             { additionalProperties: false },
           ),
         ),
@@ -100,13 +103,17 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
   for (const [id, asset] of Object.entries(config.assets)) {
     if (asset.id !== id) problems.push(`assets.${id}.id is ${asset.id}`)
     if (asset.price_feed && !oracles.has(asset.price_feed.oracle)) {
-      problems.push(`assets.${id}.price_feed names ${asset.price_feed.oracle}, which is not in contracts.oracles`)
+      problems.push(
+        `assets.${id}.price_feed names ${asset.price_feed.oracle}, which is not in contracts.oracles`,
+      )
     }
   }
   const vault = config.vaultprotocol
-  if (!config.assets[vault.collateral_asset]) problems.push(`collateral asset ${vault.collateral_asset} is not in assets`)
+  if (!config.assets[vault.collateral_asset])
+    problems.push(`collateral asset ${vault.collateral_asset} is not in assets`)
   for (const [name, d] of Object.entries(vault.denominations)) {
-    if (!config.assets[d.debt_asset]) problems.push(`denomination ${name}: debt asset ${d.debt_asset} is not in assets`)
+    if (!config.assets[d.debt_asset])
+      problems.push(`denomination ${name}: debt asset ${d.debt_asset} is not in assets`)
     if (d.price_asset !== null && !config.assets[d.price_asset]?.price_feed) {
       problems.push(`denomination ${name}: price asset ${d.price_asset} has no price_feed in assets`)
     }

@@ -86,7 +86,8 @@ export function adaptOracleLedger(
     if (!tx.successful) continue
     rememberInstance(tx, oracle, memory)
     for (const change of tx.contractDataChanges) {
-      if (change.contract !== oracle || change.durability !== 'temporary' || change.kind === 'removed') continue
+      if (change.contract !== oracle || change.durability !== 'temporary' || change.kind === 'removed')
+        continue
       // Legacy price records: U128 key above 2^64 (v3's own `U64(timestamp)` records are maps).
       const { key, value } = change
       if (typeof key !== 'bigint' || key < U64_LIMIT || typeof value !== 'bigint') continue
