@@ -45,6 +45,8 @@ export interface IndexerOptions {
   pageSize?: number
   pollIntervalMs?: number
   rpc?: Omit<RpcClientOptions, 'url'>
+  /** Accounts whose protocol state stays cached between batches (the store holds the rest). */
+  stateCacheAccounts?: number
   /** Called after every committed batch. */
   onProgress?: (progress: IndexerProgress) => void
 }
@@ -85,7 +87,9 @@ export function createIndexer(options: IndexerOptions): Indexer {
       resume.checkpoint !== null
         ? resume.checkpoint + 1
         : (options.fromLedger ?? (await client.getHealth(signal)).oldestLedger)
-    const pipeline = createLedgerPipeline(network, resume)
+    const pipeline = createLedgerPipeline(database, network, resume, {
+      ...(options.stateCacheAccounts !== undefined ? { stateCacheAccounts: options.stateCacheAccounts } : {}),
+    })
     let lastWrite = Date.now()
     let latest = 0
 
@@ -94,6 +98,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       const batch = pipeline.takeBatch(Date.now())
       if (batch === null) return
       await writeLedgerBatch(database, batch)
+      pipeline.committed()
       lastWrite = Date.now()
       started.ingestedLedgers += batch.ledgers.length
       started.ingestedChanges += changes
@@ -118,12 +123,18 @@ export function createIndexer(options: IndexerOptions): Indexer {
     })
     for await (const page of pages) {
       latest = page.latestLedger
-      for (const rpcLedger of page.ledgers) {
+      const decoded = page.ledgers.map((rpcLedger) => {
         const ledger = decodeLedgerCloseMetaBase64(rpcLedger.metadataXdr, watched)
         if (ledger.sequence !== rpcLedger.sequence || ledger.hash !== rpcLedger.hash.toLowerCase()) {
           throw new Error(`ledger ${rpcLedger.sequence}: metadata does not match the ledger it was served as`)
         }
-        pipeline.addLedger(ledger)
+        return ledger
+      })
+      // A batch is committed as soon as it is full, so a page may straddle two batches.
+      for (let i = 0; i < decoded.length; ) {
+        const room = Math.max(1, batchSize - pipeline.pendingLedgers())
+        await pipeline.addLedgers(decoded.slice(i, i + room))
+        i += room
         if (pipeline.pendingLedgers() >= batchSize) await flush()
       }
       const atHead = (pipeline.nextLedger() ?? 0) > latest

@@ -57,18 +57,32 @@ export interface VaultBookState {
 }
 
 export interface VaultBook {
-  /** Applies one ledger's changes; returns the rows it makes. Ledgers must come in order. */
+  /**
+   * Applies one ledger's changes; returns the rows it makes. Ledgers must come in order, and every
+   * account they touch must be cached (`load`) first: an account absent from the cache is empty.
+   */
   applyLedger(ledger: number, changes: readonly VaultStateChange[]): SnapshotRow[]
+  /** Whether an account's current state is cached. */
+  has(account: string): boolean
+  /** Caches an account's current state as the store holds it (its latest snapshot; empty when none). */
+  load(account: string, positions: readonly VaultPosition[]): void
+  /**
+   * Forgets the least recently touched accounts beyond `maxAccounts`. Call it only when everything
+   * applied is committed: the store then holds every forgotten state.
+   */
+  trim(maxAccounts: number): void
   state(): VaultBookState
 }
 
 /**
- * The current vault state of every account, in memory, so a change is detected without reading the
- * database. A snapshot is made only when an account's positions differ at the end of the ledger from
- * what they were at its start: a rewrite with identical values, or a change undone within the same
- * ledger, is no change.
+ * The current vault state of the accounts a batch touches: a bounded cache over the store, so a
+ * change is detected without a database read for recently active accounts, and memory does not
+ * grow with the number of accounts. A snapshot is made only when an account's positions differ at
+ * the end of the ledger from what they were at its start: a rewrite with identical values, or a
+ * change undone within the same ledger, is no change.
  */
 export function createVaultBook(initial?: VaultBookState): VaultBook {
+  // Insertion order is recency: a touched account is moved to the end.
   const accounts = initial?.accounts ?? new Map<string, Map<string, VaultPosition>>()
 
   function applyLedger(ledger: number, changes: readonly VaultStateChange[]): SnapshotRow[] {
@@ -77,15 +91,14 @@ export function createVaultBook(initial?: VaultBookState): VaultBook {
 
     for (const change of changes) {
       let vaults = accounts.get(change.account)
-      if (vaults === undefined) {
-        vaults = new Map()
-        accounts.set(change.account, vaults)
-      }
       let touched = before.get(change.account)
       if (touched === undefined) {
         touched = new Map()
         before.set(change.account, touched)
+        accounts.delete(change.account)
       }
+      if (vaults === undefined) vaults = new Map()
+      accounts.set(change.account, vaults)
       if (!touched.has(change.denomination)) touched.set(change.denomination, vaults.get(change.denomination))
       if (change.kind === 'vault-removed') {
         vaults.delete(change.denomination)
@@ -114,22 +127,30 @@ export function createVaultBook(initial?: VaultBookState): VaultBook {
         }
         changed = true
       }
-      if (!changed) {
-        if (vaults.size === 0) accounts.delete(account)
-        continue
-      }
+      if (!changed) continue
       snapshots.push({
         protocol: VAULT_PROTOCOL,
         address: account,
         ledger,
         positions: serializePositions(vaults.values()),
       })
-      // An account with no open vault left keeps no memory: its `[]` snapshot is in the store.
-      if (vaults.size === 0) accounts.delete(account)
     }
     snapshots.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))
     return snapshots
   }
 
-  return { applyLedger, state: () => ({ accounts }) }
+  return {
+    applyLedger,
+    has: (account) => accounts.has(account),
+    load(account, positions) {
+      accounts.set(account, new Map(positions.map((p) => [p.denomination, p])))
+    },
+    trim(maxAccounts) {
+      for (const account of accounts.keys()) {
+        if (accounts.size <= maxAccounts) break
+        accounts.delete(account)
+      }
+    },
+    state: () => ({ accounts }),
+  }
 }

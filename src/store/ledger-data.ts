@@ -57,25 +57,47 @@ export async function getCheckpoint(database: Database, stream = LEDGER_STREAM):
   return row === undefined ? null : Number(row.last_ledger)
 }
 
-/** The latest snapshot of every address of a protocol: the state to resume from. */
-export async function listLatestSnapshots(database: Database, protocol: string): Promise<SnapshotsTable[]> {
-  const rows = await database.db
-    .selectFrom('snapshots as s')
-    .selectAll()
-    .where('s.protocol', '=', protocol)
-    .where((eb) =>
-      eb(
-        's.ledger',
-        '=',
-        eb
-          .selectFrom('snapshots as t')
-          .select((e) => e.fn.max('t.ledger').as('ledger'))
-          .whereRef('t.protocol', '=', 's.protocol')
-          .whereRef('t.address', '=', 's.address'),
-      ),
+/**
+ * The latest snapshot's positions JSON of each address (absent when the address has none): the
+ * current state the indexer continues from, loaded only for the accounts a batch touches. One index
+ * seek per address on the snapshots' primary key.
+ */
+export async function loadLatestPositions(
+  database: Database,
+  protocol: string,
+  addresses: readonly string[],
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  if (addresses.length === 0) return found
+  if (database.kind === 'sqlite') {
+    const statement = latestPositionsStatement(database.raw)
+    for (const address of addresses) {
+      const row = statement.get(protocol, address) as { positions: string } | undefined
+      if (row) found.set(address, row.positions)
+    }
+    return found
+  }
+  const result = await database.pool.query<{ address: string; positions: string }>(
+    `SELECT a.address, s.positions FROM unnest($2::text[]) AS a(address)
+       CROSS JOIN LATERAL (SELECT positions FROM snapshots
+         WHERE protocol = $1 AND address = a.address ORDER BY ledger DESC LIMIT 1) s`,
+    [protocol, addresses],
+  )
+  for (const row of result.rows) found.set(row.address, row.positions)
+  return found
+}
+
+const latestPositionsStatements = new WeakMap<DatabaseSync, StatementSync>()
+
+function latestPositionsStatement(raw: DatabaseSync): StatementSync {
+  let statement = latestPositionsStatements.get(raw)
+  if (!statement) {
+    statement = raw.prepare(
+      'SELECT positions FROM snapshots WHERE protocol = ? AND address = ? ORDER BY ledger DESC LIMIT 1',
     )
-    .execute()
-  return rows.map((r) => ({ ...r, ledger: Number(r.ledger) }))
+    latestPositionsStatements.set(raw, statement)
+  }
+  return statement
 }
 
 /** The stored hash of one ledger, or null when that ledger was never ingested. */

@@ -76,12 +76,25 @@ describe('createVaultBook', () => {
     ])
   })
 
-  it('writes [] when the last vault closes, and forgets the account', () => {
+  it('writes [] when the last vault closes, and remembers the account as empty', () => {
     const book = createVaultBook()
     book.applyLedger(10, [upsert('GA', 'USD', 300n, 100n)])
     const snapshots = book.applyLedger(11, [{ kind: 'vault-removed', account: 'GA', denomination: 'USD' }])
     expect(snapshots).toEqual([{ protocol: 'vaultprotocol', address: 'GA', ledger: 11, positions: '[]' }])
-    expect(book.state().accounts.has('GA')).toBe(false)
+    expect(book.state().accounts.get('GA')?.size).toBe(0)
+  })
+
+  it('trims the least recently touched accounts beyond its bound, and starts from a loaded state', () => {
+    const book = createVaultBook()
+    book.applyLedger(10, [upsert('GA', 'USD', 1n, 1n), upsert('GB', 'USD', 1n, 1n)])
+    book.applyLedger(11, [upsert('GC', 'USD', 1n, 1n), upsert('GA', 'USD', 2n, 1n)])
+    book.trim(2)
+    expect([...book.state().accounts.keys()]).toEqual(['GC', 'GA'])
+    expect(book.has('GB')).toBe(false)
+    book.load('GB', [
+      { denomination: 'USD', totalCollateral: 1n, totalDebt: 1n, index: 1_000_000_000n, ledger: 10 },
+    ])
+    expect(book.applyLedger(12, [upsert('GB', 'USD', 1n, 1n)])).toEqual([])
   })
 
   it('ignores the removal of a vault it never saw opened and a vault opened and closed in one ledger', () => {
@@ -92,6 +105,6 @@ describe('createVaultBook', () => {
       { kind: 'vault-removed', account: 'GB', denomination: 'EUR' },
     ])
     expect(made).toEqual([])
-    expect(book.state().accounts.size).toBe(0)
+    expect([...book.state().accounts.values()].every((vaults) => vaults.size === 0)).toBe(true)
   })
 })

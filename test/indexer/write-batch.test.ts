@@ -127,8 +127,8 @@ describe('ledger pipeline and batch writer', () => {
   })
 
   it('writes ledgers, snapshots on change only, prices and the checkpoint', async () => {
-    const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
-    for (let seq = 100; seq <= 105; seq++) pipeline.addLedger(ledger(seq))
+    const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    for (let seq = 100; seq <= 105; seq++) await pipeline.addLedgers([ledger(seq)])
     await writeLedgerBatch(database, pipeline.takeBatch(1)!)
     const rows = await dump(database)
     expect(rows.ledgers.map((l) => [Number(l.sequence), l.hash, Number(l.close_time)])).toEqual(
@@ -170,16 +170,16 @@ describe('ledger pipeline and batch writer', () => {
 
   it('resumes from the store after every batch and ends with the same rows as one batch', async () => {
     for (let seq = 100; seq <= 105; seq++) {
-      const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
-      pipeline.addLedger(ledger(seq))
+      const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+      await pipeline.addLedgers([ledger(seq)])
       await writeLedgerBatch(database, pipeline.takeBatch(1)!)
     }
     const stepwise = await dump(database)
     const other = await createTestDatabase()
     const otherDb = other.open()
     try {
-      const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(otherDb))
-      for (let seq = 100; seq <= 105; seq++) pipeline.addLedger(ledger(seq))
+      const pipeline = createLedgerPipeline(otherDb, TEST_NETWORK, await loadResumePoint(otherDb))
+      for (let seq = 100; seq <= 105; seq++) await pipeline.addLedgers([ledger(seq)])
       await writeLedgerBatch(otherDb, pipeline.takeBatch(1)!)
       expect(await dump(otherDb)).toEqual(stepwise)
     } finally {
@@ -188,38 +188,61 @@ describe('ledger pipeline and batch writer', () => {
     }
   })
 
+  it('loads each touched account from the store when its state is not cached (cache of one account)', async () => {
+    const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database), {
+      stateCacheAccounts: 0,
+    })
+    for (let seq = 100; seq <= 105; seq++) {
+      await pipeline.addLedgers([ledger(seq)])
+      await writeLedgerBatch(database, pipeline.takeBatch(1)!)
+      pipeline.committed()
+    }
+    const uncached = await dump(database)
+    const other = await createTestDatabase()
+    const otherDb = other.open()
+    try {
+      const whole = createLedgerPipeline(otherDb, TEST_NETWORK, await loadResumePoint(otherDb))
+      for (let seq = 100; seq <= 105; seq++) await whole.addLedgers([ledger(seq)])
+      await writeLedgerBatch(otherDb, whole.takeBatch(1)!)
+      expect(await dump(otherDb)).toEqual(uncached)
+    } finally {
+      await otherDb.close()
+      await other.drop()
+    }
+  })
+
   it('refuses, and writes nothing for, ledgers that do not continue the stored hash chain', async () => {
-    const first = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
-    first.addLedger(ledger(100))
+    const first = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    await first.addLedgers([ledger(100)])
     await writeLedgerBatch(database, first.takeBatch(1)!)
     const before = await dump(database)
     const resumed = await loadResumePoint(database)
     expect(resumed.checkpointHash).toBe(ledgerHashHex(100))
-    const forked = createLedgerPipeline(TEST_NETWORK, resumed)
-    forked.addLedger(ledger(101, sha256('a ledger 100 of another network')))
+    const forked = createLedgerPipeline(database, TEST_NETWORK, resumed)
+    await forked.addLedgers([ledger(101, sha256('a ledger 100 of another network'))])
     await expect(writeLedgerBatch(database, forked.takeBatch(2)!)).rejects.toThrow(LedgerChainError)
     expect(await dump(database)).toEqual(before)
   })
 
   it('refuses a ledger that does not name its predecessor within a batch', async () => {
-    const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
-    pipeline.addLedger(ledger(100))
-    expect(() => pipeline.addLedger(ledger(101, sha256('elsewhere')))).toThrow(LedgerChainError)
+    const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    await pipeline.addLedgers([ledger(100)])
+    await expect(pipeline.addLedgers([ledger(101, sha256('elsewhere'))])).rejects.toThrow(LedgerChainError)
   })
 
   it('refuses a gap in the ledger sequence', async () => {
-    const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
-    pipeline.addLedger(ledger(100))
-    expect(() => pipeline.addLedger(ledger(102))).toThrow(LedgerGapError)
+    const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    await pipeline.addLedgers([ledger(100)])
+    await expect(pipeline.addLedgers([ledger(102)])).rejects.toThrow(LedgerGapError)
   })
 
   it('commits nothing, checkpoint included, when the checkpoint moved underneath', async () => {
-    const first = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
-    const second = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
-    first.addLedger(ledger(100))
+    const first = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    const second = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    await first.addLedgers([ledger(100)])
     await writeLedgerBatch(database, first.takeBatch(1)!)
-    second.addLedger(ledger(100))
-    second.addLedger(ledger(101))
+    await second.addLedgers([ledger(100)])
+    await second.addLedgers([ledger(101)])
     await expect(writeLedgerBatch(database, second.takeBatch(1)!)).rejects.toThrow(CheckpointConflictError)
     const rows = await dump(database)
     expect(rows.ledgers).toHaveLength(1)
@@ -228,9 +251,9 @@ describe('ledger pipeline and batch writer', () => {
   })
 
   it('rolls back every row when one insert fails mid-batch', async () => {
-    const pipeline = createLedgerPipeline(TEST_NETWORK, await loadResumePoint(database))
-    pipeline.addLedger(ledger(100))
-    pipeline.addLedger(ledger(101))
+    const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    await pipeline.addLedgers([ledger(100)])
+    await pipeline.addLedgers([ledger(101)])
     const batch = pipeline.takeBatch(1)!
     // A duplicate ledger row makes the last insert of the ledgers table fail.
     batch.ledgers.push({ ...batch.ledgers[0]! })
