@@ -8,11 +8,22 @@ import { asKyselySqlite, type DatabaseSync, openSqlite } from './sqlite-driver.t
 pg.types.setTypeParser(20, (value: string) => Number(value))
 
 /**
- * The store, chosen once. Everything else asks `kind` only through the capability flags below,
- * or uses the raw handle on a hot path that has a prepared statement per dialect.
+ * The store, chosen once. Its capabilities:
+ * - `db`: Kysely for everything that is not a hot path; on SQLite it owns the one connection, and
+ *   its transactions hold it from BEGIN to COMMIT.
+ * - SQLite: `raw` for prepared statements on hot paths (point-in-time reads, the batch writer), and
+ *   `exclusive(fn)`, which runs `fn` holding that same connection, so a raw write transaction never
+ *   starts inside a Kysely one (one writer, never "a transaction within a transaction").
+ * - PostgreSQL: `pool` for prepared statements and for the batch writer's own client.
  */
 export type Database =
-  | { kind: 'sqlite'; db: Kysely<Schema>; raw: DatabaseSync; close: () => Promise<void> }
+  | {
+      kind: 'sqlite'
+      db: Kysely<Schema>
+      raw: DatabaseSync
+      exclusive<T>(fn: () => T): Promise<T>
+      close: () => Promise<void>
+    }
   | { kind: 'postgres'; db: Kysely<Schema>; pool: pg.Pool; schema: string | null; close: () => Promise<void> }
 
 export interface CreateDatabaseOptions {
@@ -25,7 +36,15 @@ export function createDatabase(config: DatabaseConfig, options: CreateDatabaseOp
   if (config.kind === 'sqlite') {
     const raw = openSqlite(config.path)
     const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: asKyselySqlite(raw) }) })
-    return { kind: 'sqlite', db, raw, close: () => db.destroy() }
+    return {
+      kind: 'sqlite',
+      db,
+      raw,
+      // Kysely's SQLite driver hands out its single connection under a mutex; holding it here waits
+      // for any transaction in flight and keeps new ones out until `fn` returns.
+      exclusive: (fn) => db.connection().execute(async () => fn()),
+      close: () => db.destroy(),
+    }
   }
   const schema = options.schema ?? null
   const pool = new pg.Pool({

@@ -113,7 +113,7 @@ export async function getLedgerHash(database: Database, sequence: number): Promi
 /** Writes a batch and its checkpoint in one transaction: all of it lands, or none of it. */
 export async function writeLedgerBatch(database: Database, batch: LedgerBatch): Promise<void> {
   if (database.kind === 'sqlite') {
-    writeSqliteBatch(database.raw, batch)
+    await database.exclusive(() => writeSqliteBatch(database.raw, batch))
     return
   }
   const client = await database.pool.connect()
@@ -167,8 +167,8 @@ function requireChain(batch: LedgerBatch, storedPrevious: string | null): void {
 }
 
 /**
- * Synchronous from BEGIN to COMMIT on purpose: the connection is shared with the API in the same
- * process, and no other query can run on it until this returns.
+ * Synchronous from BEGIN to COMMIT on purpose, and run under `exclusive`: the connection is shared
+ * with the API in the same process, and no other statement or transaction runs on it meanwhile.
  */
 function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
   const s = prepareSqlite(raw)

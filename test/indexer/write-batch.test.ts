@@ -211,6 +211,36 @@ describe('ledger pipeline and batch writer', () => {
     }
   })
 
+  it('waits for a transaction the API has open on the same store instead of failing inside it', async () => {
+    const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    await pipeline.addLedgers([ledger(100)])
+    const batch = pipeline.takeBatch(1)!
+    let releaseApi = () => {}
+    const apiHolds = new Promise<void>((resolve) => {
+      releaseApi = resolve
+    })
+    const order: string[] = []
+    const api = database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('server_secrets').values({ name: 'probe', value: 'x' }).execute()
+      await apiHolds
+      order.push('api committed')
+    })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const write = writeLedgerBatch(database, batch).then(() => order.push('batch committed'))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    releaseApi()
+    await Promise.all([api, write])
+    // SQLite has one connection: the batch waited. PostgreSQL writes on its own connection.
+    if (database.kind === 'sqlite') expect(order).toEqual(['api committed', 'batch committed'])
+    expect((await dump(database)).checkpoint).toEqual([{ name: 'ledgers', last_ledger: 100 }])
+    const probe = await database.db
+      .selectFrom('server_secrets')
+      .select('value')
+      .where('name', '=', 'probe')
+      .execute()
+    expect(probe).toEqual([{ value: 'x' }])
+  })
+
   it('refuses, and writes nothing for, ledgers that do not continue the stored hash chain', async () => {
     const first = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
     await first.addLedgers([ledger(100)])
