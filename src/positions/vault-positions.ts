@@ -2,6 +2,7 @@ import type { NetworkConfig } from '../chain/network.ts'
 import type { StoredVault } from '../protocols/vaultprotocol/stored-vault.ts'
 import type { PositionsReader, PriceRow } from '../store/positions-read.ts'
 import { divHalfEven, formatUnits, pow10 } from './amounts.ts'
+import { historyComplete } from './coverage.ts'
 
 export const VAULT_PROTOCOL = 'vaultprotocol'
 /** USD values are reported with 7 decimals, ratios with 4. */
@@ -51,6 +52,7 @@ export interface VaultPositionsResponse {
     attribution_confidence: number
     data_staleness_seconds: number | null
     last_indexed_ledger: number | null
+    indexed_from_ledger: number | null
     oracle_staleness_seconds: number
     partial_result: boolean
     response_time_ms: number
@@ -99,6 +101,7 @@ export async function getVaultPositions(
     attribution_confidence: 1,
     data_staleness_seconds: head.lastCloseTime === null ? null : Math.max(0, deps.nowS - head.lastCloseTime),
     last_indexed_ledger: last,
+    indexed_from_ledger: head.firstIndexedLedger,
     oracle_staleness_seconds: 0,
     // Ledgers above the checkpoint are unknown, not empty: say so.
     partial_result: last === null || (query.pin !== null && BigInt(query.pin) > BigInt(last)),
@@ -113,6 +116,10 @@ export async function getVaultPositions(
   if (last === null || network === null) return response
 
   const effective = query.pin === null || BigInt(query.pin) > BigInt(last) ? last : Number(query.pin)
+  // Ledgers of the contract's history before the store's first one were never read: say so.
+  if (!historyComplete(network.contracts.vaultprotocol, head.firstIndexedLedger, effective)) {
+    meta.partial_result = true
+  }
   const snapshot = await reader.snapshotAt(VAULT_PROTOCOL, query.address, effective)
   if (!snapshot) return response
   meta.as_of_ledger = snapshot.ledger

@@ -151,7 +151,7 @@ function prepareSqlite(raw: DatabaseSync): SqliteStatements {
         'INSERT INTO prices (oracle, asset, ledger, price, decimals, timestamp_ms) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       saveCheckpoint: raw.prepare(
-        `INSERT INTO indexer_state (name, last_ledger, updated_at) VALUES (?, ?, ?)
+        `INSERT INTO indexer_state (name, last_ledger, first_ledger, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (name) DO UPDATE SET last_ledger = excluded.last_ledger, updated_at = excluded.updated_at`,
       ),
     }
@@ -186,7 +186,7 @@ function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
     for (const r of batch.rates) s.rate.run(r.protocol, r.rate_key, r.ledger, r.value)
     for (const r of batch.prices)
       s.price.run(r.oracle, r.asset, r.ledger, r.price, r.decimals, r.timestamp_ms)
-    s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.updatedAt)
+    s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.ledgers[0]!.sequence, batch.updatedAt)
     raw.exec('COMMIT')
   } catch (error) {
     raw.exec('ROLLBACK')
@@ -263,9 +263,9 @@ async function writePostgresBatch(client: pg.PoolClient, batch: LedgerBatch): Pr
       )
     }
     await client.query(
-      `INSERT INTO indexer_state (name, last_ledger, updated_at) VALUES ($1, $2, $3)
+      `INSERT INTO indexer_state (name, last_ledger, first_ledger, updated_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (name) DO UPDATE SET last_ledger = excluded.last_ledger, updated_at = excluded.updated_at`,
-      [LEDGER_STREAM, batch.lastLedger, batch.updatedAt],
+      [LEDGER_STREAM, batch.lastLedger, batch.ledgers[0]!.sequence, batch.updatedAt],
     )
     await client.query('COMMIT')
   } catch (error) {

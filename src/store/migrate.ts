@@ -4,6 +4,7 @@ import * as organizations from './migrations/001-organizations.ts'
 import * as ledgerData from './migrations/002-ledger-data.ts'
 import * as network from './migrations/003-network.ts'
 import * as mainnetLayout from './migrations/004-mainnet-layout.ts'
+import * as coverage from './migrations/005-coverage.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002-ledger-data': ledgerData,
   '003-network': network,
   '004-mainnet-layout': mainnetLayout,
+  '005-coverage': coverage,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

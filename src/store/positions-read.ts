@@ -24,6 +24,8 @@ export interface PriceRow {
 }
 
 export interface IndexerHead {
+  /** The first ledger the store ingested: its knowledge starts there. */
+  firstIndexedLedger: number | null
   lastIndexedLedger: number | null
   /** Close time of that ledger, epoch seconds. */
   lastCloseTime: number | null
@@ -44,7 +46,7 @@ export interface PositionsReader {
 }
 
 const SQL = {
-  head: `SELECT s.last_ledger AS last_ledger, l.close_time AS close_time
+  head: `SELECT s.first_ledger AS first_ledger, s.last_ledger AS last_ledger, l.close_time AS close_time
            FROM indexer_state s LEFT JOIN ledgers l ON l.sequence = s.last_ledger WHERE s.name = $1`,
   snapshot: `SELECT s.ledger AS ledger, s.positions AS positions, l.close_time AS close_time
                FROM snapshots s LEFT JOIN ledgers l ON l.sequence = s.ledger
@@ -60,8 +62,15 @@ export function createPositionsReader(database: Database): PositionsReader {
   const one = createQueryOne(database, SQL, 'positions')
   return {
     async head() {
-      const row = await one<{ last_ledger: number; close_time: number | null }>('head', [LEDGER_STREAM])
-      return { lastIndexedLedger: row?.last_ledger ?? null, lastCloseTime: row?.close_time ?? null }
+      const row = await one<{ first_ledger: number | null; last_ledger: number; close_time: number | null }>(
+        'head',
+        [LEDGER_STREAM],
+      )
+      return {
+        firstIndexedLedger: row?.first_ledger ?? null,
+        lastIndexedLedger: row?.last_ledger ?? null,
+        lastCloseTime: row?.close_time ?? null,
+      }
     },
     snapshotAt: (protocol, address, ledger) => one<SnapshotRow>('snapshot', [protocol, address, ledger]),
     rateAt: (protocol, key, ledger) => one<RateRow>('rate', [protocol, key, ledger]),

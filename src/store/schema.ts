@@ -59,6 +59,8 @@ export interface IndexerStateTable {
   /** One row per indexer stream; the main ledger stream is 'ledgers'. */
   name: string
   last_ledger: number
+  /** The first ledger this stream ingested (set by its first batch, never moved). */
+  first_ledger: number | null
   updated_at: number
 }
 

@@ -22,11 +22,15 @@ describe('service surface', () => {
     expect(empty.json()).toMatchObject({
       status: 'ok',
       database: 'ok',
-      indexer: { last_indexed_ledger: null, data_staleness_seconds: null },
+      indexer: { first_indexed_ledger: null, last_indexed_ledger: null, data_staleness_seconds: null },
     })
     await seedCheckpoint(t, 1234, 42)
     const health = await t.app.inject({ method: 'GET', url: '/v1/health' })
-    expect(health.json().indexer).toEqual({ last_indexed_ledger: 1234, data_staleness_seconds: 42 })
+    expect(health.json().indexer).toEqual({
+      first_indexed_ledger: 1234,
+      last_indexed_ledger: 1234,
+      data_staleness_seconds: 42,
+    })
   })
 
   it('never writes a secret to the logs', async () => {

@@ -86,6 +86,6 @@ export async function seedCheckpoint(t: TestApp, sequence: number, ageS: number)
     .execute()
   await t.database.db
     .insertInto('indexer_state')
-    .values({ name: 'ledgers', last_ledger: sequence, updated_at: t.clock.now() })
+    .values({ name: 'ledgers', last_ledger: sequence, first_ledger: sequence, updated_at: t.clock.now() })
     .execute()
 }

@@ -9,6 +9,9 @@ const Health = Type.Object({
   database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
   rate_limiter: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
   indexer: Type.Object({
+    first_indexed_ledger: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The first ledger the store ingested: the indexed range is first..last',
+    }),
     last_indexed_ledger: Type.Union([Type.Integer(), Type.Null()]),
     data_staleness_seconds: Type.Union([Type.Integer(), Type.Null()]),
   }),
@@ -39,7 +42,11 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
           status: 'ok' as const,
           ...base,
           database: 'ok' as const,
-          indexer: { last_indexed_ledger: head.lastIndexedLedger, data_staleness_seconds: staleness },
+          indexer: {
+            first_indexed_ledger: head.firstIndexedLedger,
+            last_indexed_ledger: head.lastIndexedLedger,
+            data_staleness_seconds: staleness,
+          },
         }
       } catch (error) {
         reply.log.warn({ err: (error as Error).message }, 'health: database unreachable')
@@ -47,7 +54,7 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
           status: 'unavailable' as const,
           ...base,
           database: 'unreachable' as const,
-          indexer: { last_indexed_ledger: null, data_staleness_seconds: null },
+          indexer: { first_indexed_ledger: null, last_indexed_ledger: null, data_staleness_seconds: null },
         })
       }
     },

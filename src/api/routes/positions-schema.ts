@@ -80,12 +80,16 @@ export const VaultPositionsSchema = Type.Object({
     attribution_confidence: Type.Number({ description: '1 for positions held directly by the address' }),
     data_staleness_seconds: nullableInteger('Now minus the close time of last_indexed_ledger'),
     last_indexed_ledger: nullableInteger('The indexer checkpoint'),
+    indexed_from_ledger: nullableInteger(
+      'The first ledger the store ingested: its knowledge starts there (null before the first batch)',
+    ),
     oracle_staleness_seconds: Type.Integer({
       description:
         'Close time of the valuation ledger minus the oldest price timestamp used; 0 when no price was needed',
     }),
     partial_result: Type.Boolean({
-      description: 'true when the pin is above the indexed head: those ledgers are unknown',
+      description:
+        "true when the answer needs ledgers the store does not hold: the pin is above the indexed head, or the contract's history before indexed_from_ledger was never ingested",
     }),
     response_time_ms: Type.Integer(),
     sources: Type.Array(Type.String(), { description: 'The ledger source and the oracle contracts used' }),
