@@ -1,3 +1,4 @@
+import { Reader } from '@stellar/js-xdr'
 import { StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
 
 /**
@@ -42,13 +43,13 @@ export interface InstanceEntry {
 /**
  * A contract's instance entry as it stands after a transaction. Soroban keeps a contract's
  * instance storage (FxDAO's `VaultsInfo`, Reflector's `assets` and `decimals`) inside this one
- * entry, so every write to any instance key rewrites it whole. The storage is converted to native
- * values only when an adapter asks: most instance rewrites are never read.
+ * entry, so every write to any instance key rewrites it whole. Decoded only for the watched
+ * contracts whose adapters read it (`instanceStorage` of the watch list).
  */
 export interface InstanceChange {
   kind: 'created' | 'updated'
   contract: string
-  storage(): InstanceEntry[]
+  storage: InstanceEntry[]
 }
 
 export interface DecodedEvent {
@@ -73,10 +74,20 @@ export type ContractDataChange =
 export interface WatchedContracts {
   readonly ids: readonly Uint8Array[]
   readonly strkeys: readonly string[]
+  /** Per contract (same index): whether its instance storage is decoded. */
+  readonly instanceStorage: readonly boolean[]
 }
 
-export function buildWatchedContracts(strkeys: readonly string[]): WatchedContracts {
-  return { ids: strkeys.map((s) => StrKey.decodeContract(s)), strkeys: [...strkeys] }
+/** @param instanceStorage the watched contracts whose instance storage adapters read. */
+export function buildWatchedContracts(
+  strkeys: readonly string[],
+  instanceStorage: readonly string[] = [],
+): WatchedContracts {
+  return {
+    ids: strkeys.map((s) => StrKey.decodeContract(s)),
+    strkeys: [...strkeys],
+    instanceStorage: strkeys.map((s) => instanceStorage.includes(s)),
+  }
 }
 
 /** Index of the watched contract with these 32 id bytes, or -1. */
@@ -103,10 +114,8 @@ const TX_SUCCESS = 0
 const TX_FEE_BUMP_INNER_SUCCESS = 1
 const CHANGE_KINDS = ['created', 'updated', null, null, 'restored'] as const
 
-function watchedAddress(watched: WatchedContracts, address: xdr.ScAddressWire): string | null {
-  if (address.type !== SC_ADDRESS_CONTRACT) return null
-  const index = findWatched(watched, address.contractId)
-  return index < 0 ? null : watched.strkeys[index]!
+function watchedIndex(watched: WatchedContracts, address: xdr.ScAddressWire): number {
+  return address.type === SC_ADDRESS_CONTRACT ? findWatched(watched, address.contractId) : -1
 }
 
 function toNative(value: xdr.ScValWire): unknown {
@@ -125,16 +134,11 @@ function readInstance(
   out: InstanceChange[],
 ): void {
   if (val.type !== SCV_CONTRACT_INSTANCE) return
-  const storage = val.instance.storage ?? []
-  let native: InstanceEntry[] | null = null
-  out.push({
-    kind,
-    contract,
-    storage: () => {
-      native ??= storage.map((entry) => ({ key: toNative(entry.key), value: toNative(entry.val) }))
-      return native
-    },
-  })
+  const storage = (val.instance.storage ?? []).map((entry) => ({
+    key: toNative(entry.key),
+    value: toNative(entry.val),
+  }))
+  out.push({ kind, contract, storage })
 }
 
 interface ChangeSinks {
@@ -151,8 +155,9 @@ function readChange(change: xdr.LedgerEntryChangeWire, watched: WatchedContracts
   if (change.type === 2) {
     const key = change.removed
     if (key.type !== LEDGER_ENTRY_CONTRACT_DATA) return
-    const contract = watchedAddress(watched, key.contractData.contract)
-    if (contract === null || !isStateKey(key.contractData.key)) return
+    const index = watchedIndex(watched, key.contractData.contract)
+    if (index < 0 || !isStateKey(key.contractData.key)) return
+    const contract = watched.strkeys[index]!
     out.data.push({
       kind: 'removed',
       contract,
@@ -174,11 +179,13 @@ function readChange(change: xdr.LedgerEntryChangeWire, watched: WatchedContracts
           : null
   if (entry === null || entry.data.type !== LEDGER_ENTRY_CONTRACT_DATA) return
   const data = entry.data.contractData
-  const contract = watchedAddress(watched, data.contract)
-  if (contract === null) return
+  const index = watchedIndex(watched, data.contract)
+  if (index < 0) return
+  const contract = watched.strkeys[index]!
   if (data.key.type === SCV_LEDGER_KEY_CONTRACT_INSTANCE) {
     // A restored instance holds what it held before: no change of its storage.
-    if (kind !== 'restored') readInstance(kind, contract, data.val, out.instances)
+    if (kind !== 'restored' && watched.instanceStorage[index])
+      readInstance(kind, contract, data.val, out.instances)
     return
   }
   if (!isStateKey(data.key)) return
@@ -236,8 +243,43 @@ function readTransaction(
   return { hash, successful: true, events, contractDataChanges: changes, instanceChanges: instances }
 }
 
+/**
+ * Whether any watched contract's 32-byte id occurs in the raw ledger. Every contract-data entry and
+ * event of a contract names its id, so a ledger without one cannot touch a watched contract. On
+ * mainnet most ledgers are such (payments, other contracts): their ~100-900 KB need no decoding.
+ */
+function mentionsWatched(bytes: Uint8Array, watched: WatchedContracts): boolean {
+  const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (const id of watched.ids) if (haystack.indexOf(id) >= 0) return true
+  return false
+}
+
+/** The header facts alone, read with the SDK's own schemas from the start of the LedgerCloseMeta. */
+function decodeHeaderOnly(bytes: Uint8Array): DecodedLedger {
+  const reader = new Reader(bytes)
+  const version = reader.readUint32('LedgerCloseMeta.v')
+  if (version !== 1 && version !== 2)
+    throw new Error('LedgerCloseMeta v0 predates Soroban and is not supported')
+  xdr.LedgerCloseMetaExt.schema._read(reader, 'LedgerCloseMeta.ext')
+  return headerFacts(xdr.LedgerHeaderHistoryEntry.schema._read(reader, 'LedgerCloseMeta.ledgerHeader'), [])
+}
+
+function headerFacts(
+  headerEntry: xdr.LedgerHeaderHistoryEntryWire,
+  transactions: DecodedTransaction[],
+): DecodedLedger {
+  return {
+    sequence: headerEntry.header.ledgerSeq,
+    hash: Buffer.from(headerEntry.hash).toString('hex'),
+    previousHash: Buffer.from(headerEntry.header.previousLedgerHash).toString('hex'),
+    closeTime: Number(headerEntry.header.scpValue.closeTime),
+    transactions,
+  }
+}
+
 /** Decodes one LedgerCloseMeta (v1 with TransactionMeta v3, or v2 with v4) from raw XDR bytes. */
 export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContracts): DecodedLedger {
+  if (!mentionsWatched(bytes, watched)) return decodeHeaderOnly(bytes)
   const meta = xdr.LedgerCloseMeta.schema.decode(bytes)
   if (meta.v !== 1 && meta.v !== 2)
     throw new Error('LedgerCloseMeta v0 predates Soroban and is not supported')
@@ -247,14 +289,7 @@ export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContrac
     const decoded = readTransaction(tx.result, tx.txApplyProcessing, watched)
     if (decoded !== null) transactions.push(decoded)
   }
-  const headerEntry = body.ledgerHeader
-  return {
-    sequence: headerEntry.header.ledgerSeq,
-    hash: Buffer.from(headerEntry.hash).toString('hex'),
-    previousHash: Buffer.from(headerEntry.header.previousLedgerHash).toString('hex'),
-    closeTime: Number(headerEntry.header.scpValue.closeTime),
-    transactions,
-  }
+  return headerFacts(body.ledgerHeader, transactions)
 }
 
 /** Base64 form, as Stellar RPC's `getLedgers` returns `metadataXdr`. */

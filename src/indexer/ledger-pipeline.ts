@@ -47,9 +47,12 @@ export async function loadResumePoint(database: Database): Promise<IndexerResume
   return { checkpoint, checkpointHash }
 }
 
-/** The contracts a network's adapters read. */
+/** The contracts a network's adapters read; the oracles' instance storage holds their asset list and decimals. */
 export function buildNetworkWatchList(network: NetworkConfig): WatchedContracts {
-  return buildWatchedContracts(watchedContracts(network).map((c) => c.address))
+  return buildWatchedContracts(
+    watchedContracts(network).map((c) => c.address),
+    network.contracts.oracles.map((o) => o.address),
+  )
 }
 
 export interface LedgerPipeline {

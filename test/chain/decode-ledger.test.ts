@@ -20,7 +20,7 @@ const ORACLE = StrKey.encodeContract(Buffer.alloc(32, 2))
 const OTHER = StrKey.encodeContract(Buffer.alloc(32, 9))
 const XLM = StrKey.encodeContract(Buffer.alloc(32, 5))
 const ALICE = Keypair.fromRawEd25519Seed(Buffer.alloc(32, 3)).publicKey()
-const watched = buildWatchedContracts([VAULT, ORACLE])
+const watched = buildWatchedContracts([VAULT, ORACLE], [VAULT])
 const INFO_BEFORE = { debt: 0n, col: 0n, vaults: 0n }
 const INFO_AFTER = { debt: 1_000_0000000n, col: 5_000_0000000n, vaults: 1n }
 const GBP_VAULT = { account: ALICE, denomination: 'GBP', collateral: 30n, debt: 10n }
@@ -120,10 +120,15 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
     ])
   })
 
+  it('decodes instance storage only for the contracts asked for', () => {
+    const withoutInstances = decodeLedgerCloseMeta(bytes, buildWatchedContracts([VAULT, ORACLE]))
+    expect(withoutInstances.transactions[0]!.instanceChanges).toEqual([])
+  })
+
   it("decodes the instance entry's storage (FxDAO's VaultsInfo lives there), post-image only", () => {
     const [open] = decoded.transactions
     expect(open!.instanceChanges.map((c) => [c.kind, c.contract])).toEqual([['updated', VAULT]])
-    expect(open!.instanceChanges[0]!.storage()).toEqual([
+    expect(open!.instanceChanges[0]!.storage).toEqual([
       {
         key: ['VaultsInfo', 'USD'],
         value: {

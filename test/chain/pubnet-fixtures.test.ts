@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { Address, scValToNative, xdr } from '@stellar/stellar-sdk'
+import { Address, StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { buildWatchedContracts, decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
 import { loadNetworkConfig } from '../../src/chain/load-network.ts'
@@ -38,6 +38,20 @@ describe.each(Object.entries(FIXTURES))('pubnet ledger %s', (sequence, load) => 
     expect(decoded.hash).toBe(createHash('sha256').update(header.toXDR()).digest('hex'))
     expect(decoded.previousHash).toBe(Buffer.from(header.previousLedgerHash.toXDR()).toString('hex'))
     expect(decoded.closeTime).toBe(Number(header.scpValue.closeTime))
+  })
+})
+
+describe('ledgers that name no watched contract', () => {
+  it('are read from their header alone, with the same facts as a full decode', () => {
+    const bytes = FIXTURES[63092990]!()
+    const pair = 'CAM7DY53G63XA4AJRS24Z6VFYAFSSF76C3RZ45BE5YU3FQS5255OOABP'
+    const full = decodeLedgerCloseMeta(bytes, buildWatchedContracts([pair]))
+    expect(full.transactions.length).toBeGreaterThan(0)
+    const absent = decodeLedgerCloseMeta(
+      bytes,
+      buildWatchedContracts([StrKey.encodeContract(Buffer.alloc(32, 0xab))]),
+    )
+    expect(absent).toEqual({ ...full, transactions: [] })
   })
 })
 
@@ -86,7 +100,10 @@ describe('Reflector v2 on mainnet (ledger 53312000, no events: prices are tempor
     const expected = readExpected()
     expect(expected.records.length).toBeGreaterThan(5)
     expect(expected.decimals).toBe(14)
-    const decoded = decodeLedgerCloseMeta(bytes, buildWatchedContracts([REFLECTOR_DEX_FEED]))
+    const decoded = decodeLedgerCloseMeta(
+      bytes,
+      buildWatchedContracts([REFLECTOR_DEX_FEED], [REFLECTOR_DEX_FEED]),
+    )
     const prices = adaptOracleLedger(decoded, REFLECTOR_DEX_FEED, createOracleMemory())
     const byAsset = (rows: { asset: string }[]) => [...rows].sort((a, b) => (a.asset < b.asset ? -1 : 1))
     expect(byAsset(prices)).toEqual(

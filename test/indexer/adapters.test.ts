@@ -26,7 +26,7 @@ function ledgerOf(...transactions: Partial<DecodedTransaction>[]): DecodedLedger
 const instance = (contract: string, storage: InstanceEntry[]) => ({
   kind: 'updated' as const,
   contract,
-  storage: () => storage,
+  storage,
 })
 
 const vaultValue = (

@@ -52,7 +52,7 @@ function assetName(asset: unknown): string | null {
 function rememberInstance(tx: DecodedTransaction, oracle: string, memory: OracleMemory): void {
   for (const change of tx.instanceChanges) {
     if (change.contract !== oracle) continue
-    for (const { key, value } of change.storage()) {
+    for (const { key, value } of change.storage) {
       if (key === 'decimals' && typeof value === 'number') memory.decimals = value
       else if (key === 'assets' && Array.isArray(value)) {
         const names = value.map(assetName)
