@@ -3,6 +3,11 @@ import { type RpcClient, type RpcLedger, sleep } from './rpc-client.ts'
 /** `getLedgers` returns at most this many ledgers per call. */
 export const GET_LEDGERS_MAX_LIMIT = 200
 export const HEAD_POLL_INTERVAL_MS = 1000
+/**
+ * What one page may weigh (base64 metadata). A mainnet ledger is ~100-900 KB of XDR, so 200 of
+ * them would make a response of tens to hundreds of MB, too near V8's string limit and memory.
+ */
+export const DEFAULT_MAX_PAGE_BYTES = 16 * 1024 * 1024
 
 /** The source returned a ledger other than the next one: a hole is never silently skipped. */
 export class LedgerSequenceError extends Error {
@@ -26,6 +31,8 @@ export interface LedgerSourceOptions {
   pollIntervalMs?: number
   /** Stop after delivering this ledger (inclusive); follow the head forever when absent. */
   endLedger?: number
+  /** The page limit shrinks so that pages of ledgers the size of those seen stay under this. */
+  maxPageBytes?: number
   signal?: AbortSignal
 }
 
@@ -39,9 +46,12 @@ export async function* streamLedgerPages(options: LedgerSourceOptions): AsyncGen
   const pageSize = Math.min(options.pageSize ?? GET_LEDGERS_MAX_LIMIT, GET_LEDGERS_MAX_LIMIT)
   const pollIntervalMs = options.pollIntervalMs ?? HEAD_POLL_INTERVAL_MS
   const end = options.endLedger ?? Number.POSITIVE_INFINITY
+  const maxPageBytes = options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES
   let next = options.startLedger
   let latest = -1
   let cursor: string | null = null
+  // Largest ledger seen lately (decaying), so one heavy ledger shrinks the next pages at once.
+  let ledgerBytes = 0
 
   async function fetchPage(): Promise<LedgerPage | null> {
     if (next > end) return null
@@ -50,7 +60,8 @@ export async function* streamLedgerPages(options: LedgerSourceOptions): AsyncGen
       if (next <= latest) break
       await sleep(pollIntervalMs, signal)
     }
-    const limit = Math.max(1, Math.min(pageSize, end - next + 1, latest - next + 1))
+    const bySize = ledgerBytes > 0 ? Math.floor(maxPageBytes / ledgerBytes) : pageSize
+    const limit = Math.max(1, Math.min(pageSize, bySize, end - next + 1, latest - next + 1))
     const result = await client.getLedgers(
       cursor === null ? { startLedger: next, limit } : { cursor, limit },
       signal,
@@ -60,6 +71,7 @@ export async function* streamLedgerPages(options: LedgerSourceOptions): AsyncGen
     for (const ledger of result.ledgers) {
       if (ledger.sequence > end) break
       if (ledger.sequence !== next) throw new LedgerSequenceError(next, ledger.sequence)
+      ledgerBytes = Math.max(ledger.metadataXdr.length, Math.floor(ledgerBytes * 0.9))
       ledgers.push(ledger)
       next++
     }

@@ -14,12 +14,17 @@ function stubFetch(handler: Handler): typeof fetch {
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
 
-function ledgersPage(sequences: number[], latest: number) {
+function ledgersPage(sequences: number[], latest: number, metadataBytes = 0) {
   return json({
     jsonrpc: '2.0',
     id: 1,
     result: {
-      ledgers: sequences.map((s) => ({ hash: 'aa', sequence: s, ledgerCloseTime: '0', metadataXdr: '' })),
+      ledgers: sequences.map((s) => ({
+        hash: 'aa',
+        sequence: s,
+        ledgerCloseTime: '0',
+        metadataXdr: 'A'.repeat(metadataBytes),
+      })),
       latestLedger: latest,
       oldestLedger: 1,
       cursor: String(sequences[sequences.length - 1] ?? 0),
@@ -101,6 +106,40 @@ describe('streamLedgerPages', () => {
       seen.push(...page.ledgers.map((l) => l.sequence))
     }
     expect(seen).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+  })
+
+  it('sizes pages by bytes as well as count: heavy ledgers make smaller pages', async () => {
+    const limits: number[] = []
+    const client = createRpcClient({
+      url: 'http://rpc',
+      fetch: stubFetch((method, params) => {
+        if (method === 'getLatestLedger')
+          return json({ jsonrpc: '2.0', id: 1, result: { id: 'x', protocolVersion: 23, sequence: 500 } })
+        const pagination = params.pagination as { cursor?: string; limit: number }
+        limits.push(pagination.limit)
+        const start = pagination.cursor ? Number(pagination.cursor) + 1 : Number(params.startLedger)
+        // Ledgers weigh 1,000 bytes each; the page budget is 10,000.
+        return ledgersPage(
+          Array.from({ length: pagination.limit }, (_, i) => start + i),
+          500,
+          1000,
+        )
+      }),
+    })
+    let delivered = 0
+    for await (const page of streamLedgerPages({
+      client,
+      startLedger: 1,
+      endLedger: 100,
+      pageSize: 50,
+      maxPageBytes: 10_000,
+    })) {
+      delivered += page.ledgers.length
+    }
+    expect(delivered).toBe(100)
+    // The first page cannot know the size; every later one holds at most 10 ledgers.
+    expect(limits[0]).toBe(50)
+    expect(limits.slice(1).every((limit) => limit <= 10)).toBe(true)
   })
 
   it('throws on a skipped ledger instead of leaving a hole', async () => {
