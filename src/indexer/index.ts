@@ -1,5 +1,6 @@
-import { decodeLedgerCloseMetaBase64 } from '../chain/decode-ledger.ts'
-import { streamLedgerPages } from '../chain/ledger-source.ts'
+import type { DecodedLedger } from '../chain/decode-ledger.ts'
+import { createLedgerDecoder, type LedgerDecoder } from '../chain/ledger-decoder.ts'
+import { type LedgerPage, streamLedgerPages } from '../chain/ledger-source.ts'
 import type { NetworkConfig } from '../chain/network.ts'
 import { computeBackoffMs, createRpcClient, type RpcClientOptions, sleep } from '../chain/rpc-client.ts'
 import type { Logger } from '../logger.ts'
@@ -8,6 +9,38 @@ import { LedgerChainError, writeLedgerBatch } from '../store/ledger-data.ts'
 import { bindNetwork, NetworkMismatchError } from '../store/network.ts'
 import { acquireIndexerLock } from './indexer-lock.ts'
 import { buildNetworkWatchList, createLedgerPipeline, loadResumePoint } from './ledger-pipeline.ts'
+
+/**
+ * Pages with their decoding already under way: as soon as the source delivers page N+1 its decoding
+ * starts (on the decoder's thread) while the consumer still adapts and writes page N, and the source
+ * fetches page N+2. At the head a page is handed over at once, not held for a next one.
+ */
+async function* decodeAhead(
+  pages: AsyncIterable<LedgerPage>,
+  decoder: LedgerDecoder,
+): AsyncGenerator<{ page: LedgerPage; decoding: Promise<DecodedLedger[]> }> {
+  const iterator = pages[Symbol.asyncIterator]()
+  const pull = () =>
+    iterator.next().then((result) => {
+      if (result.done) return null
+      const decoding = decoder.decode(result.value.ledgers.map((l) => l.metadataXdr))
+      decoding.catch(() => {})
+      return { page: result.value, decoding }
+    })
+  let next = pull()
+  try {
+    while (true) {
+      const current = await next
+      if (current === null) return
+      next = pull()
+      next.catch(() => {})
+      yield current
+    }
+  } finally {
+    // Not awaited: a fetch under way ends with the caller's abort, not here.
+    iterator.return?.().catch(() => {})
+  }
+}
 
 /** Ledgers per write transaction while catching up; at the head every page is written at once. */
 export const DEFAULT_BATCH_SIZE = 1000
@@ -45,6 +78,8 @@ export interface IndexerOptions {
   pageSize?: number
   pollIntervalMs?: number
   rpc?: Omit<RpcClientOptions, 'url'>
+  /** Decode on a worker thread, beside fetching and writing (default true). */
+  decodeInWorker?: boolean
   /** Accounts whose protocol state stays cached between batches (the store holds the rest). */
   stateCacheAccounts?: number
   /** Called after every committed batch. */
@@ -64,8 +99,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
   const { database, logger, network } = options
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE
   const watched = buildNetworkWatchList(network)
+  // A transient failure is retried where it happened, for as long as it lasts: the pipeline and its
+  // pending rows are kept. Only a failure retrying cannot fix restarts the pass from the checkpoint.
   const client = createRpcClient({
     url: options.rpcUrl,
+    maxAttempts: Number.POSITIVE_INFINITY,
     onRetry: (info) => logger.warn(info, 'RPC call failed; retrying'),
     ...options.rpc,
   })
@@ -79,7 +117,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
   }
 
   /** One pass from the store's checkpoint; returns when `until` is reached or throws on any failure. */
-  async function ingestOnce(signal: AbortSignal, until: number | undefined, started: RunTotals) {
+  async function ingestOnce(
+    decoder: LedgerDecoder,
+    signal: AbortSignal,
+    until: number | undefined,
+    started: RunTotals,
+  ) {
     const resume = await loadResumePoint(database)
     if (resume.checkpoint !== null) notifyCommitted(resume.checkpoint)
     if (until !== undefined && resume.checkpoint !== null && resume.checkpoint >= until) return
@@ -113,22 +156,24 @@ export function createIndexer(options: IndexerOptions): Indexer {
       })
     }
 
+    // Ends the source's own prefetch and head polling when this pass ends, however it ends.
+    const pass = new AbortController()
     const pages = streamLedgerPages({
       client,
       startLedger,
       ...(until !== undefined ? { endLedger: until } : {}),
       ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
       ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
-      signal,
+      signal: AbortSignal.any([signal, pass.signal]),
     })
-    for await (const page of pages) {
+    const ingestPage = async (page: LedgerPage, decoding: Promise<DecodedLedger[]>) => {
       latest = page.latestLedger
-      const decoded = page.ledgers.map((rpcLedger) => {
-        const ledger = decodeLedgerCloseMetaBase64(rpcLedger.metadataXdr, watched)
-        if (ledger.sequence !== rpcLedger.sequence || ledger.hash !== rpcLedger.hash.toLowerCase()) {
-          throw new Error(`ledger ${rpcLedger.sequence}: metadata does not match the ledger it was served as`)
+      const decoded = await decoding
+      decoded.forEach((ledger, i) => {
+        const served = page.ledgers[i]!
+        if (ledger.sequence !== served.sequence || ledger.hash !== served.hash.toLowerCase()) {
+          throw new Error(`ledger ${served.sequence}: metadata does not match the ledger it was served as`)
         }
-        return ledger
       })
       // A batch is committed as soon as it is full, so a page may straddle two batches.
       for (let i = 0; i < decoded.length; ) {
@@ -141,6 +186,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
       if (pipeline.pendingLedgers() >= batchSize || atHead || Date.now() - lastWrite >= MAX_BATCH_AGE_MS) {
         await flush()
       }
+    }
+
+    try {
+      for await (const { page, decoding } of decodeAhead(pages, decoder)) await ingestPage(page, decoding)
+    } finally {
+      pass.abort()
     }
     await flush()
   }
@@ -156,16 +207,25 @@ export function createIndexer(options: IndexerOptions): Indexer {
   }
 
   async function ingest(signal: AbortSignal, until?: number): Promise<void> {
-    const lock = await acquireIndexerLock(database, logger, signal)
+    // The decoding thread loads while the lock is taken (its XDR schemas take most of a second).
+    const decoder = createLedgerDecoder(watched, { worker: options.decodeInWorker ?? true })
+    const lock = await acquireIndexerLock(database, logger, signal).catch(async (error: unknown) => {
+      await decoder.close()
+      throw error
+    })
     const combined = AbortSignal.any([signal, lock.lost])
     const progress: RunTotals = { ingestedLedgers: 0, ingestedChanges: 0, startedAt: performance.now() }
+    let networkChecked = false
     try {
-      await requireSourceNetwork(combined)
-      // Refuses a store of another network; API replicas describe contracts and assets from it.
-      await bindNetwork(database, network, Date.now())
       for (let failures = 0; !signal.aborted; ) {
         try {
-          await ingestOnce(combined, until, progress)
+          if (!networkChecked) {
+            await requireSourceNetwork(combined)
+            // Refuses a store of another network; API replicas describe contracts and assets from it.
+            await bindNetwork(database, network, Date.now())
+            networkChecked = true
+          }
+          await ingestOnce(decoder, combined, until, progress)
           if (until !== undefined) return
         } catch (error) {
           if (signal.aborted) return
@@ -180,6 +240,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         failures = 0
       }
     } finally {
+      await decoder.close()
       await lock.release()
     }
   }

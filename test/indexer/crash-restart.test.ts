@@ -82,8 +82,9 @@ describe('strata index killed with SIGKILL at random moments', () => {
         // One kill in four lands during start-up (migrations, lock); the others while ingesting.
         if (i % 4 === 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000))
         else {
+          // Ingestion begins once the decoding thread has loaded, most of a second after the start.
           await waitForStart(child)
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 600))
+          await new Promise((resolve) => setTimeout(resolve, 500 + Math.random() * 3000))
         }
         await killHard(child)
         checkpoints.push(await getCheckpoint(reader))
@@ -103,7 +104,7 @@ describe('strata index killed with SIGKILL at random moments', () => {
       }
       child.kill('SIGTERM')
       const [code] = await once(child, 'exit')
-      expect(code).toBe(0)
+      expect(code, stderr).toBe(0)
       const midway = checkpoints.filter((c) => c !== null && c < last)
       expect(midway.length, `checkpoints after each kill: ${checkpoints.join(',')}`).toBeGreaterThanOrEqual(3)
       const crashed = await dumpIndexedData(reader)

@@ -48,11 +48,11 @@ describe('indexing the devnet', () => {
     for (const db of dbs) await db.drop()
   })
 
-  it('ingests every ledger, both LedgerCloseMeta versions, with snapshots, rates and prices', () => {
+  it('ingests every ledger, both LedgerCloseMeta versions, with snapshots and prices', () => {
     expect(clean.ledgers).toHaveLength(OPTIONS.ledgers)
     expect(clean.indexer_state[0]!.last_ledger).toBe(clean.ledgers[clean.ledgers.length - 1]!.sequence)
     expect(clean.snapshots.length).toBeGreaterThan(500)
-    expect(clean.rates.length).toBeGreaterThan(100)
+    expect(clean.rates).toEqual([])
     expect(clean.prices.length).toBeGreaterThan(20)
   })
 
