@@ -47,7 +47,9 @@ describe('the strata command', () => {
     const fresh = join(mkdtempSync(join(tmpdir(), 'strata-cli-')), 'fresh.db')
     const first = strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` })
     expect(first.code).toBe(0)
-    expect(first.stdout).toBe('applied: 001-organizations, 002-ledger-data, 003-network\n')
+    expect(first.stdout).toBe(
+      'applied: 001-organizations, 002-ledger-data, 003-network, 004-mainnet-layout, 005-coverage\n',
+    )
     expect(strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` }).stdout).toBe('database is up to date\n')
     const key = strata(['create-key', '--org', 'cli-org', '--org-name', 'CLI Org', '--name', 'ops'], db.env)
     expect(key.code, key.stderr).toBe(0)

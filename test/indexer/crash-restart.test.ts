@@ -79,12 +79,23 @@ describe('strata index killed with SIGKILL at random moments', () => {
     try {
       for (let i = 0; i < KILLS; i++) {
         const child = spawnIndexer(devnet.url, crashedDb.env)
-        // One kill in four lands during start-up (migrations, lock); the others while ingesting.
+        // One kill in four lands during start-up (migrations, lock, the decoding thread loading); the
+        // others while ingesting: a little after the checkpoint passes a random ledger ahead of it.
         if (i % 4 === 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000))
         else {
-          // Ingestion begins once the decoding thread has loaded, most of a second after the start.
-          await waitForStart(child)
-          await new Promise((resolve) => setTimeout(resolve, 500 + Math.random() * 3000))
+          const target =
+            ((await getCheckpoint(reader)) ?? devnet.chain.oldestLedger()) +
+            20 +
+            Math.floor(Math.random() * 250)
+          const deadline = Date.now() + 20_000
+          while (
+            child.exitCode === null &&
+            Date.now() < deadline &&
+            ((await getCheckpoint(reader)) ?? 0) < target
+          ) {
+            await new Promise((resolve) => setTimeout(resolve, 10))
+          }
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 60))
         }
         await killHard(child)
         checkpoints.push(await getCheckpoint(reader))
