@@ -116,7 +116,9 @@ export function createLedgerPipeline(
         book.load(address, json === undefined ? [] : parsePositions(json))
       }
     }
-    decoded.forEach((ledger, i) => addLedger(ledger, vaultChanges[i]!))
+    decoded.forEach((ledger, i) => {
+      addLedger(ledger, vaultChanges[i]!)
+    })
   }
 
   function addLedger(ledger: DecodedLedger, vaultChanges: VaultStateChange[]): void {

@@ -7,12 +7,26 @@ import { apiKey, createKey } from '../support/factories.ts'
 import {
   buildReferenceModel,
   expectVault,
-  latestAtOrBefore,
+  priceOf,
   type ReferenceModel,
   type RefSnapshot,
+  snapshotAt,
 } from './reference-model.ts'
 
 const MAX_PRICE_AGE_S = 3600
+const START = 5000
+const LEDGERS = 2500
+/** Both LedgerCloseMeta versions and both Reflector forms, each over half of the history. */
+const DEVNET = {
+  seed: 'positions-test',
+  ledgers: LEDGERS,
+  accounts: 60,
+  startLedger: START,
+  protocolSwitchLedger: START + 1200,
+  reflectorV3Ledger: START + 1000,
+  /** Idle vault entries are archived after 400 ledgers (mainnet: 28 days), so restores happen. */
+  vaultTtlLedgers: 400,
+}
 
 describe('vault positions at a ledger', () => {
   let devnet: Devnet
@@ -21,7 +35,7 @@ describe('vault positions at a ledger', () => {
   let key: string
 
   beforeAll(async () => {
-    devnet = await startDevnet({ seed: 'positions-test', ledgers: 2500, accounts: 60, startLedger: 5000 })
+    devnet = await startDevnet(DEVNET)
     model = buildReferenceModel(devnet.chain)
     t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '100000' })
     key = await indexDevnetInto(t)
@@ -53,18 +67,18 @@ describe('vault positions at a ledger', () => {
     return { status: response.statusCode, body: response.json(), raw: response.body }
   }
 
-  const expectedVaults = (snapshot: RefSnapshot, valuationLedger: number, accrueTo?: number) =>
+  const expectedVaults = (snapshot: RefSnapshot, valuationLedger: number, at = false) =>
     [...snapshot.vaults.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([denomination, vault]) => ({
         ...expectVault(model, devnet.chain, denomination, vault, {
           valuationLedger,
-          rateLedger: accrueTo ?? vault.changedAt,
           maxPriceAgeS: MAX_PRICE_AGE_S,
-          accrue: accrueTo !== undefined,
+          at,
         }),
         contract_address: devnet.network.contracts.vaultprotocol.address,
       }))
+  const oracle = () => devnet.network.contracts.oracles[0]!.address
 
   /** An account that held vaults through a long quiet stretch: [snapshot, next change or head]. */
   const findDormant = (minGap: number) => {
@@ -135,7 +149,7 @@ describe('vault positions at a ledger', () => {
     expect(
       body.enrichment.contracts[devnet.network.contracts.vaultprotocol.address].position_types,
     ).toContain('collateral')
-    expect(body.meta.sources).toContain(`oracle:${devnet.network.contracts.oracle.address}`)
+    expect(body.meta.sources).toContain(`oracle:${oracle()}`)
   })
 
   it('a pin beyond the indexed head is flagged partial and serves the latest indexed state', async () => {
@@ -162,11 +176,12 @@ describe('vault positions at a ledger', () => {
     const pin = next - 1
     const { body } = await get(address, `?as_of_ledger=${pin}`)
     const xlm = devnet.network.vaultprotocol.collateral_asset
-    const price = latestAtOrBefore(model.prices.get(xlm), snap.ledger)!
+    const price = priceOf(model, devnet.chain, xlm, snap.ledger)!
+    const scale = 10n ** BigInt(price.decimals)
     expect(body.enrichment.assets[xlm]).toEqual({
       decimals: 7,
-      price_source: devnet.network.contracts.oracle.address,
-      price_usd: `${price.price / 10n ** 14n}.${(price.price % 10n ** 14n).toString().padStart(14, '0')}`,
+      price_source: oracle(),
+      price_usd: `${price.price / scale}.${(price.price % scale).toString().padStart(price.decimals, '0')}`,
       symbol: 'XLM',
       tags: devnet.network.assets[xlm]!.tags,
     })
@@ -176,22 +191,21 @@ describe('vault positions at a ledger', () => {
     expect(body.meta.oracle_staleness_seconds).toBeGreaterThanOrEqual(0)
   })
 
-  it('rule 6: /at accrues debt to the pin with the rate at or before it and names its ledger', async () => {
-    // A dormant vault whose denomination's rate moved while it slept.
+  it('rule 6: /at keeps the amounts (FxDAO debt does not accrue), values them at the pin, rate_ledger null', async () => {
+    // A dormant vault whose collateral price moved while it slept.
+    const xlm = devnet.network.vaultprotocol.collateral_asset
     let pick: { address: string; snap: RefSnapshot; pin: number } | undefined
     for (const [address, list] of model.snapshots) {
       for (let i = 0; i < list.length && !pick; i++) {
         const snap = list[i]!
         const next = list[i + 1]?.ledger ?? model.last + 1
-        for (const [denomination, vault] of snap.vaults) {
-          const later = latestAtOrBefore(model.rates.get(denomination), next - 1)
-          const then = latestAtOrBefore(model.rates.get(denomination), vault.changedAt)
-          if (vault.totalDebt > 0n && later && then && later.rate !== then.rate)
-            pick = { address, snap, pin: next - 1 }
-        }
+        const then = priceOf(model, devnet.chain, xlm, snap.ledger)
+        const later = priceOf(model, devnet.chain, xlm, next - 1)
+        if (snap.vaults.size > 0 && then && later && then.price !== later.price)
+          pick = { address, snap, pin: next - 1 }
       }
     }
-    expect(pick, 'a dormant vault with a moving rate').toBeDefined()
+    expect(pick, 'a dormant vault whose collateral price moved').toBeDefined()
     const { address, snap, pin } = pick!
     const at = await t.app.inject({
       method: 'GET',
@@ -199,15 +213,122 @@ describe('vault positions at a ledger', () => {
       headers: apiKey(key),
     })
     expect(at.statusCode).toBe(200)
-    const accrued = at.json()
-    expect(accrued.meta.requested_ledger).toBe(pin)
-    expect(accrued.meta.as_of_ledger).toBe(snap.ledger)
-    expect(accrued.data.vaults).toEqual(expectedVaults(snap, pin, pin))
+    const valued = at.json()
+    expect(valued.meta.requested_ledger).toBe(pin)
+    expect(valued.meta.as_of_ledger).toBe(snap.ledger)
+    expect(valued.data.vaults).toEqual(expectedVaults(snap, pin, true))
     const plain = (await get(address, `?as_of_ledger=${pin}`)).body
-    expect(plain.data.vaults.map((v: { debt: string }) => v.debt)).not.toEqual(
-      accrued.data.vaults.map((v: { debt: string }) => v.debt),
+    const amounts = (vaults: { collateral: string; debt: string }[]) =>
+      vaults.map((v) => [v.collateral, v.debt])
+    expect(amounts(valued.data.vaults)).toEqual(amounts(plain.data.vaults))
+    expect(valued.data.vaults.map((v: { collateral_usd: string }) => v.collateral_usd)).not.toEqual(
+      plain.data.vaults.map((v: { collateral_usd: string }) => v.collateral_usd),
     )
     expect(plain.data.vaults[0].rate_ledger).toBeUndefined()
+  })
+
+  it('agrees with the reference model on every account at every ledger where something changed, and around it', async () => {
+    let compared = 0
+    for (const [address, list] of model.snapshots) {
+      const pins = new Set<number>([model.last])
+      for (const snap of list)
+        for (const pin of [snap.ledger - 1, snap.ledger]) if (pin >= model.first) pins.add(pin)
+      for (const pin of pins) {
+        const expected = snapshotAt(model, address, pin)
+        const { body } = await get(address, `?as_of_ledger=${pin}`)
+        expect(body.meta.as_of_ledger, `${address}@${pin}`).toBe(expected?.ledger ?? null)
+        expect(body.data.vaults, `${address}@${pin}`).toEqual(
+          expected ? expectedVaults(expected, expected.ledger) : [],
+        )
+        compared++
+      }
+    }
+    expect(compared).toBeGreaterThan(500)
+  })
+
+  it('covers both LedgerCloseMeta versions and both Reflector forms', () => {
+    expect(model.metaVersions).toEqual(new Set([1, 2]))
+    expect(new Set(model.priceForms.values())).toEqual(new Set(['v2', 'v3']))
+  })
+
+  it('writes no snapshot for a neighbour whose entry changed only its next_key', async () => {
+    const relinks = model.invocations.flatMap((i) =>
+      [...i.relinked].map((account) => ({ account, ledger: i.ledger, i })),
+    )
+    const quiet = relinks.filter(
+      ({ account, ledger }) =>
+        !model.invocations.some(
+          (o) => o.ledger === ledger && o.written.has(account) && !o.relinked.has(account),
+        ),
+    )
+    expect(quiet.length, 'the devnet rewrites neighbours').toBeGreaterThan(0)
+    for (const { account, ledger } of quiet.slice(0, 20)) {
+      expect(model.snapshots.get(account)?.some((s) => s.ledger === ledger) ?? false).toBe(false)
+      const rows = await t.database.db
+        .selectFrom('snapshots')
+        .select('ledger')
+        .where('protocol', '=', 'vaultprotocol')
+        .where('address', '=', account)
+        .where('ledger', '=', ledger)
+        .execute()
+      expect(rows, `${account}@${ledger}`).toEqual([])
+    }
+  })
+
+  it('treats eviction and restore as no change: the owner gets no snapshot for either', async () => {
+    expect(model.evictions.length, 'the devnet archives idle entries').toBeGreaterThan(0)
+    const restoredOnly = model.invocations.flatMap((i) =>
+      [...i.restored]
+        .filter((account) => !model.snapshots.get(account)?.some((s) => s.ledger === i.ledger))
+        .map((account) => ({ account, ledger: i.ledger })),
+    )
+    expect(restoredOnly.length, 'the devnet restores archived entries').toBeGreaterThan(0)
+    const rows = await t.database.db
+      .selectFrom('snapshots')
+      .select(['address', 'ledger'])
+      .where('protocol', '=', 'vaultprotocol')
+      .execute()
+    const stored = new Set(rows.map((r) => `${r.address}@${Number(r.ledger)}`))
+    for (const { account, ledger } of restoredOnly) expect(stored.has(`${account}@${ledger}`)).toBe(false)
+    // Every stored snapshot is one the reference model makes: none comes from an eviction alone.
+    const expected = new Set([...model.snapshots].flatMap(([a, list]) => list.map((s) => `${a}@${s.ledger}`)))
+    expect(stored).toEqual(expected)
+  })
+
+  it('moves a vault on transfer_debt: the sender holds it before, the receiver from that ledger', async () => {
+    const transfers = model.invocations.filter(
+      (i) => i.fn === 'transfer_debt' && i.removed.size === 1 && i.created.size === 1,
+    )
+    expect(transfers.length, 'the devnet transfers debt').toBeGreaterThan(0)
+    const { ledger, removed, created } = transfers[0]!
+    const [from] = [...removed]
+    const [to] = [...created]
+    const sender = await get(from!, `?as_of_ledger=${ledger}`)
+    const senderBefore = await get(from!, `?as_of_ledger=${ledger - 1}`)
+    const receiver = await get(to!, `?as_of_ledger=${ledger}`)
+    const moved = senderBefore.body.data.vaults.filter(
+      (v: { denomination: string }) =>
+        !sender.body.data.vaults.some((w: { denomination: string }) => w.denomination === v.denomination),
+    )
+    expect(moved).toHaveLength(1)
+    const arrived = receiver.body.data.vaults.find(
+      (v: { denomination: string }) => v.denomination === moved[0].denomination,
+    )
+    expect(arrived).toMatchObject({ collateral: moved[0].collateral, debt: moved[0].debt, ledger })
+  })
+
+  it('drops a liquidated vault at the ledger of the liquidation', async () => {
+    const liquidations = model.invocations.filter((i) => i.fn === 'liquidate' && i.removed.size > 0)
+    expect(liquidations.length, 'the devnet liquidates').toBeGreaterThan(0)
+    const { ledger, removed } = liquidations[0]!
+    for (const owner of removed) {
+      const before = snapshotAt(model, owner, ledger - 1)!
+      const after = snapshotAt(model, owner, ledger)!
+      expect(after.ledger).toBe(ledger)
+      expect(after.vaults.size).toBe(before.vaults.size - 1)
+      const { body } = await get(owner, `?as_of_ledger=${ledger}`)
+      expect(body.data.vaults).toHaveLength(after.vaults.size)
+    }
   })
 
   it('marks USD unavailable as price_stale when the oracle is older than MAX_PRICE_AGE_S', async () => {
@@ -219,10 +340,10 @@ describe('vault positions at a ledger', () => {
       const [address, snap] = [...model.snapshots]
         .flatMap(([a, list]) => list.map((s) => [a, s] as const))
         .find(([, s]) => {
-          const p = latestAtOrBefore(model.prices.get(xlm), s.ledger)
+          const p = priceOf(model, devnet.chain, xlm, s.ledger)
           return (
             s.vaults.size > 0 &&
-            p !== undefined &&
+            p != null &&
             model.closeTimes.get(s.ledger)! - Math.floor(p.tsMs / 1000) > 60
           )
         })!
@@ -247,7 +368,8 @@ describe('vault positions at a ledger', () => {
 
   it('marks USD unavailable as price_missing before the oracle has published', async () => {
     const xlm = devnet.network.vaultprotocol.collateral_asset
-    const firstPrice = model.prices.get(xlm)![0]!.ledger
+    const feed = devnet.network.assets[xlm]!.price_feed!
+    const firstPrice = model.prices.get(`${feed.oracle}|${feed.asset}`)![0]!.ledger
     const early = [...model.snapshots]
       .flatMap(([a, list]) => list.map((s) => [a, s] as const))
       .find(([, s]) => s.ledger < firstPrice && s.vaults.size > 0)

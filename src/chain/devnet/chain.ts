@@ -24,6 +24,10 @@ export interface DevnetOptions {
   genesisCloseTimeS?: number
   /** Ledgers below this one are protocol 22 (LedgerCloseMeta v1); null: all protocol 23. */
   protocolSwitchLedger?: number | null
+  /** The oracle is Reflector v3 (events) from this ledger on and v2 (storage records only) before; null: v3 throughout. */
+  reflectorV3Ledger?: number | null
+  /** Ledgers a vault entry stays live after a write before it is archived (default FxDAO's 28 days). */
+  vaultTtlLedgers?: number
   host?: string
   port?: number
 }
@@ -92,6 +96,9 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
     accounts,
     activity: options.activity ?? DEFAULT_ACTIVITY,
     startLedger,
+    protocolSwitchLedger: options.protocolSwitchLedger ?? null,
+    reflectorV3Ledger: options.reflectorV3Ledger ?? null,
+    ...(options.vaultTtlLedgers === undefined ? {} : { vaultTtlLedgers: options.vaultTtlLedgers }),
     ...(options.genesisCloseTimeS === undefined ? {} : { genesisCloseTimeS: options.genesisCloseTimeS }),
   })
   const encoder = createLedgerEncoder(devnetPassphrase(seed), options.protocolSwitchLedger ?? null)
@@ -158,6 +165,11 @@ function requireOptions(options: DevnetOptions, startLedger: number, accounts: n
   if (!Number.isInteger(startLedger) || startLedger < 2)
     problems.push('startLedger must be a whole number >= 2')
   if (!Number.isInteger(accounts) || accounts < 1) problems.push('accounts must be a whole number >= 1')
+  if (
+    options.vaultTtlLedgers !== undefined &&
+    !(Number.isInteger(options.vaultTtlLedgers) && options.vaultTtlLedgers >= 1)
+  )
+    problems.push('vaultTtlLedgers must be a whole number >= 1')
   const activity = options.activity ?? DEFAULT_ACTIVITY
   if (!(activity >= 0 && activity <= 1)) problems.push('activity must be between 0 and 1')
   const faultRate = options.faultRate ?? 0

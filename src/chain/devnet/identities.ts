@@ -24,6 +24,15 @@ export interface DevnetIdentities {
   debtContracts: Uint8Array[]
   oracleAdmin: Uint8Array
   liquidator: Uint8Array
+  /** Redeems stablecoins against the riskiest vault now and then. */
+  redeemer: Uint8Array
+  /** Issuer account of the USDx/EURx/GBPx classic assets behind the debt token contracts. */
+  stableIssuer: Uint8Array
+  /** FxDAO's treasury account: receives the fees. */
+  treasury: Uint8Array
+  /** Wasm hashes of the deployed contracts (their instance entries' executables). */
+  vaultWasm: Uint8Array
+  oracleWasm: Uint8Array
   /** Public key of simulated account i (cached; 32 bytes). */
   accountKey(index: number): Uint8Array
   /** G... address of simulated account i. */
@@ -52,6 +61,11 @@ export function createIdentities(seed: string): DevnetIdentities {
     debtContracts: DENOMINATIONS.map((d) => deriveKey(seed, `asset:${d}x`)),
     oracleAdmin: deriveKey(seed, 'account:oracle-admin'),
     liquidator: deriveKey(seed, 'account:liquidator'),
+    redeemer: deriveKey(seed, 'account:redeemer'),
+    stableIssuer: deriveKey(seed, 'account:stable-issuer'),
+    treasury: deriveKey(seed, 'account:treasury'),
+    vaultWasm: deriveKey(seed, 'wasm:fxdao-vaults-0.6.0'),
+    oracleWasm: deriveKey(seed, 'wasm:reflector'),
     accountKey,
     accountAddress: (index) => StrKey.encodeEd25519PublicKey(accountKey(index)),
   }
@@ -66,7 +80,13 @@ export function buildNetworkConfig(ids: DevnetIdentities, startLedger: number): 
   const denominations: NetworkConfig['vaultprotocol']['denominations'] = {}
   const assets: NetworkConfig['assets'] = {
     // The devnet's feed names XLM by its asset contract (Reflector `Asset::Stellar`).
-    [xlm]: { id: xlm, symbol: 'XLM', decimals: 7, tags: ['native', 'collateral'], price_feed: { oracle, asset: xlm } },
+    [xlm]: {
+      id: xlm,
+      symbol: 'XLM',
+      decimals: 7,
+      tags: ['native', 'collateral'],
+      price_feed: { oracle, asset: xlm },
+    },
   }
   DENOMINATIONS.forEach((denomination, i) => {
     const debtAsset = debt[i]!

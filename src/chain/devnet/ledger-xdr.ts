@@ -102,7 +102,8 @@ export function createLedgerEncoder(passphrase: string, protocolSwitchLedger: nu
       upgradesProcessing: [],
       scpInfo: [],
       totalByteSizeOfLiveSorobanState: 0n,
-      evictedKeys: [],
+      // Eviction lists archived keys from protocol 23 on; the world evicts nothing before it.
+      evictedKeys: sim.evictedKeys,
     }
     const lcm: xdr.LedgerCloseMetaWire = modern
       ? {

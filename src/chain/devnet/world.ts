@@ -1,24 +1,28 @@
 import { StrKey, type xdr } from '@stellar/stellar-sdk'
-import { buildOracleUpdateEvent, type OraclePrice } from './contract-layout.ts'
-import { DENOMINATIONS, type DevnetIdentities } from './identities.ts'
-import { createRng } from './prng.ts'
-import { buildI128, buildU64, buildVec } from './scval.ts'
+import { buildInstanceKey, type OracleAsset } from './contract-layout.ts'
 import {
   buildVaultEntry,
-  buildVaultsInfoEntry,
-  createVaultsInfoTx,
+  buildVaultIndexEntry,
+  buildVaultInstanceEntry,
+  deployVaultsTx,
+  evictExpired,
   simulateAccountAction,
   simulateLiquidation,
-} from './vault-actions.ts'
+  simulateRedeem,
+} from './fxdao.ts'
+import { DENOMINATIONS, type DevnetIdentities } from './identities.ts'
+import { createRng } from './prng.ts'
+import { buildOracleInstanceEntry, deployOracleTx, type OracleState, setPriceTx } from './reflector.ts'
+import { createSacEvents } from './sac-events.ts'
+import { compareScVal } from './scval.ts'
 import {
   EPOCH_S,
-  FEE_REVIEW_INTERVAL_LEDGERS,
   LEDGER_INTERVAL_S,
   ORACLE_INTERVAL_LEDGERS,
   PRICE_ONE,
-  RATE_ONE,
   type SimLedger,
   type SimTx,
+  VAULT_TTL_LEDGERS,
   vaultMapKey,
   type WorldState,
 } from './world-state.ts'
@@ -31,6 +35,12 @@ export interface WorldOptions {
   startLedger: number
   /** Close time of the first ledger, epoch seconds; a fixed date unless a caller needs "recent". */
   genesisCloseTimeS?: number
+  /** Ledgers from this one on are protocol 23 (CAP-67 events, eviction); null: all of them. */
+  protocolSwitchLedger?: number | null
+  /** The oracle is Reflector v3 (events) from this ledger on, v2 (storage only) before; null: v3 throughout. */
+  reflectorV3Ledger?: number | null
+  /** Ledgers a written vault entry stays live before it is archived (FxDAO: 28 days). */
+  vaultTtlLedgers?: number
 }
 
 /** The simulated world: steps one ledger at a time, each step a pure function of the seed and the past. */
@@ -38,17 +48,23 @@ export interface World {
   stepLedger(): SimLedger
   /** An account holding an open vault right now, or null when no vault is open. */
   sampleVaultHolder(): string | null
-  /** The current entry under a contract-data key, or null when it does not exist (now). */
+  /** The current entry under a contract-data key, or null when it does not exist or is archived (now). */
   lookupEntry(key: xdr.LedgerKeyWire): xdr.LedgerEntryWire | null
 }
 
-const LIQUIDATION_SAMPLE = 64
+/** Redeems happen now and then, on the lowest vault of a denomination. */
+const REDEEM_CHANCE = 0.01
 const INITIAL_PRICES = { xlm: 30_000_000_000_000n, EUR: 108_000_000_000_000n, GBP: 127_000_000_000_000n }
+
+function stellarAssetName(code: string, issuer: Uint8Array): string {
+  return `${code}:${StrKey.encodeEd25519PublicKey(issuer)}`
+}
 
 export function createWorld(options: WorldOptions): World {
   const { ids, accounts } = options
   const rng = createRng(`${ids.seed}:world`)
   const genesis = options.genesisCloseTimeS ?? EPOCH_S
+  const switchLedger = options.protocolSwitchLedger ?? null
   const w: WorldState = {
     ids,
     rng,
@@ -56,22 +72,34 @@ export function createWorld(options: WorldOptions): World {
     sequence: options.startLedger - 1,
     closeTime: genesis - LEDGER_INTERVAL_S,
     xlmPrice: INITIAL_PRICES.xlm,
-    denoms: DENOMINATIONS.map((name) => ({
+    denoms: DENOMINATIONS.map((name, i) => ({
       name,
-      debtRate: RATE_ONE,
-      feeBps: 100 + rng.nextInt(400),
-      lastAccrualS: genesis,
+      price: name === 'USD' ? PRICE_ONE : INITIAL_PRICES[name],
       totalCol: 0n,
       totalDebt: 0n,
       totalVaults: 0n,
-      lastModified: options.startLedger,
-      price: name === 'USD' ? PRICE_ONE : INITIAL_PRICES[name],
+      list: [],
+      sac: createSacEvents(ids.debtContracts[i]!, stellarAssetName(`${name}x`, ids.stableIssuer)),
     })),
     vaults: new Map(),
     open: [],
     dormantUntil: new Int32Array(accounts),
     preferences: new Uint8Array(accounts),
     scale: new Uint8Array(accounts),
+    xlmSac: createSacEvents(ids.xlmContract, 'native'),
+    protocol23: switchLedger === null || options.startLedger >= switchLedger,
+    ttlLedgers: options.vaultTtlLedgers ?? VAULT_TTL_LEDGERS,
+    vaultInstanceModified: options.startLedger,
+    expiries: new Map(),
+  }
+  // The feed quotes XLM by its asset contract and the fiat denominations by ticker.
+  const oracleAssets: OracleAsset[] = [{ contract: ids.xlmContract }, { symbol: 'EUR' }, { symbol: 'GBP' }]
+  const oracle: OracleState = {
+    assets: oracleAssets,
+    lastTimestampMs: 0n,
+    instanceModified: options.startLedger,
+    // Absent: v3 throughout, every update is at or above ledger 0.
+    v3Ledger: options.reflectorV3Ledger ?? 0,
   }
   for (let a = 0; a < accounts; a++) {
     const roll = rng.nextInt(100)
@@ -84,14 +112,22 @@ export function createWorld(options: WorldOptions): World {
   const stepLedger = (): SimLedger => {
     w.sequence += 1
     w.closeTime += LEDGER_INTERVAL_S
+    w.protocol23 = switchLedger === null || w.sequence >= switchLedger
     const offset = w.sequence - options.startLedger
     const txs: SimTx[] = []
-    if (offset === 0) for (const d of w.denoms) txs.push(createVaultsInfoTx(w, d))
-    if (offset > 0 && offset % FEE_REVIEW_INTERVAL_LEDGERS === 0) reviewStabilityFees(w)
+    const evictedKeys = evictExpired(w)
+    if (offset === 0) txs.push(deployOracleTx(w, oracle), deployVaultsTx(w))
     if (offset % ORACLE_INTERVAL_LEDGERS === 0) {
       movePrices(w)
-      txs.push(buildOracleTx(w))
-      sampleLiquidations(w, txs)
+      txs.push(setPriceTx(w, oracle, [w.xlmPrice, w.denoms[1]!.price, w.denoms[2]!.price]))
+      for (let denom = 0; denom < w.denoms.length; denom++) {
+        const tx = simulateLiquidation(w, denom)
+        if (tx) txs.push(tx)
+      }
+    }
+    if (offset > 0 && rng.chance(REDEEM_CHANCE)) {
+      const tx = simulateRedeem(w, rng.nextInt(w.denoms.length))
+      if (tx) txs.push(tx)
     }
     const expected = accounts * options.activity * (0.5 + rng.nextFloat())
     const picks = Math.floor(expected) + (rng.chance(expected % 1) ? 1 : 0)
@@ -101,35 +137,54 @@ export function createWorld(options: WorldOptions): World {
       txs.push(simulateAccountAction(w, account))
       if (rng.chance(0.15)) w.dormantUntil[account] = w.sequence + rng.nextRange(100, 10_000)
     }
-    return { sequence: w.sequence, closeTime: w.closeTime, txs }
+    return { sequence: w.sequence, closeTime: w.closeTime, txs, evictedKeys }
   }
 
   // Answering from the world's own state costs nothing per generated change, unlike a key-value
   // copy of every entry; built on first use because benchmarks never read entries.
   let accountIndex: Map<string, number> | null = null
-  const lookupEntry = (key: xdr.LedgerKeyWire): xdr.LedgerEntryWire | null => {
-    if (key.type !== 6 || key.contractData.durability !== 1) return null
-    const { contract, key: scKey } = key.contractData
-    if (contract.type !== 1 || !Buffer.from(contract.contractId).equals(ids.vaultContract)) return null
-    const parts = scKey.type === 16 ? scKey.vec : null
-    const tag = parts?.[0]
-    if (parts?.length !== 2 || tag?.type !== 15) return null
-    const arg = parts[1]!
-    if (tag.sym.toString() === 'VaultsInfo' && arg.type === 15) {
-      const d = w.denoms.find((x) => x.name === arg.sym.toString())
-      return d && w.sequence >= options.startLedger ? buildVaultsInfoEntry(w, d) : null
-    }
-    if (tag.sym.toString() !== 'Vault' || arg.type !== 16 || arg.vec?.length !== 2) return null
-    const [address, denomination] = arg.vec
-    if (address?.type !== 18 || address.address.type !== 0 || denomination?.type !== 15) return null
-    const denom = w.denoms.findIndex((x) => x.name === denomination.sym.toString())
+  const accountOf = (address: xdr.ScValWire | undefined): number | undefined => {
+    if (address?.type !== 18 || address.address.type !== 0) return undefined
     if (!accountIndex) {
       accountIndex = new Map()
       for (let a = 0; a < accounts; a++) accountIndex.set(Buffer.from(ids.accountKey(a)).toString('hex'), a)
     }
-    const account = accountIndex.get(Buffer.from(address.address.accountId.ed25519).toString('hex'))
-    const vault = account === undefined ? undefined : w.vaults.get(vaultMapKey(account, denom))
-    return vault ? buildVaultEntry(w, vault, vault.lastModified) : null
+    return accountIndex.get(Buffer.from(address.address.accountId.ed25519).toString('hex'))
+  }
+  const lookupEntry = (key: xdr.LedgerKeyWire): xdr.LedgerEntryWire | null => {
+    if (key.type !== 6 || key.contractData.durability !== 1) return null
+    const { contract, key: scKey } = key.contractData
+    if (contract.type !== 1 || w.sequence < options.startLedger) return null
+    const id = Buffer.from(contract.contractId)
+    if (compareScVal(scKey, buildInstanceKey()) === 0 && scKey.type === 20) {
+      if (id.equals(ids.vaultContract)) return buildVaultInstanceEntry(w)
+      if (id.equals(ids.oracleContract)) return buildOracleInstanceEntry(w, oracle)
+      return null
+    }
+    if (!id.equals(ids.vaultContract)) return null
+    const parts = scKey.type === 16 ? scKey.vec : null
+    const tag = parts?.[0]
+    if (parts?.length !== 2 || tag?.type !== 15) return null
+    const arg = parts[1]!
+    const name = tag.sym.toString()
+    let account: number | undefined
+    let denomination: string | undefined
+    if (name === 'Vault' && arg.type === 16 && arg.vec?.length === 2 && arg.vec[1]?.type === 15) {
+      account = accountOf(arg.vec[0])
+      denomination = arg.vec[1].sym.toString()
+    } else if (name === 'VaultIndex' && arg.type === 17) {
+      for (const entry of arg.map ?? []) {
+        const field = entry.key.type === 15 ? entry.key.sym.toString() : ''
+        if (field === 'user') account = accountOf(entry.val)
+        if (field === 'denomination' && entry.val.type === 15) denomination = entry.val.sym.toString()
+      }
+    }
+    const denom = w.denoms.findIndex((d) => d.name === denomination)
+    const vault = account === undefined || denom < 0 ? undefined : w.vaults.get(vaultMapKey(account, denom))
+    if (!vault) return null
+    // An archived entry is not live: the RPC answers for live entries only.
+    if (name === 'Vault') return vault.vaultArchived ? null : buildVaultEntry(w, vault)
+    return vault.indexArchived ? null : buildVaultIndexEntry(w, vault)
   }
 
   return {
@@ -146,7 +201,7 @@ export function createWorld(options: WorldOptions): World {
 function movePrices(w: WorldState): void {
   const { rng } = w
   let xlmPpm = rng.nextRange(-15_000, 15_500)
-  if (rng.chance(0.04)) xlmPpm = -rng.nextRange(60_000, 160_000)
+  if (rng.chance(0.06)) xlmPpm = -rng.nextRange(50_000, 160_000)
   // Pull towards the starting price so long runs stay in a plausible band.
   if (w.xlmPrice > INITIAL_PRICES.xlm * 3n) xlmPpm -= 20_000
   if (w.xlmPrice < INITIAL_PRICES.xlm / 3n) xlmPpm += 20_000
@@ -154,34 +209,5 @@ function movePrices(w: WorldState): void {
   for (const d of w.denoms) {
     if (d.name === 'USD') continue
     d.price = (d.price * BigInt(1_000_000 + rng.nextRange(-2_000, 2_000))) / 1_000_000n
-  }
-}
-
-function reviewStabilityFees(w: WorldState): void {
-  for (const d of w.denoms) {
-    if (w.rng.chance(0.5)) d.feeBps = Math.min(1_500, Math.max(50, d.feeBps + w.rng.nextRange(-50, 50)))
-  }
-}
-
-function buildOracleTx(w: WorldState): SimTx {
-  const prices: OraclePrice[] = [{ asset: { contract: w.ids.xlmContract }, price: w.xlmPrice }]
-  for (const d of w.denoms) if (d.name !== 'USD') prices.push({ asset: { symbol: d.name }, price: d.price })
-  const timestampMs = BigInt(w.closeTime) * 1000n
-  return {
-    source: w.ids.oracleAdmin,
-    contract: w.ids.oracleContract,
-    fn: 'set_price',
-    args: [buildVec(prices.map((p) => buildI128(p.price))), buildU64(timestampMs)],
-    successful: true,
-    changes: [],
-    events: [buildOracleUpdateEvent(w.ids.oracleContract, timestampMs, prices)],
-  }
-}
-
-function sampleLiquidations(w: WorldState, txs: SimTx[]): void {
-  const samples = Math.min(LIQUIDATION_SAMPLE, w.open.length)
-  for (let i = 0; i < samples && w.open.length > 0; i++) {
-    const tx = simulateLiquidation(w, w.open[w.rng.nextInt(w.open.length)]!)
-    if (tx) txs.push(tx)
   }
 }
