@@ -1,4 +1,4 @@
-import { Address, scValToNative, xdr } from '@stellar/stellar-sdk'
+import { Address, scValToNative, TransactionBuilder, xdr } from '@stellar/stellar-sdk'
 import type { DevnetChain } from '../../src/chain/devnet/index.ts'
 
 /**
@@ -6,8 +6,9 @@ import type { DevnetChain } from '../../src/chain/devnet/index.ts'
  * tests compare the RPC surface and the world's invariants against what the bytes say.
  */
 export interface DecodedChange {
-  kind: 'created' | 'updated' | 'removed' | 'state'
+  kind: 'created' | 'updated' | 'removed' | 'state' | 'restored'
   contract: string
+  durability?: 'temporary' | 'persistent'
   keyXdr: string
   key: unknown
   /** Native value (null for removed). */
@@ -17,6 +18,8 @@ export interface DecodedChange {
 
 export interface DecodedTx {
   hash: string
+  /** The contract function invoked, read from the envelope in the transaction set. */
+  fn: string
   ledger: number
   index: number
   successful: boolean
@@ -36,22 +39,43 @@ export interface DecodedLedger {
   closeTime: number
   version: string
   txs: DecodedTx[]
+  /** Contract-data keys evicted at this ledger, as natives with their contract. */
+  evicted: { contract: string; key: unknown }[]
 }
 
 export function decodeLedgers(chain: DevnetChain): DecodedLedger[] {
   const out: DecodedLedger[] = []
   for (let seq = chain.oldestLedger(); seq <= chain.latestLedger(); seq++) {
-    out.push(decodeLedger(chain.ledgerMetaXdr(seq)))
+    out.push(decodeLedger(chain.ledgerMetaXdr(seq), chain.passphrase))
   }
   return out
 }
 
-export function decodeLedger(bytes: Uint8Array): DecodedLedger {
+export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedger {
   const lcm = xdr.LedgerCloseMeta.fromXdr(bytes)
   if (lcm.type === 'v0') throw new Error('unexpected v0 ledger')
   const body = lcm.type === 'v1' ? lcm.v1 : lcm.v2
   const header = body.ledgerHeader.header
   const sequence = header.ledgerSeq
+  const functions = new Map<string, string>()
+  const set = body.txSet.toXdrObject()
+  if (set.v === 1) {
+    for (const phase of set.v1TxSet.phases) {
+      if (phase.v !== 0) continue
+      for (const component of phase.v0Components) {
+        for (const envelope of component.txsMaybeDiscountedFee.txs) {
+          const base64 = Buffer.from(xdr.TransactionEnvelope.schema.encode(envelope)).toString('base64')
+          const hash = Buffer.from(TransactionBuilder.fromXDR(base64, passphrase).hash()).toString('hex')
+          const body = envelope.type === 2 ? envelope.v1.tx.operations[0]?.body : undefined
+          const fn =
+            body?.type === 24 && body.invokeHostFunctionOp.hostFunction.type === 0
+              ? body.invokeHostFunctionOp.hostFunction.invokeContract.functionName.toString()
+              : ''
+          functions.set(hash, fn)
+        }
+      }
+    }
+  }
   const txs = body.txProcessing.map((tp, i): DecodedTx => {
     const meta = tp.txApplyProcessing
     let changes: xdr.LedgerEntryChange[] = []
@@ -63,8 +87,10 @@ export function decodeLedger(bytes: Uint8Array): DecodedLedger {
       changes = meta.v3.operations.flatMap((op) => op.changes)
       events = meta.v3.sorobanMeta?.events ?? []
     }
+    const hash = tp.result.transactionHash.toXdr('hex')
     return {
-      hash: tp.result.transactionHash.toXdr('hex'),
+      hash,
+      fn: functions.get(hash) ?? '',
       ledger: sequence,
       index: i + 1,
       successful: tp.result.result.result.type === 'txSuccess',
@@ -84,7 +110,22 @@ export function decodeLedger(bytes: Uint8Array): DecodedLedger {
       }),
     }
   })
-  return { sequence, closeTime: Number(header.scpValue.closeTime), version: lcm.type, txs }
+  const evicted =
+    lcm.type === 'v2'
+      ? lcm.v2.evictedKeys.flatMap((k) => {
+          const wire = k.toXdrObject()
+          if (wire.type !== 6) return []
+          return [
+            {
+              contract: Address.fromScAddress(
+                xdr.ScAddress.fromXdrObject(wire.contractData.contract),
+              ).toString(),
+              key: scValToNative(xdr.ScVal.fromXdrObject(wire.contractData.key)),
+            },
+          ]
+        })
+      : []
+  return { sequence, closeTime: Number(header.scpValue.closeTime), version: lcm.type, txs, evicted }
 }
 
 function decodeChange(change: xdr.LedgerEntryChange): DecodedChange {
@@ -95,6 +136,7 @@ function decodeChange(change: xdr.LedgerEntryChange): DecodedChange {
     return {
       kind: 'removed',
       contract: Address.fromScAddress(xdr.ScAddress.fromXdrObject(cd.contract)).toString(),
+      durability: cd.durability === 0 ? 'temporary' : 'persistent',
       keyXdr: xdr.ScVal.fromXdrObject(cd.key).toXdr('base64'),
       key: scValToNative(xdr.ScVal.fromXdrObject(cd.key)),
       val: null,
@@ -102,15 +144,32 @@ function decodeChange(change: xdr.LedgerEntryChange): DecodedChange {
     }
   }
   const entry =
-    wire.type === 0 ? wire.created : wire.type === 1 ? wire.updated : wire.type === 3 ? wire.state : null
+    wire.type === 0
+      ? wire.created
+      : wire.type === 1
+        ? wire.updated
+        : wire.type === 3
+          ? wire.state
+          : wire.type === 4
+            ? wire.restored
+            : null
   if (entry?.data.type !== 6) throw new Error(`unexpected change ${wire.type}`)
   const cd = entry.data.contractData
+  const val = cd.val
   return {
-    kind: wire.type === 0 ? 'created' : wire.type === 1 ? 'updated' : 'state',
+    kind: (['created', 'updated', 'removed', 'state', 'restored'] as const)[wire.type],
     contract: Address.fromScAddress(xdr.ScAddress.fromXdrObject(cd.contract)).toString(),
+    durability: cd.durability === 0 ? 'temporary' : 'persistent',
     keyXdr: xdr.ScVal.fromXdrObject(cd.key).toXdr('base64'),
-    key: scValToNative(xdr.ScVal.fromXdrObject(cd.key)),
-    val: scValToNative(xdr.ScVal.fromXdrObject(cd.val)),
+    key: val.type === 19 ? 'instance' : scValToNative(xdr.ScVal.fromXdrObject(cd.key)),
+    // An instance entry's value is its storage map, as [key, value] natives in stored order.
+    val:
+      val.type === 19
+        ? (val.instance.storage ?? []).map((e) => [
+            scValToNative(xdr.ScVal.fromXdrObject(e.key)),
+            scValToNative(xdr.ScVal.fromXdrObject(e.val)),
+          ])
+        : scValToNative(xdr.ScVal.fromXdrObject(val)),
     valWire: cd.val,
   }
 }
