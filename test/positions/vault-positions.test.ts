@@ -342,9 +342,7 @@ describe('vault positions at a ledger', () => {
         .find(([, s]) => {
           const p = priceOf(model, devnet.chain, xlm, s.ledger)
           return (
-            s.vaults.size > 0 &&
-            p != null &&
-            model.closeTimes.get(s.ledger)! - Math.floor(p.tsMs / 1000) > 60
+            s.vaults.size > 0 && p != null && model.closeTimes.get(s.ledger)! - Math.floor(p.tsMs / 1000) > 60
           )
         })!
       const response = await strict.app.inject({
