@@ -415,3 +415,55 @@ describe('vault positions at a ledger', () => {
     expect(badAt.json().error.details[0].field).toBe('ledger')
   })
 })
+
+describe('Reflector v2 storage and v3 events', () => {
+  /** The same world twice: every price recorded as v2 storage, or every price announced as v3 events. */
+  const WORLD = { seed: 'oracle-forms', ledgers: 700, accounts: 40, startLedger: 2000 }
+  let v2: Devnet
+  let v3: Devnet
+  const apps: TestApp[] = []
+
+  beforeAll(async () => {
+    v2 = await startDevnet({ ...WORLD, reflectorV3Ledger: Number.MAX_SAFE_INTEGER })
+    v3 = await startDevnet({ ...WORLD, reflectorV3Ledger: null })
+  }, 120_000)
+  afterAll(async () => {
+    for (const app of apps) await app.close()
+    await v2?.close()
+    await v3?.close()
+  })
+
+  it('give the same USD values for the same prices', async () => {
+    const answers: string[][] = []
+    const forms: string[][] = []
+    for (const devnet of [v2, v3]) {
+      const app = await createTestApp({ RATE_LIMIT_PER_MINUTE: '100000' })
+      apps.push(app)
+      const indexer = createIndexer({
+        database: app.database,
+        logger: createLogger('silent'),
+        rpcUrl: devnet.url,
+        network: devnet.network,
+      })
+      await indexer.syncTo(devnet.latestLedger())
+      const key = (await createKey(app.app)).key
+      const model = buildReferenceModel(devnet.chain)
+      forms.push([...new Set(model.priceForms.values())])
+      const holders = [...model.snapshots.keys()].slice(0, 15)
+      const bodies: string[] = []
+      for (const address of holders) {
+        for (const pin of [2100, 2350, 2699]) {
+          const response = await app.app.inject({
+            url: `/v1/users/${address}/positions/vaultprotocol?as_of_ledger=${pin}`,
+            headers: apiKey(key),
+          })
+          bodies.push(JSON.stringify(response.json().data))
+        }
+      }
+      answers.push(bodies)
+    }
+    expect(forms).toEqual([['v2'], ['v3']])
+    expect(answers[0]!.some((b) => b.includes('collateral_usd":"'))).toBe(true)
+    expect(answers[0]).toEqual(answers[1])
+  })
+})
