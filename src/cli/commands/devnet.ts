@@ -7,7 +7,7 @@ export const devnetCommand: Command = {
 Usage: strata devnet [--port 8000] [--host 127.0.0.1] [--seed 1] [--ledgers 2000]
                      [--close-interval-ms M] [--accounts 200] [--activity 0.02] [--start-ledger 1000]
                      [--fault-rate 0] [--fault-timeout-ms 2500] [--protocol-switch-ledger L]
-                     [--write-network FILE]
+                     [--reflector-v3-ledger L] [--vault-ttl-ledgers N] [--write-network FILE]
 
 Generates --ledgers ledgers from --seed (same seed and options: byte-identical ledgers), then
 serves JSON-RPC 2.0 on POST / (getHealth, getNetwork, getLatestLedger, getLedgers, getEvents,
@@ -15,7 +15,9 @@ getLedgerEntries, getTransaction) and the watched contracts on GET /network.json
 With --close-interval-ms, one more ledger closes every M milliseconds.
 --activity is the chance that an account acts in a ledger; --fault-rate makes that share of
 JSON-RPC calls fail (HTTP 500, timeout, truncated body, HTTP 429); ledgers below
---protocol-switch-ledger are protocol 22 (LedgerCloseMeta v1). Stops on Ctrl-C.`,
+--protocol-switch-ledger are protocol 22 (LedgerCloseMeta v1); below --reflector-v3-ledger the
+oracle is Reflector v2 (prices in storage, no events); vault entries idle for --vault-ttl-ledgers
+(default 28 days) are archived. The contracts' layouts: docs/devnet.md. Stops on Ctrl-C.`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -28,6 +30,8 @@ JSON-RPC calls fail (HTTP 500, timeout, truncated body, HTTP 429); ledgers below
     'fault-rate': { type: 'string' },
     'fault-timeout-ms': { type: 'string' },
     'protocol-switch-ledger': { type: 'string' },
+    'reflector-v3-ledger': { type: 'string' },
+    'vault-ttl-ledgers': { type: 'string' },
     'write-network': { type: 'string' },
   },
   async run(values) {
@@ -46,6 +50,8 @@ JSON-RPC calls fail (HTTP 500, timeout, truncated body, HTTP 429); ledgers below
       faultRate: fraction('fault-rate', 0),
       faultTimeoutMs: whole('fault-timeout-ms', 2500),
       protocolSwitchLedger: whole('protocol-switch-ledger') ?? null,
+      reflectorV3Ledger: whole('reflector-v3-ledger') ?? null,
+      ...(values['vault-ttl-ledgers'] !== undefined ? { vaultTtlLedgers: whole('vault-ttl-ledgers') } : {}),
     }
     if (problems.length > 0) {
       process.stderr.write(`strata devnet: ${problems.join('; ')}\n`)
