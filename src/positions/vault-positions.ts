@@ -65,7 +65,7 @@ export interface VaultQuery {
   /** The pin as requested (int64), or null when omitted. */
   pin: number | bigint | null
   /** The `/at` surface: the same amounts, valued in USD at the pin rather than at the snapshot. */
-  accrue: boolean
+  atPin: boolean
 }
 
 export interface VaultPositionsDeps {
@@ -86,7 +86,7 @@ type Priced = {
 
 /**
  * Answers "which vaults did this address hold at ledger P": the latest snapshot at or before P,
- * never interpolated, never accrued (unless `accrue`), absent as empty.
+ * never interpolated, never carried forward, absent as empty.
  */
 export async function getVaultPositions(
   deps: VaultPositionsDeps,
@@ -126,9 +126,9 @@ export async function getVaultPositions(
   const stored = JSON.parse(snapshot.positions) as StoredVault[]
   if (stored.length === 0) return response
 
-  // Snapshot amounts are valued at the snapshot's own ledger; the accruing surface at the pin.
-  const valuationLedger = query.accrue ? effective : snapshot.ledger
-  const closeTime = query.accrue ? await reader.closeTime(valuationLedger) : snapshot.close_time
+  // Snapshot amounts are valued at the snapshot's own ledger; the /at surface at the pin.
+  const valuationLedger = query.atPin ? effective : snapshot.ledger
+  const closeTime = query.atPin ? await reader.closeTime(valuationLedger) : snapshot.close_time
   const prices = new Map<string, Promise<Priced>>()
   /** The USD price of an asset of the network description, through the feed it names. */
   const priceOf = (asset: string | null): Promise<Priced> => {
@@ -181,7 +181,7 @@ export async function getVaultPositions(
       usd_unavailable_reason: problem,
       vault_index: vault.index,
     }
-    if (query.accrue) object.rate_ledger = null
+    if (query.atPin) object.rate_ledger = null
     response.data.vaults.push(object)
     addAsset(response, network, collateralAsset, collateralPrice)
     if (denomination) addAsset(response, network, denomination.debt_asset, debtPrice)

@@ -25,7 +25,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     reply: FastifyReply,
     address: string,
     pin: number | bigint | null,
-    accrue: boolean,
+    atPin: boolean,
   ) => {
     const started = performance.now()
     const response = await getVaultPositions(
@@ -35,7 +35,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
         maxPriceAgeS: ctx.config.maxPriceAgeS,
         nowS: Math.floor(ctx.clock.now() / 1000),
       },
-      { address: requireAddress(address), pin, accrue },
+      { address: requireAddress(address), pin, atPin },
     )
     response.meta.response_time_ms = Math.round(performance.now() - started)
     // The schema serializer cannot write a BigInt; a pin beyond 2^53 is echoed exactly by hand.
@@ -50,7 +50,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Vault positions',
         description:
-          'The latest snapshot at or before `as_of_ledger` (latest state when omitted). Amounts are at the vintage of the snapshot served and are not accrued to the pin; `meta.as_of_ledger` is the ledger of that snapshot, null when the pin predates the first one.',
+          'The latest snapshot at or before `as_of_ledger` (latest state when omitted). Amounts are at the vintage of the snapshot served and are not carried to the pin; `meta.as_of_ledger` is the ledger of that snapshot, null when the pin predates the first one.',
         tags: ['positions'],
         security: [{ apiKey: [] }],
         params: Type.Object({ address: AddressParam }),
@@ -74,7 +74,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     {
       config: { auth: 'api_key', scope: DATA_SCOPE },
       schema: {
-        summary: 'Vault positions accrued to a ledger',
+        summary: 'Vault positions valued at a ledger',
         description:
           'The same vaults as the snapshot surface, valued at the ledger: FxDAO stores debt plainly (no rate, no accrual), so amounts are those of the latest snapshot at or before the ledger and `rate_ledger` is null; USD uses prices at or before the ledger. For a position far below the ledger the USD values of the two surfaces differ by design.',
         tags: ['positions'],
