@@ -1,9 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { decodeLedgerCloseMetaBase64 } from './decode-ledger.ts'
 import {
   type DecoderRequest,
   type DecoderResponse,
   type DecoderWorkerInit,
+  decodeMeta,
   watchListFromInit,
 } from './ledger-decoder.ts'
 
@@ -15,7 +15,7 @@ parentPort!.on('message', (request: DecoderRequest) => {
   try {
     response = {
       id: request.id,
-      ledgers: request.metadataXdr.map((meta) => decodeLedgerCloseMetaBase64(meta, watched)),
+      ledgers: request.metas.map((meta) => decodeMeta(meta, watched)),
     }
   } catch (error) {
     response = { id: request.id, error: (error as Error).message }

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads'
 import {
   buildWatchedContracts,
   type DecodedLedger,
+  decodeLedgerCloseMeta,
   decodeLedgerCloseMetaBase64,
   type WatchedContracts,
 } from './decode-ledger.ts'
@@ -12,7 +13,8 @@ import {
  * decodes and writes at once; without, it decodes in place (tests, one-core machines).
  */
 export interface LedgerDecoder {
-  decode(metadataXdr: readonly string[]): Promise<DecodedLedger[]>
+  /** Raw LedgerCloseMeta XDR, as bytes (data lake) or base64 (Stellar RPC). */
+  decode(metas: readonly (string | Uint8Array)[]): Promise<DecodedLedger[]>
   close(): Promise<void>
 }
 
@@ -22,13 +24,13 @@ export interface DecoderWorkerInit {
   instanceStorage: string[]
 }
 
-export type DecoderRequest = { id: number; metadataXdr: readonly string[] }
+export type DecoderRequest = { id: number; metas: readonly (string | Uint8Array)[] }
 export type DecoderResponse = { id: number; ledgers: DecodedLedger[] } | { id: number; error: string }
 
 export function createLedgerDecoder(watched: WatchedContracts, options: { worker: boolean }): LedgerDecoder {
   if (!options.worker) {
     return {
-      decode: async (metas) => metas.map((meta) => decodeLedgerCloseMetaBase64(meta, watched)),
+      decode: async (metas) => metas.map((meta) => decodeMeta(meta, watched)),
       close: async () => {},
     }
   }
@@ -57,13 +59,13 @@ export function createLedgerDecoder(watched: WatchedContracts, options: { worker
   worker.on('error', (error) => failAll(error))
   worker.on('exit', (code) => failAll(new Error(`ledger decoder thread exited (${code})`)))
   return {
-    decode(metadataXdr) {
+    decode(metas) {
       if (failure) return Promise.reject(failure)
       const id = nextId++
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject })
         worker.ref()
-        worker.postMessage({ id, metadataXdr } satisfies DecoderRequest)
+        worker.postMessage({ id, metas } satisfies DecoderRequest)
       }).finally(() => {
         if (waiting.size === 0) worker.unref()
       }) as Promise<DecodedLedger[]>
@@ -73,6 +75,12 @@ export function createLedgerDecoder(watched: WatchedContracts, options: { worker
       await worker.terminate()
     },
   }
+}
+
+export function decodeMeta(meta: string | Uint8Array, watched: WatchedContracts): DecodedLedger {
+  return typeof meta === 'string'
+    ? decodeLedgerCloseMetaBase64(meta, watched)
+    : decodeLedgerCloseMeta(meta, watched)
 }
 
 /** The worker's watch list, rebuilt from plain data. */

@@ -1,6 +1,7 @@
+import { type Datalake, DatalakeError, type DatalakeOptions, openDatalake } from '../chain/datalake.ts'
 import type { DecodedLedger } from '../chain/decode-ledger.ts'
 import { createLedgerDecoder, type LedgerDecoder } from '../chain/ledger-decoder.ts'
-import { type LedgerPage, streamLedgerPages } from '../chain/ledger-source.ts'
+import { streamLedgerPages } from '../chain/ledger-source.ts'
 import type { NetworkConfig } from '../chain/network.ts'
 import { computeBackoffMs, createRpcClient, type RpcClientOptions, sleep } from '../chain/rpc-client.ts'
 import type { Logger } from '../logger.ts'
@@ -15,15 +16,22 @@ import { buildNetworkWatchList, createLedgerPipeline, loadResumePoint } from './
  * starts (on the decoder's thread) while the consumer still adapts and writes page N, and the source
  * fetches page N+2. At the head a page is handed over at once, not held for a next one.
  */
+/** Ledgers as a source delivers them: raw meta, and the hash when the source states it apart (RPC). */
+interface SourcePage {
+  ledgers: { sequence: number; hash: string | null; meta: string | Uint8Array }[]
+  /** The chain head as last reported, for progress. */
+  latestLedger: number
+}
+
 async function* decodeAhead(
-  pages: AsyncIterable<LedgerPage>,
+  pages: AsyncIterable<SourcePage>,
   decoder: LedgerDecoder,
-): AsyncGenerator<{ page: LedgerPage; decoding: Promise<DecodedLedger[]> }> {
+): AsyncGenerator<{ page: SourcePage; decoding: Promise<DecodedLedger[]> }> {
   const iterator = pages[Symbol.asyncIterator]()
   const pull = () =>
     iterator.next().then((result) => {
       if (result.done) return null
-      const decoding = decoder.decode(result.value.ledgers.map((l) => l.metadataXdr))
+      const decoding = decoder.decode(result.value.ledgers.map((l) => l.meta))
       decoding.catch(() => {})
       return { page: result.value, decoding }
     })
@@ -78,6 +86,12 @@ export interface IndexerOptions {
   pageSize?: number
   pollIntervalMs?: number
   rpc?: Omit<RpcClientOptions, 'url'>
+  /**
+   * A SEP-54 data lake (directory or http(s) URL) to backfill from: ledgers older than the RPC's
+   * oldest come from it, then ingestion hands over to the RPC.
+   */
+  datalake?: string
+  datalakeOptions?: Omit<DatalakeOptions, 'onRetry'>
   /** Decode on a worker thread, beside fetching and writing (default true). */
   decodeInWorker?: boolean
   /** Accounts whose protocol state stays cached between batches (the store holds the rest). */
@@ -107,6 +121,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     onRetry: (info) => logger.warn(info, 'RPC call failed; retrying'),
     ...options.rpc,
   })
+  let lake: Datalake | null = null
   let checkpoint: number | null = null
   let active: Promise<void> | null = null
   const waiters = new Set<() => void>()
@@ -158,20 +173,16 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
     // Ends the source's own prefetch and head polling when this pass ends, however it ends.
     const pass = new AbortController()
-    const pages = streamLedgerPages({
-      client,
-      startLedger,
-      ...(until !== undefined ? { endLedger: until } : {}),
-      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
-      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
-      signal: AbortSignal.any([signal, pass.signal]),
-    })
-    const ingestPage = async (page: LedgerPage, decoding: Promise<DecodedLedger[]>) => {
+    const pages = sourcePages(startLedger, until, AbortSignal.any([signal, pass.signal]))
+    const ingestPage = async (page: SourcePage, decoding: Promise<DecodedLedger[]>) => {
       latest = page.latestLedger
       const decoded = await decoding
       decoded.forEach((ledger, i) => {
         const served = page.ledgers[i]!
-        if (ledger.sequence !== served.sequence || ledger.hash !== served.hash.toLowerCase()) {
+        if (
+          ledger.sequence !== served.sequence ||
+          (served.hash !== null && ledger.hash !== served.hash.toLowerCase())
+        ) {
           throw new Error(`ledger ${served.sequence}: metadata does not match the ledger it was served as`)
         }
       })
@@ -196,12 +207,61 @@ export function createIndexer(options: IndexerOptions): Indexer {
     await flush()
   }
 
-  /** The source must serve the network described, before anything is written. */
+  /**
+   * Ledgers from `start` on: from the data lake while they are older than the RPC's oldest ledger
+   * (asked again after each stretch, since the RPC's window moves on while a backfill runs), then
+   * from the RPC. One sequence throughout: no gap, no ledger twice.
+   */
+  async function* sourcePages(start: number, until: number | undefined, signal: AbortSignal) {
+    let next = start
+    if (lake) {
+      for (;;) {
+        const health = await client.getHealth(signal)
+        const lakeEnd = Math.min(health.oldestLedger - 1, until ?? Number.POSITIVE_INFINITY)
+        if (next > lakeEnd) break
+        for await (const page of lake.ledgers(next, lakeEnd, signal)) {
+          yield {
+            ledgers: page.map((l) => ({ sequence: l.sequence, hash: null, meta: l.meta })),
+            latestLedger: health.latestLedger,
+          } satisfies SourcePage
+          next = page[page.length - 1]!.sequence + 1
+        }
+      }
+    }
+    if (until !== undefined && next > until) return
+    const pages = streamLedgerPages({
+      client,
+      startLedger: next,
+      ...(until !== undefined ? { endLedger: until } : {}),
+      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+      signal,
+    })
+    for await (const page of pages) {
+      yield {
+        ledgers: page.ledgers.map((l) => ({ sequence: l.sequence, hash: l.hash, meta: l.metadataXdr })),
+        latestLedger: page.latestLedger,
+      } satisfies SourcePage
+    }
+  }
+
+  /** Every source must serve the network described, before anything is written. */
   async function requireSourceNetwork(signal: AbortSignal): Promise<void> {
     const { passphrase } = await client.getNetwork(signal)
     if (passphrase !== network.passphrase) {
       throw new NetworkMismatchError(
         `${options.rpcUrl} serves the network "${passphrase}", but the network description is "${network.passphrase}"`,
+      )
+    }
+    if (options.datalake !== undefined && lake === null) {
+      lake = await openDatalake(options.datalake, {
+        ...options.datalakeOptions,
+        onRetry: (info) => logger.warn(info, 'data lake read failed; retrying'),
+      })
+    }
+    if (lake && lake.manifest.networkPassphrase !== network.passphrase) {
+      throw new NetworkMismatchError(
+        `the data lake ${options.datalake} holds the network "${lake.manifest.networkPassphrase}", but the network description is "${network.passphrase}"`,
       )
     }
   }
@@ -230,7 +290,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
         } catch (error) {
           if (signal.aborted) return
           // Another network's ledgers are refused, never retried: the store is left as it was.
-          if (error instanceof LedgerChainError || error instanceof NetworkMismatchError) throw error
+          if (
+            error instanceof LedgerChainError ||
+            error instanceof NetworkMismatchError ||
+            error instanceof DatalakeError
+          )
+            throw error
           if (lock.lost.aborted) throw new Error('lost the indexer lock', { cause: lock.lost.reason })
           const delayMs = computeBackoffMs(failures++, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS)
           logger.error({ err: error, delayMs }, 'ingestion failed; resuming from the checkpoint')

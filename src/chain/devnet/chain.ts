@@ -28,6 +28,8 @@ export interface DevnetOptions {
   reflectorV3Ledger?: number | null
   /** Ledgers a vault entry stays live after a write before it is archived (default FxDAO's 28 days). */
   vaultTtlLedgers?: number
+  /** The RPC serves only the latest this many ledgers (Stellar RPC keeps about 7 days); all when absent. */
+  rpcRetentionLedgers?: number
   host?: string
   port?: number
 }
@@ -66,7 +68,10 @@ export interface StoredEntry {
 export interface DevnetChain {
   network: NetworkConfig
   passphrase: string
+  /** The devnet's first ledger: its whole history (what a data lake holds). */
   oldestLedger(): number
+  /** The oldest ledger its RPC serves: like Stellar RPC, only a recent window when `rpcRetentionLedgers` is set. */
+  servedFrom(): number
   latestLedger(): number
   ledgerCount(): number
   getLedger(sequence: number): StoredLedger | undefined
@@ -136,6 +141,12 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
     network: buildNetworkConfig(ids, startLedger),
     passphrase: devnetPassphrase(seed),
     oldestLedger: () => startLedger,
+    servedFrom: () => {
+      const latest = startLedger + ledgers.length - 1
+      return options.rpcRetentionLedgers === undefined
+        ? startLedger
+        : Math.max(startLedger, latest - options.rpcRetentionLedgers + 1)
+    },
     latestLedger: () => startLedger + ledgers.length - 1,
     ledgerCount: () => ledgers.length,
     getLedger,

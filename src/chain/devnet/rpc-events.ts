@@ -72,7 +72,7 @@ export function getEvents(chain: DevnetChain, params: Params) {
   const startLedger = readUint(params, 'startLedger') ?? 0
   const endLedger = readUint(params, 'endLedger') ?? 0
   const filters = parseFilters(params.filters)
-  const oldest = chain.oldestLedger()
+  const oldest = chain.servedFrom()
   const latest = chain.latestLedger()
 
   let after: Position | null = null

@@ -27,7 +27,7 @@ export const RPC_METHODS: Record<string, Handler> = {
   getHealth: (chain) => ({
     status: 'healthy',
     latestLedger: chain.latestLedger(),
-    oldestLedger: chain.oldestLedger(),
+    oldestLedger: chain.servedFrom(),
     ledgerRetentionWindow: chain.ledgerCount(),
   }),
   getNetwork: (chain) => ({ passphrase: chain.passphrase, protocolVersion: latest(chain).protocolVersion }),
@@ -71,7 +71,7 @@ function getLedgers(chain: DevnetChain, params: Params) {
   if (limit < 1 || limit > LEDGERS_MAX_LIMIT) {
     throw invalidParams(`limit must be between 1 and ${LEDGERS_MAX_LIMIT}`)
   }
-  const oldest = chain.oldestLedger()
+  const oldest = chain.servedFrom()
   const newest = chain.latestLedger()
   let start: number
   if (cursor !== undefined && cursor !== '') {

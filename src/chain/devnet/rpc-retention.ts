@@ -1,11 +1,11 @@
 import type { DevnetChain } from './chain.ts'
 
-/** The retention window fields several Stellar RPC results carry. The devnet keeps every ledger. */
+/** The retention window fields several Stellar RPC results carry: the devnet's RPC serves `servedFrom()` on. */
 export function buildRetention(chain: DevnetChain) {
   return {
     latestLedger: chain.latestLedger(),
     latestLedgerCloseTime: chain.getLedger(chain.latestLedger())!.closeTime,
-    oldestLedger: chain.oldestLedger(),
-    oldestLedgerCloseTime: chain.getLedger(chain.oldestLedger())!.closeTime,
+    oldestLedger: chain.servedFrom(),
+    oldestLedgerCloseTime: chain.getLedger(chain.servedFrom())!.closeTime,
   }
 }

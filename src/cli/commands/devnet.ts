@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises'
+import { writeDatalake } from '../../chain/devnet/datalake-writer.ts'
 import { startDevnet } from '../../chain/devnet/index.ts'
 import type { Command, CommandValues } from '../command.ts'
 
@@ -8,6 +9,7 @@ Usage: strata devnet [--port 8000] [--host 127.0.0.1] [--seed 1] [--ledgers 2000
                      [--close-interval-ms M] [--accounts 200] [--activity 0.02] [--start-ledger 1000]
                      [--fault-rate 0] [--fault-timeout-ms 2500] [--protocol-switch-ledger L]
                      [--reflector-v3-ledger L] [--vault-ttl-ledgers N] [--write-network FILE]
+                     [--write-datalake DIR] [--rpc-retention-ledgers N]
 
 Generates --ledgers ledgers from --seed (same seed and options: byte-identical ledgers), then
 serves JSON-RPC 2.0 on POST / (getHealth, getNetwork, getLatestLedger, getLedgers, getEvents,
@@ -17,7 +19,10 @@ With --close-interval-ms, one more ledger closes every M milliseconds.
 JSON-RPC calls fail (HTTP 500, timeout, truncated body, HTTP 429); ledgers below
 --protocol-switch-ledger are protocol 22 (LedgerCloseMeta v1); below --reflector-v3-ledger the
 oracle is Reflector v2 (prices in storage, no events); vault entries idle for --vault-ttl-ledgers
-(default 28 days) are archived. The contracts' layouts: docs/devnet.md. Stops on Ctrl-C.`,
+(default 28 days) are archived. --write-datalake writes the generated ledgers as a SEP-54 data
+lake (one ledger per file, as the public lake); --rpc-retention-ledgers makes the RPC serve only the
+latest N ledgers, as Stellar RPC keeps about 7 days. The contracts' layouts: docs/devnet.md.
+Stops on Ctrl-C.`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -33,6 +38,8 @@ oracle is Reflector v2 (prices in storage, no events); vault entries idle for --
     'reflector-v3-ledger': { type: 'string' },
     'vault-ttl-ledgers': { type: 'string' },
     'write-network': { type: 'string' },
+    'write-datalake': { type: 'string' },
+    'rpc-retention-ledgers': { type: 'string' },
   },
   async run(values) {
     const problems: string[] = []
@@ -52,6 +59,9 @@ oracle is Reflector v2 (prices in storage, no events); vault entries idle for --
       protocolSwitchLedger: whole('protocol-switch-ledger') ?? null,
       reflectorV3Ledger: whole('reflector-v3-ledger') ?? null,
       ...(values['vault-ttl-ledgers'] !== undefined ? { vaultTtlLedgers: whole('vault-ttl-ledgers') } : {}),
+      ...(values['rpc-retention-ledgers'] !== undefined
+        ? { rpcRetentionLedgers: whole('rpc-retention-ledgers') }
+        : {}),
     }
     if (problems.length > 0) {
       process.stderr.write(`strata devnet: ${problems.join('; ')}\n`)
@@ -60,6 +70,11 @@ oracle is Reflector v2 (prices in storage, no events); vault entries idle for --
     const started = performance.now()
     const devnet = await startDevnet(options)
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
+    const lakeDir = values['write-datalake']
+    if (typeof lakeDir === 'string') {
+      const { files } = await writeDatalake(devnet.chain, lakeDir)
+      process.stdout.write(`devnet: wrote ${files} data-lake objects to ${lakeDir}\n`)
+    }
     const networkFile = values['write-network']
     if (typeof networkFile === 'string') {
       await writeFile(networkFile, `${JSON.stringify(devnet.network, null, 2)}\n`)

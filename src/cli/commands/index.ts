@@ -53,6 +53,7 @@ function parseLedgerOption(value: unknown, name: string): number | undefined {
 export const indexCommand: Command = {
   help: `
 Usage: strata index --rpc-url URL [--from-ledger L] [--network pubnet|FILE|URL] [--batch-size N]
+                    [--datalake URL_OR_DIR]
 
 Reads ledgers with getLedgers from a Stellar RPC (or the devnet), writes snapshots, rates, prices
 and the checkpoint to DATABASE_URL, then follows the head until interrupted. A restart resumes
@@ -60,12 +61,16 @@ from the checkpoint. --from-ledger applies to an empty store only (default: the 
 --network names the network description: "pubnet" (Stellar mainnet, shipped in networks/), a JSON
 file or a URL (default: <rpc-url origin>/network.json, as the devnet serves it). The RPC must serve
 the described network, and a store keeps the one network it was first filled from.
+--datalake names a ledger data lake (SEP-54, as Galexie writes it: a directory or an http(s) URL):
+ledgers older than the RPC's oldest are read from it, so --from-ledger can reach back before the
+RPC's window (to a contract's first ledger); ingestion then hands over to the RPC without a gap.
 On PostgreSQL a second indexer waits as a hot standby until the first one stops.`,
   options: {
     'rpc-url': { type: 'string' },
     'from-ledger': { type: 'string' },
     network: { type: 'string' },
     'batch-size': { type: 'string' },
+    datalake: { type: 'string' },
   },
   async run(values) {
     const rpcUrl = typeof values['rpc-url'] === 'string' ? values['rpc-url'] : loadConfig().stellarRpcUrl
@@ -94,6 +99,7 @@ On PostgreSQL a second indexer waits as a hot standby until the first one stops.
         network,
         ...(fromLedger !== undefined ? { fromLedger } : {}),
         ...(batchSize !== undefined && batchSize > 0 ? { batchSize } : {}),
+        ...(typeof values.datalake === 'string' ? { datalake: values.datalake } : {}),
         onProgress: createProgressReporter(logger),
       })
       await indexer.run(controller.signal)
