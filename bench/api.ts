@@ -30,6 +30,8 @@ const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 16)
 
 interface StoreSpec {
   name: string
+  /** The devnet's contract layouts: a cached store of another layout is rebuilt. */
+  layout: string
   seed: string
   accounts: number
   ledgers: number
@@ -38,6 +40,7 @@ interface StoreSpec {
 
 const LARGE: StoreSpec = {
   name: 'large',
+  layout: 'fxdao-0.6.0+reflector-v3',
   seed: 'bench-api',
   accounts: 100_000,
   ledgers: 20_000,
@@ -45,6 +48,7 @@ const LARGE: StoreSpec = {
 }
 const SMALL: StoreSpec = {
   name: 'small',
+  layout: 'fxdao-0.6.0+reflector-v3',
   seed: 'bench-api-small',
   accounts: 2_000,
   ledgers: 5_000,
