@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { writeDatalake } from '../../src/chain/devnet/datalake-writer.ts'
 import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
 import { createIndexer } from '../../src/indexer/index.ts'
 import { getCheckpoint } from '../../src/store/ledger-data.ts'
@@ -10,12 +16,28 @@ import { dumpIndexedData, hashDump } from './support/dump.ts'
 
 const KILLS = 22
 const LEDGERS = 4000
+const START = 1000
+/** The RPC serves only the latest half; the older half is backfilled from the data lake. */
+const RETENTION = 2000
+const HANDOVER = START + LEDGERS - RETENTION
 
-function spawnIndexer(rpcUrl: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['src/cli/main.ts', 'index', '--rpc-url', rpcUrl, '--batch-size', '40'], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+function spawnIndexer(rpcUrl: string, lakeUrl: string, env: Record<string, string>): ChildProcess {
+  return spawn(
+    process.execPath,
+    [
+      'src/cli/main.ts',
+      'index',
+      '--rpc-url',
+      rpcUrl,
+      '--datalake',
+      lakeUrl,
+      '--from-ledger',
+      String(START),
+      '--batch-size',
+      '40',
+    ],
+    { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
 }
 
 /** Resolves once the child has started ingesting (or has exited). */
@@ -40,6 +62,9 @@ async function killHard(child: ChildProcess): Promise<void> {
 describe('strata index killed with SIGKILL at random moments', () => {
   let devnet: Devnet
   let last: number
+  let lakeDir: string
+  let lake: Server
+  let lakeUrl: string
   const dbs: TestDatabase[] = []
 
   beforeAll(async () => {
@@ -50,10 +75,27 @@ describe('strata index killed with SIGKILL at random moments', () => {
       accounts: 600,
       activity: 0.03,
       protocolSwitchLedger: 2000,
+      rpcRetentionLedgers: RETENTION,
     })
     last = devnet.latestLedger()
+    lakeDir = mkdtempSync(join(tmpdir(), 'strata-crash-lake-'))
+    await writeDatalake(devnet.chain, lakeDir)
+    lake = createServer((req, res) => {
+      let body: Buffer
+      try {
+        body = readFileSync(join(lakeDir, decodeURIComponent((req.url ?? '/').slice(1))))
+      } catch {
+        res.writeHead(404).end()
+        return
+      }
+      res.writeHead(200).end(body)
+    })
+    await new Promise<void>((resolve) => lake.listen(0, '127.0.0.1', resolve))
+    lakeUrl = `http://127.0.0.1:${(lake.address() as AddressInfo).port}`
   }, 120_000)
   afterAll(async () => {
+    await new Promise((resolve) => lake?.close(resolve))
+    rmSync(lakeDir, { recursive: true, force: true })
     await devnet?.close()
     for (const db of dbs) await db.drop()
   })
@@ -67,6 +109,8 @@ describe('strata index killed with SIGKILL at random moments', () => {
       logger: pino({ level: 'silent' }),
       rpcUrl: devnet.url,
       network: devnet.network,
+      datalake: lakeUrl,
+      fromLedger: START,
     })
     await indexer.syncTo(last)
     const clean = await dumpIndexedData(cleanHandle)
@@ -78,7 +122,7 @@ describe('strata index killed with SIGKILL at random moments', () => {
     const checkpoints: (number | null)[] = []
     try {
       for (let i = 0; i < KILLS; i++) {
-        const child = spawnIndexer(devnet.url, crashedDb.env)
+        const child = spawnIndexer(devnet.url, lakeUrl, crashedDb.env)
         // One kill in four lands during start-up (migrations, lock, the decoding thread loading); the
         // others while ingesting: a little after the checkpoint passes a random ledger ahead of it.
         if (i % 4 === 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000))
@@ -100,7 +144,7 @@ describe('strata index killed with SIGKILL at random moments', () => {
         await killHard(child)
         checkpoints.push(await getCheckpoint(reader))
       }
-      const child = spawnIndexer(devnet.url, crashedDb.env)
+      const child = spawnIndexer(devnet.url, lakeUrl, crashedDb.env)
       // Its signal handlers are in place once it says it is starting.
       await waitForStart(child)
       let stderr = ''
@@ -118,6 +162,9 @@ describe('strata index killed with SIGKILL at random moments', () => {
       expect(code, stderr).toBe(0)
       const midway = checkpoints.filter((c) => c !== null && c < last)
       expect(midway.length, `checkpoints after each kill: ${checkpoints.join(',')}`).toBeGreaterThanOrEqual(3)
+      // Kills landed while backfilling from the lake and after the hand-over to the RPC.
+      expect(midway.some((c) => c! < HANDOVER - 1)).toBe(true)
+      expect(checkpoints.some((c) => c !== null && c >= HANDOVER - 1)).toBe(true)
       const crashed = await dumpIndexedData(reader)
       expect(hashDump(crashed)).toBe(hashDump(clean))
       expect(crashed).toEqual(clean)
