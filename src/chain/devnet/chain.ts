@@ -30,6 +30,8 @@ export interface DevnetOptions {
   vaultTtlLedgers?: number
   /** The RPC serves only the latest this many ledgers (Stellar RPC keeps about 7 days); all when absent. */
   rpcRetentionLedgers?: number
+  /** Unwatched transactions per ledger (transfers on other contracts): mainnet-shaped ledgers. */
+  backgroundTxs?: number
   host?: string
   port?: number
 }
@@ -104,6 +106,7 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
     protocolSwitchLedger: options.protocolSwitchLedger ?? null,
     reflectorV3Ledger: options.reflectorV3Ledger ?? null,
     ...(options.vaultTtlLedgers === undefined ? {} : { vaultTtlLedgers: options.vaultTtlLedgers }),
+    ...(options.backgroundTxs === undefined ? {} : { backgroundTxs: options.backgroundTxs }),
     ...(options.genesisCloseTimeS === undefined ? {} : { genesisCloseTimeS: options.genesisCloseTimeS }),
   })
   const encoder = createLedgerEncoder(devnetPassphrase(seed), options.protocolSwitchLedger ?? null)

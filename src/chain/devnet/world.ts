@@ -1,4 +1,5 @@
 import { StrKey, type xdr } from '@stellar/stellar-sdk'
+import { createBackground } from './background.ts'
 import { buildInstanceKey, type OracleAsset } from './contract-layout.ts'
 import {
   buildVaultEntry,
@@ -41,6 +42,8 @@ export interface WorldOptions {
   reflectorV3Ledger?: number | null
   /** Ledgers a written vault entry stays live before it is archived (FxDAO: 28 days). */
   vaultTtlLedgers?: number
+  /** Unwatched transactions per ledger (other contracts' transfers), for mainnet-shaped ledgers. */
+  backgroundTxs?: number
 }
 
 /** The simulated world: steps one ledger at a time, each step a pure function of the seed and the past. */
@@ -109,6 +112,8 @@ export function createWorld(options: WorldOptions): World {
     w.dormantUntil[a] = rng.chance(0.3) ? options.startLedger + rng.nextInt(5_000) : 0
   }
 
+  const background = options.backgroundTxs ? createBackground(ids.seed) : null
+
   const stepLedger = (): SimLedger => {
     w.sequence += 1
     w.closeTime += LEDGER_INTERVAL_S
@@ -137,6 +142,7 @@ export function createWorld(options: WorldOptions): World {
       txs.push(simulateAccountAction(w, account))
       if (rng.chance(0.15)) w.dormantUntil[account] = w.sequence + rng.nextRange(100, 10_000)
     }
+    if (background) txs.push(...background.ledgerTxs(w.sequence, options.backgroundTxs!))
     return { sequence: w.sequence, closeTime: w.closeTime, txs, evictedKeys }
   }
 
