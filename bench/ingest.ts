@@ -1,17 +1,30 @@
-// Ingestion benchmark: a devnet of BENCH_LEDGERS ledgers (default 100,000) served by a child process,
-// ingested over JSON-RPC into a fresh SQLite store (and PostgreSQL with BENCH_POSTGRES_URL), beside the
-// decode-only rate of the same ledgers in the same run. Prints one JSON report.
+// Ingestion benchmark, one JSON report, every figure from the same run:
+// 1. a devnet of BENCH_LEDGERS ledgers (default 100,000) served by a child process: decode-only on
+//    one core and on two (two decoding threads), then ingestion over JSON-RPC into SQLite (and
+//    PostgreSQL with BENCH_POSTGRES_URL), and from the same ledgers written as a data lake and
+//    served over local HTTP;
+// 2. mainnet-shaped ledgers (BENCH_MAINNET_LEDGERS, default 10,000): mostly unwatched traffic
+//    (BENCH_BACKGROUND transfers per ledger on other contracts), few vault calls;
+// 3. the genuine pubnet ledgers of test/fixtures: decoding cost with the mainnet watch list, and a
+//    projection of a data-lake backfill of mainnet from Soroban's activation.
 //
 //   npm run bench:ingest
 //   BENCH_LEDGERS=20000 BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:ingest
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gunzipSync, zstdDecompressSync } from 'node:zlib'
+import { xdr } from '@stellar/stellar-sdk'
 import pg from 'pg'
 import pino from 'pino'
-import { decodeLedgerCloseMetaBase64 } from '../src/chain/decode-ledger.ts'
+import { openDatalake } from '../src/chain/datalake.ts'
+import { decodeLedgerCloseMeta, decodeLedgerCloseMetaBase64 } from '../src/chain/decode-ledger.ts'
+import { createLedgerDecoder } from '../src/chain/ledger-decoder.ts'
+import { loadNetworkConfig } from '../src/chain/load-network.ts'
 import type { NetworkConfig } from '../src/chain/network.ts'
 import { createRpcClient } from '../src/chain/rpc-client.ts'
 import type { DatabaseConfig } from '../src/config.ts'
@@ -23,20 +36,59 @@ import { migrateToLatest } from '../src/store/migrate.ts'
 const LEDGERS = Number(process.env.BENCH_LEDGERS ?? 100_000)
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 1000)
 const ACTIVITY = Number(process.env.BENCH_ACTIVITY ?? 0.01)
-const SEED = 'bench'
+const MAINNET_LEDGERS = Number(process.env.BENCH_MAINNET_LEDGERS ?? 10_000)
+const BACKGROUND = Number(process.env.BENCH_BACKGROUND ?? 40)
+/** Soroban's activation on mainnet (February 2024), about ledger 50.46 million. */
+const SOROBAN_LEDGER = 50_460_000
+/** A dated pubnet ledger (test/fixtures/pubnet) to project today's ledger from, at ~5 s a ledger. */
+const DATED = { ledger: 63_092_996, at: Date.parse('2026-06-19T00:22:11Z') }
 
-async function serveDevnet(): Promise<void> {
+interface Profile {
+  seed: string
+  ledgers: number
+  accounts: number
+  activity: number
+  backgroundTxs: number
+  lake: boolean
+}
+
+/** Child mode: generate and serve a devnet (and its data lake over HTTP), print where. */
+async function serveDevnet(profile: Profile): Promise<void> {
   const { startDevnet } = await import('../src/chain/devnet/index.ts')
-  const devnet = await startDevnet({ seed: SEED, ledgers: LEDGERS, accounts: ACCOUNTS, activity: ACTIVITY })
-  process.stdout.write(`${JSON.stringify({ url: devnet.url, latest: devnet.latestLedger() })}\n`)
+  const { writeDatalake } = await import('../src/chain/devnet/datalake-writer.ts')
+  const devnet = await startDevnet(profile)
+  let lakeUrl: string | null = null
+  if (profile.lake) {
+    const dir = mkdtempSync(join(tmpdir(), 'strata-bench-lake-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    await writeDatalake(devnet.chain, dir)
+    const server = createServer((req, res) => {
+      let body: Buffer
+      try {
+        body = readFileSync(join(dir, decodeURIComponent((req.url ?? '/').slice(1))))
+      } catch {
+        res.writeHead(404).end()
+        return
+      }
+      res.writeHead(200).end(body)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    lakeUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  }
+  process.stdout.write(`${JSON.stringify({ url: devnet.url, latest: devnet.latestLedger(), lakeUrl })}\n`)
+  process.once('SIGTERM', () => process.exit(0))
 }
 
 /** The devnet runs in its own process so generating and serving ledgers does not share the indexer's core. */
-async function startDevnetProcess(): Promise<{ child: ChildProcess; url: string; latest: number }> {
-  const child = spawn(process.execPath, [import.meta.filename, '--serve-devnet'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: process.env,
-  })
+async function startDevnetProcess(profile: Profile) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [import.meta.filename, '--serve-devnet', JSON.stringify(profile)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: process.env,
+    },
+  )
   const line = await new Promise<string>((resolve, reject) => {
     let out = ''
     child.stdout?.on('data', (chunk) => {
@@ -45,38 +97,67 @@ async function startDevnetProcess(): Promise<{ child: ChildProcess; url: string;
     })
     child.once('exit', (code) => reject(new Error(`devnet exited with ${code}`)))
   })
-  const { url, latest } = JSON.parse(line) as { url: string; latest: number }
-  return { child, url, latest }
+  const served = JSON.parse(line) as { url: string; latest: number; lakeUrl: string | null }
+  const network = (await (await fetch(`${served.url}/network.json`)).json()) as NetworkConfig
+  return { child, network, ...served, first: served.latest - profile.ledgers + 1 }
 }
 
-/** Decode-only: every ledger fetched first (untimed), then decoded (timed), page by page. */
-async function measureDecode(url: string, network: NetworkConfig, first: number, last: number) {
+/**
+ * Decode-only: pages fetched first (not timed), then decoded (timed): in this thread, or by two
+ * decoding threads at once, each taking every other page.
+ */
+async function measureDecode(
+  url: string,
+  network: NetworkConfig,
+  first: number,
+  last: number,
+  threads: 1 | 2,
+) {
   const client = createRpcClient({ url })
   const watched = buildNetworkWatchList(network)
+  const decoders = threads === 2 ? [0, 1].map(() => createLedgerDecoder(watched, { worker: true })) : []
+  // Let the threads load their schemas before the clock starts.
+  await Promise.all(decoders.map((d) => d.decode([])))
   let decodeMs = 0
   let changes = 0
-  for (let start = first; start <= last; start += 200) {
-    const page = await client.getLedgers({ startLedger: start, limit: Math.min(200, last - start + 1) })
+  const CHUNK = 4_000
+  for (let chunkStart = first; chunkStart <= last; chunkStart += CHUNK) {
+    const pages: string[][] = []
+    for (let start = chunkStart; start <= Math.min(last, chunkStart + CHUNK - 1); start += 200) {
+      const page = await client.getLedgers({ startLedger: start, limit: Math.min(200, last - start + 1) })
+      pages.push(page.ledgers.map((l) => l.metadataXdr))
+    }
     const t = performance.now()
-    for (const ledger of page.ledgers) {
-      const decoded = decodeLedgerCloseMetaBase64(ledger.metadataXdr, watched)
-      for (const tx of decoded.transactions) changes += tx.contractDataChanges.length + tx.events.length
+    if (threads === 1) {
+      for (const page of pages) {
+        for (const meta of page) {
+          for (const tx of decodeLedgerCloseMetaBase64(meta, watched).transactions) {
+            changes += tx.contractDataChanges.length + tx.events.length + tx.instanceChanges.length
+          }
+        }
+      }
+    } else {
+      const lanes = decoders.map(async (decoder, lane) => {
+        for (let i = lane; i < pages.length; i += 2) {
+          for (const ledger of await decoder.decode(pages[i]!)) {
+            for (const tx of ledger.transactions) {
+              changes += tx.contractDataChanges.length + tx.events.length + tx.instanceChanges.length
+            }
+          }
+        }
+      })
+      await Promise.all(lanes)
     }
     decodeMs += performance.now() - t
   }
-  return {
-    ledgersPerSecond: ((last - first + 1) * 1000) / decodeMs,
-    changesPerSecond: (changes * 1000) / decodeMs,
-    changes,
-  }
+  for (const d of decoders) await d.close()
+  return { ledgersPerSecond: ((last - first + 1) * 1000) / decodeMs, changes }
 }
 
 async function measureIngest(
   config: DatabaseConfig,
   schema: string | undefined,
-  url: string,
-  network: NetworkConfig,
-  last: number,
+  source: { url: string; network: NetworkConfig; first: number; latest: number; lakeUrl?: string | null },
 ) {
   const database = createDatabase(config, schema ? { schema } : {})
   await migrateToLatest(database)
@@ -84,58 +165,125 @@ async function measureIngest(
   const indexer = createIndexer({
     database,
     logger: pino({ level: 'warn' }),
-    rpcUrl: url,
-    network,
+    rpcUrl: source.url,
+    network: source.network,
+    fromLedger: source.first,
+    ...(source.lakeUrl ? { datalake: source.lakeUrl } : {}),
     onProgress: (p) => {
       changes = p.ingestedChanges
     },
   })
   const t = performance.now()
-  await indexer.syncTo(last)
+  await indexer.syncTo(source.latest)
   const ms = performance.now() - t
   const rows = await database.db
     .selectFrom('snapshots')
     .select((e) => e.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow()
   await database.close()
+  const ledgers = source.latest - source.first + 1
   return {
     seconds: ms / 1000,
-    ledgersPerSecond: (LEDGERS * 1000) / ms,
+    ledgersPerSecond: (ledgers * 1000) / ms,
     changesPerSecond: (changes * 1000) / ms,
     snapshots: Number(rows.n),
   }
 }
 
-async function main(): Promise<void> {
-  const devnet = await startDevnetProcess()
+async function measureSources(url: string, lakeUrl: string, first: number, last: number) {
+  const client = createRpcClient({ url })
+  let t = performance.now()
+  for (let start = first; start <= last; start += 200) {
+    await client.getLedgers({ startLedger: start, limit: Math.min(200, last - start + 1) })
+  }
+  const rpcMs = performance.now() - t
+  const lake = await openDatalake(lakeUrl)
+  t = performance.now()
+  let count = 0
+  for await (const page of lake.ledgers(first, last)) count += page.length
+  const lakeMs = performance.now() - t
+  const ledgers = last - first + 1
+  if (count !== ledgers) throw new Error(`the lake gave ${count} ledgers of ${ledgers}`)
+  return {
+    rpcLedgersPerSecond: rate((ledgers * 1000) / rpcMs),
+    dataLakeLedgersPerSecond: rate((ledgers * 1000) / lakeMs),
+  }
+}
+
+async function inSqlite<T>(run: (config: DatabaseConfig) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-bench-'))
   try {
-    const network = (await (await fetch(`${devnet.url}/network.json`)).json()) as NetworkConfig
-    const first = devnet.latest - LEDGERS + 1
-    const decode = await measureDecode(devnet.url, network, first, devnet.latest)
-    const dir = mkdtempSync(join(tmpdir(), 'strata-bench-'))
-    const report: Record<string, unknown> = {
-      machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
-      devnet: { ledgers: LEDGERS, accounts: ACCOUNTS, activity: ACTIVITY, changes: decode.changes },
-      decodeOnly: {
-        ledgersPerSecond: Math.round(decode.ledgersPerSecond),
-        changesPerSecond: Math.round(decode.changesPerSecond),
-      },
-    }
-    try {
-      const sqlite = await measureIngest(
-        { kind: 'sqlite', path: join(dir, 'bench.db') },
-        undefined,
-        devnet.url,
-        network,
-        devnet.latest,
+    return await run({ kind: 'sqlite', path: join(dir, 'bench.db') })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The genuine pubnet ledgers: cost per ledger with the mainnet watch list, and fully decoded. */
+async function measureGenuine() {
+  const dir = new URL('../test/fixtures/pubnet/', import.meta.url)
+  const ledgers = [
+    (() => {
+      const batch = xdr.LedgerCloseMetaBatch.fromXDR(
+        zstdDecompressSync(readFileSync(new URL('stellar-go__FCD285FF--53312000.xdr.zstd', dir))),
       )
-      report.sqlite = {
-        ...round(sqlite),
-        ratioToDecode: (sqlite.ledgersPerSecond / decode.ledgersPerSecond).toFixed(2),
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
+      return Buffer.from(batch.ledgerCloseMetas[0]!.toXDR())
+    })(),
+    ...['51000294', '57500008', '63092988', '63092990', '63092996'].map((n) =>
+      gunzipSync(readFileSync(new URL(`wallet-backend__ledger-${n}.xdr.gz`, dir))),
+    ),
+  ]
+  const pubnet = buildNetworkWatchList(await loadNetworkConfig('pubnet'))
+  const time = (watched: typeof pubnet, rounds: number) => {
+    const t = performance.now()
+    for (let r = 0; r < rounds; r++) for (const bytes of ledgers) decodeLedgerCloseMeta(bytes, watched)
+    return (performance.now() - t) / (rounds * ledgers.length)
+  }
+  time(pubnet, 5)
+  const watchedMs = time(pubnet, 200)
+  const fullMs = (() => {
+    const t = performance.now()
+    for (let r = 0; r < 5; r++) for (const bytes of ledgers) xdr.LedgerCloseMeta.schema.decode(bytes)
+    return (performance.now() - t) / (5 * ledgers.length)
+  })()
+  return {
+    ledgers: ledgers.length,
+    meanBytes: Math.round(ledgers.reduce((a, b) => a + b.length, 0) / ledgers.length),
+    msPerLedgerWithPubnetWatchList: round3(watchedMs),
+    msPerLedgerFullDecode: round3(fullMs),
+  }
+}
+
+const round3 = (n: number) => Math.round(n * 1000) / 1000
+const rate = (n: number) => Math.round(n)
+
+async function main(): Promise<void> {
+  const report: Record<string, unknown> = {
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version },
+  }
+
+  // 1. The devnet at its usual activity.
+  const devnet = await startDevnetProcess({
+    seed: 'bench',
+    ledgers: LEDGERS,
+    accounts: ACCOUNTS,
+    activity: ACTIVITY,
+    backgroundTxs: 0,
+    lake: true,
+  })
+  try {
+    const one = await measureDecode(devnet.url, devnet.network, devnet.first, devnet.latest, 1)
+    const two = await measureDecode(devnet.url, devnet.network, devnet.first, devnet.latest, 2)
+    report.devnet = { ledgers: LEDGERS, accounts: ACCOUNTS, activity: ACTIVITY, changes: one.changes }
+    report.decodeOnly = { oneCore: rate(one.ledgersPerSecond), twoCores: rate(two.ledgersPerSecond) }
+    const sqlite = await inSqlite((config) => measureIngest(config, undefined, devnet))
+    report.sqlite = {
+      ...roundAll(sqlite),
+      ratioToOneCoreDecode: (sqlite.ledgersPerSecond / one.ledgersPerSecond).toFixed(2),
     }
+    // The two sources alone, fetching every ledger over local HTTP: getLedgers pages of 200
+    // (JSON, base64) against zstd lake objects of one ledger, 8 fetched ahead.
+    report.sources = await measureSources(devnet.url, devnet.lakeUrl!, devnet.first, devnet.latest)
     const pgUrl = process.env.BENCH_POSTGRES_URL
     if (pgUrl) {
       const schema = `bench_${randomBytes(4).toString('hex')}`
@@ -143,34 +291,69 @@ async function main(): Promise<void> {
       await admin.connect()
       await admin.query(`CREATE SCHEMA ${quoteIdent(schema)}`)
       try {
-        const postgres = await measureIngest(
-          { kind: 'postgres', url: pgUrl },
-          schema,
-          devnet.url,
-          network,
-          devnet.latest,
-        )
+        const postgres = await measureIngest({ kind: 'postgres', url: pgUrl }, schema, devnet)
         report.postgres = {
-          ...round(postgres),
-          ratioToDecode: (postgres.ledgersPerSecond / decode.ledgersPerSecond).toFixed(2),
+          ...roundAll(postgres),
+          ratioToOneCoreDecode: (postgres.ledgersPerSecond / one.ledgersPerSecond).toFixed(2),
         }
       } finally {
         await admin.query(`DROP SCHEMA ${quoteIdent(schema)} CASCADE`)
         await admin.end()
       }
     }
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
   } finally {
     devnet.child.kill('SIGTERM')
   }
+
+  // 2. Mainnet-shaped: most ledgers touch no watched contract.
+  const shaped = await startDevnetProcess({
+    seed: 'bench-mainnet-shaped',
+    ledgers: MAINNET_LEDGERS,
+    accounts: 1000,
+    activity: 0.0005,
+    backgroundTxs: BACKGROUND,
+    lake: false,
+  })
+  try {
+    const one = await measureDecode(shaped.url, shaped.network, shaped.first, shaped.latest, 1)
+    const sqlite = await inSqlite((config) => measureIngest(config, undefined, shaped))
+    report.mainnetShaped = {
+      ledgers: MAINNET_LEDGERS,
+      backgroundTxsPerLedger: BACKGROUND,
+      decodeOnlyOneCore: rate(one.ledgersPerSecond),
+      ingestSqlite: roundAll(sqlite),
+      ratioToOneCoreDecode: (sqlite.ledgersPerSecond / one.ledgersPerSecond).toFixed(2),
+    }
+  } finally {
+    shaped.child.kill('SIGTERM')
+  }
+
+  // 3. Genuine mainnet ledgers, and what a backfill from Soroban's activation would take.
+  const genuine = await measureGenuine()
+  const today = DATED.ledger + Math.floor((Date.now() - DATED.at) / 5_000)
+  const toBackfill = today - SOROBAN_LEDGER
+  const perLedgerMs = genuine.msPerLedgerWithPubnetWatchList
+  report.genuinePubnet = {
+    ...genuine,
+    projection: {
+      ledgers: toBackfill,
+      fromLedger: SOROBAN_LEDGER,
+      toLedgerAbout: today,
+      hoursAtDecodeCostOneCore: round3((toBackfill * perLedgerMs) / 3_600_000),
+      note: 'decoding and filtering only, at the measured cost per genuine ledger; fetching ~150 KB of zstd per ledger from the public lake comes on top and depends on the link',
+    },
+  }
+
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
 }
 
-function round<T extends Record<string, number>>(values: T): Record<keyof T, number> {
+function roundAll<T extends Record<string, number>>(values: T): Record<keyof T, number> {
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Math.round(v * 10) / 10])) as Record<
     keyof T,
     number
   >
 }
 
-if (process.argv.includes('--serve-devnet')) await serveDevnet()
+const serveIndex = process.argv.indexOf('--serve-devnet')
+if (serveIndex >= 0) await serveDevnet(JSON.parse(process.argv[serveIndex + 1]!) as Profile)
 else await main()
