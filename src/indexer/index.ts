@@ -255,6 +255,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
     if (options.datalake !== undefined && lake === null) {
       lake = await openDatalake(options.datalake, {
+        maxAttempts: Number.POSITIVE_INFINITY,
         ...options.datalakeOptions,
         onRetry: (info) => logger.warn(info, 'data lake read failed; retrying'),
       })
