@@ -29,7 +29,7 @@ import type { NetworkConfig } from '../src/chain/network.ts'
 import { createRpcClient } from '../src/chain/rpc-client.ts'
 import type { DatabaseConfig } from '../src/config.ts'
 import { createIndexer } from '../src/indexer/index.ts'
-import { buildNetworkWatchList } from '../src/indexer/ledger-pipeline.ts'
+import { buildNetworkWatchList, loadResumePoint } from '../src/indexer/ledger-pipeline.ts'
 import { createDatabase, quoteIdent } from '../src/store/db.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
 
@@ -348,7 +348,7 @@ async function main(): Promise<void> {
 }
 
 function roundAll<T extends Record<string, number>>(values: T): Record<keyof T, number> {
-  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Math.round(v * 10) / 10])) as Record<
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Math.round(v * 100) / 100])) as Record<
     keyof T,
     number
   >
