@@ -42,8 +42,9 @@ const LARGE: StoreSpec = {
   name: 'large',
   layout: 'fxdao-0.6.0+reflector-v3',
   seed: 'bench-api',
-  accounts: 100_000,
-  ledgers: 20_000,
+  accounts: Number(process.env.BENCH_API_LARGE_ACCOUNTS ?? 100_000),
+  // 20,000 ledgers make 1M+ snapshots; the devnet's real layouts take most of an hour to build them.
+  ledgers: Number(process.env.BENCH_API_LARGE_LEDGERS ?? 20_000),
   activity: 0.0009,
 }
 const SMALL: StoreSpec = {
