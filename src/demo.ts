@@ -19,6 +19,14 @@ export interface RunningIndexer {
 }
 
 /**
+ * Ledgers per write transaction, and per getLedgers page, when the indexer shares the process with
+ * the API: on SQLite a batch is written on the API's event loop, so shorter batches and pages keep
+ * requests from queueing behind them while the indexer catches up (bench:embedded).
+ */
+export const EMBEDDED_BATCH_SIZE = 100
+export const EMBEDDED_PAGE_SIZE = 50
+
+/**
  * Runs the indexer in this process until stopped: the embedded deployment. Transient failures are
  * retried inside `run`; a fatal one is logged and ends ingestion, the API keeps serving.
  */
@@ -28,7 +36,7 @@ export function runIndexerInBackground(options: {
   rpcUrl: string
   network: NetworkConfig
 }): RunningIndexer {
-  const indexer = createIndexer(options)
+  const indexer = createIndexer({ ...options, batchSize: EMBEDDED_BATCH_SIZE, pageSize: EMBEDDED_PAGE_SIZE })
   const controller = new AbortController()
   const running = indexer.run(controller.signal).catch((error: unknown) => {
     options.logger.error({ err: error }, 'indexer stopped')
