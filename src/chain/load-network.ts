@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { StrKey } from '@stellar/stellar-sdk'
 import { type Static, Type } from 'typebox'
 import Value from 'typebox/value'
-import type { NetworkConfig } from './network.ts'
+import { CONTRACT_KINDS, type NetworkConfig } from './network.ts'
 
 /** Where a network's description lives when none is named: the RPC server's own `/network.json`. */
 export function defaultNetworkUrl(rpcUrl: string): string {
@@ -24,7 +24,7 @@ const Contract = Type.Object(
   {
     address: ContractId,
     protocol: Type.String({ minLength: 1 }),
-    kind: Type.Union([Type.Literal('fxdao-vaults'), Type.Literal('reflector')]),
+    kind: Type.Union(CONTRACT_KINDS.map((k) => Type.Literal(k))),
     name: Type.String({ minLength: 1 }),
     version: Type.String({ minLength: 1 }),
     status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('deprecated')]),
@@ -39,7 +39,11 @@ const NetworkSchema = Type.Object(
     name: Type.String({ minLength: 1 }),
     passphrase: Type.String({ minLength: 1 }),
     contracts: Type.Object(
-      { vaultprotocol: Contract, oracles: Type.Array(Contract, { minItems: 1 }) },
+      {
+        vaultprotocol: Contract,
+        oracles: Type.Array(Contract, { minItems: 1 }),
+        lendingprotocol: Type.Optional(Type.Array(Contract)),
+      },
       { additionalProperties: false },
     ),
     vaultprotocol: Type.Object(
@@ -95,9 +99,26 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
   }
   const config = value as Static<typeof NetworkSchema>
   const problems: string[] = []
-  const contracts = [config.contracts.vaultprotocol, ...config.contracts.oracles]
+  const lending = config.contracts.lendingprotocol ?? []
+  const contracts = [config.contracts.vaultprotocol, ...config.contracts.oracles, ...lending]
   for (const c of contracts) {
     if (!StrKey.isValidContract(c.address)) problems.push(`contract ${c.address} has a bad checksum`)
+  }
+  const expectedKinds: Array<[ContractInfoLike[], string, string]> = [
+    [[config.contracts.vaultprotocol], 'vaultprotocol', 'fxdao-vaults'],
+    [config.contracts.oracles, 'oracle', 'reflector'],
+    [lending, 'lendingprotocol', 'blend-pool-v2'],
+  ]
+  for (const [list, protocol, kind] of expectedKinds) {
+    for (const c of list) {
+      if (c.protocol !== protocol || c.kind !== kind)
+        problems.push(`contract ${c.address} is listed as ${protocol} but says ${c.protocol}/${c.kind}`)
+    }
+  }
+  const seen = new Set<string>()
+  for (const c of contracts) {
+    if (seen.has(c.address)) problems.push(`contract ${c.address} is listed twice`)
+    seen.add(c.address)
   }
   const oracles = new Set(config.contracts.oracles.map((o) => o.address))
   for (const [id, asset] of Object.entries(config.assets)) {
@@ -119,7 +140,17 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
     }
   }
   if (problems.length > 0) throw new NetworkDescriptionError(source, problems)
-  return config as NetworkConfig
+  return normalizeNetworkConfig(config as NetworkConfig)
+}
+
+type ContractInfoLike = { address: string; protocol: string; kind: string }
+
+/** Fills what older descriptions (and stores written before a protocol existed) leave out. */
+export function normalizeNetworkConfig(config: NetworkConfig): NetworkConfig {
+  return {
+    ...config,
+    contracts: { ...config.contracts, lendingprotocol: config.contracts.lendingprotocol ?? [] },
+  }
 }
 
 /** Reads a NetworkConfig from an http(s) URL, a JSON file, or the name of a shipped description. */

@@ -24,13 +24,17 @@ export interface AssetInfo {
 
 export type ContractStatus = 'active' | 'paused' | 'deprecated'
 
+/** Every contract kind a description may name; each is read by exactly one protocol module. */
+export const CONTRACT_KINDS = ['fxdao-vaults', 'reflector', 'blend-pool-v2'] as const
+export type ContractKind = (typeof CONTRACT_KINDS)[number]
+
 export interface ContractInfo {
   /** Contract StrKey (C...). */
   address: string
-  /** The API's protocol segment (`vaultprotocol`) or `oracle`. */
+  /** The API's protocol segment (`vaultprotocol`, `lendingprotocol`) or `oracle`. */
   protocol: string
-  /** What the contract is, exactly: `fxdao-vaults`, `reflector`. Decides how its storage is read. */
-  kind: string
+  /** What the contract is, exactly: `fxdao-vaults`, `reflector`, `blend-pool-v2`. Decides how its storage is read. */
+  kind: ContractKind
   name: string
   /** The deployed contract's version, e.g. FxDAO vaults `0.6.0`, Reflector `2` or `3`. */
   version: string
@@ -47,6 +51,8 @@ export interface NetworkConfig {
     vaultprotocol: ContractInfo
     /** Every oracle feed a price comes from. */
     oracles: ContractInfo[]
+    /** Blend v2 lending pools (`blend-pool-v2`); their reserves, rates and oracle are read from the chain. */
+    lendingprotocol: ContractInfo[]
   }
   /** Vault protocol: denomination symbol -> debt token asset id and the asset id that prices it, and the collateral asset id. */
   vaultprotocol: {
@@ -59,5 +65,5 @@ export interface NetworkConfig {
 
 /** Every contract the indexer reads for this network. */
 export function watchedContracts(network: NetworkConfig): ContractInfo[] {
-  return [network.contracts.vaultprotocol, ...network.contracts.oracles]
+  return [network.contracts.vaultprotocol, ...network.contracts.oracles, ...network.contracts.lendingprotocol]
 }

@@ -1,3 +1,4 @@
+import { normalizeNetworkConfig } from '../chain/load-network.ts'
 import type { NetworkConfig } from '../chain/network.ts'
 import type { Database } from './db.ts'
 
@@ -37,7 +38,7 @@ export async function getNetworkConfig(database: Database): Promise<NetworkConfi
     .select('config')
     .where('name', '=', CURRENT)
     .executeTakeFirst()
-  return row ? (JSON.parse(row.config) as NetworkConfig) : null
+  return row ? normalizeNetworkConfig(JSON.parse(row.config) as NetworkConfig) : null
 }
 
 /** The stored network, cached; re-read at most every `refreshMs` while absent or to pick up changes. */

@@ -135,6 +135,7 @@ export function buildNetworkConfig(ids: DevnetIdentities, startLedger: number): 
           start_ledger: startLedger,
         },
       ],
+      lendingprotocol: [],
     },
     vaultprotocol: { collateral_asset: xlm, denominations },
     assets,

@@ -1,11 +1,11 @@
 import { StrKey } from '@stellar/stellar-sdk'
-import type { ContractInfo, NetworkConfig } from '../../../src/chain/network.ts'
+import type { ContractInfo, ContractKind, NetworkConfig } from '../../../src/chain/network.ts'
 
 export const VAULT_CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 1))
 export const ORACLE_CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 2))
 export const XLM_CONTRACT = StrKey.encodeContract(Buffer.alloc(32, 5))
 
-function contract(address: string, protocol: string, kind: string): ContractInfo {
+function contract(address: string, protocol: string, kind: ContractKind): ContractInfo {
   return {
     address,
     protocol,
@@ -25,6 +25,7 @@ export const TEST_NETWORK: NetworkConfig = {
   contracts: {
     vaultprotocol: contract(VAULT_CONTRACT, 'vaultprotocol', 'fxdao-vaults'),
     oracles: [contract(ORACLE_CONTRACT, 'oracle', 'reflector')],
+    lendingprotocol: [],
   },
   vaultprotocol: {
     collateral_asset: XLM_CONTRACT,
