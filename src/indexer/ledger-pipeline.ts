@@ -1,23 +1,26 @@
 import { buildWatchedContracts, type DecodedLedger, type WatchedContracts } from '../chain/decode-ledger.ts'
-import { type NetworkConfig, watchedContracts } from '../chain/network.ts'
+import type { NetworkConfig } from '../chain/network.ts'
 import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../protocols/oracle/adapt-ledger.ts'
-import { adaptVaultLedger, type VaultStateChange } from '../protocols/vaultprotocol/adapt-ledger.ts'
+import {
+  type AccountGroupChange,
+  ITEM_LEDGER_FIELD,
+  type ProtocolAdapter,
+  type ProtocolModule,
+  type StoredItem,
+} from '../protocols/protocol-module.ts'
+import { PROTOCOLS } from '../protocols/registry.ts'
 import type { Database } from '../store/db.ts'
 import {
+  type ContractStateRow,
   getCheckpoint,
   getLedgerHash,
   type LedgerBatch,
   LedgerChainError,
   loadLatestPositions,
+  loadLatestStates,
 } from '../store/ledger-data.ts'
-import type { LedgersTable, PricesTable } from '../store/schema.ts'
-import {
-  createVaultBook,
-  parsePositions,
-  type SnapshotRow,
-  VAULT_PROTOCOL,
-  type VaultBook,
-} from './vault-book.ts'
+import type { LedgersTable, PricesTable, SnapshotsTable } from '../store/schema.ts'
+import { type AccountBook, createAccountBook } from './account-book.ts'
 
 /** Accounts whose current state stays cached between batches; the store holds the rest. */
 export const DEFAULT_STATE_CACHE_ACCOUNTS = 50_000
@@ -47,12 +50,28 @@ export async function loadResumePoint(database: Database): Promise<IndexerResume
   return { checkpoint, checkpointHash }
 }
 
-/** The contracts a network's adapters read; the oracles' instance storage holds their asset list and decimals. */
-export function buildNetworkWatchList(network: NetworkConfig): WatchedContracts {
+/**
+ * The contracts a network's protocol modules and oracles read, and those whose instance storage is
+ * decoded: the oracles' (asset list, decimals) and whatever each module names.
+ */
+export function buildNetworkWatchList(network: NetworkConfig, modules = PROTOCOLS): WatchedContracts {
+  const oracles = network.contracts.oracles.map((o) => o.address)
   return buildWatchedContracts(
-    watchedContracts(network).map((c) => c.address),
-    network.contracts.oracles.map((o) => o.address),
+    [...new Set([...modules.flatMap((m) => m.contracts(network).map((c) => c.address)), ...oracles])],
+    [...oracles, ...modules.flatMap((m) => m.instanceStorage(network))],
   )
+}
+
+/** Stored items of a snapshot, with the ledger each last changed at split off. */
+function parseStoredItems(module: ProtocolModule, json: string) {
+  return (JSON.parse(json) as StoredItem[]).map((stored) => {
+    const { [ITEM_LEDGER_FIELD]: ledger, ...value } = stored
+    return { key: module.itemKey(stored), value, ledger: Number(ledger) }
+  })
+}
+
+function stateId(contract: string, key: string): string {
+  return `${contract}\u0000${key}`
 }
 
 export interface LedgerPipeline {
@@ -73,8 +92,10 @@ export interface LedgerPipeline {
 }
 
 export interface LedgerPipelineOptions {
-  /** Accounts kept cached between batches (default DEFAULT_STATE_CACHE_ACCOUNTS). */
+  /** Accounts kept cached between batches, per protocol (default DEFAULT_STATE_CACHE_ACCOUNTS). */
   stateCacheAccounts?: number
+  /** The protocol modules to run (default: every registered one). */
+  modules?: readonly ProtocolModule[]
 }
 
 /**
@@ -87,41 +108,78 @@ export function createLedgerPipeline(
   resume: IndexerResumePoint,
   options: LedgerPipelineOptions = {},
 ): LedgerPipeline {
-  const vaultContract = network.contracts.vaultprotocol.address
   const cacheBound = options.stateCacheAccounts ?? DEFAULT_STATE_CACHE_ACCOUNTS
+  const modules = options.modules ?? PROTOCOLS
+  const protocols: Array<{ module: ProtocolModule; adapter: ProtocolAdapter; book: AccountBook }> = modules
+    .filter((m) => m.contracts(network).length > 0)
+    .map((module) => ({
+      module,
+      adapter: module.createAdapter(network),
+      book: createAccountBook(module.name),
+    }))
   const oracles = new Map<string, OracleMemory>(
     network.contracts.oracles.map((o) => [o.address, createOracleMemory()]),
   )
-  const book: VaultBook = createVaultBook()
+  // The last value of every contract-state entry seen: a handful per contract, never per account.
+  const states = new Map<string, string>()
   let committed = resume.checkpoint
   let last = resume.checkpoint
   let lastHash = resume.checkpointHash
   let batchPreviousHash: string | null = null
   let ledgers: LedgersTable[] = []
-  let snapshots: SnapshotRow[] = []
+  let snapshots: SnapshotsTable[] = []
+  let stateRows: ContractStateRow[] = []
   let prices: PricesTable[] = []
   let changeCount = 0
 
   async function addLedgers(decoded: readonly DecodedLedger[]): Promise<void> {
-    const vaultChanges = decoded.map((ledger) => adaptVaultLedger(ledger, vaultContract))
-    const missing = new Set<string>()
-    for (const changes of vaultChanges) {
-      for (const change of changes) if (!book.has(change.account)) missing.add(change.account)
+    const facts = protocols.map(({ adapter }) => decoded.map((ledger) => adapter.adaptLedger(ledger)))
+    await Promise.all(
+      protocols.map(async ({ module, book }, p) => {
+        const missing = new Set<string>()
+        for (const perLedger of facts[p]!) {
+          for (const change of perLedger.accounts) if (!book.has(change.account)) missing.add(change.account)
+        }
+        if (missing.size === 0) return
+        const addresses = [...missing]
+        const stored = await loadLatestPositions(database, module.name, addresses)
+        for (const address of addresses) {
+          const json = stored.get(address)
+          book.load(address, json === undefined ? [] : parseStoredItems(module, json))
+        }
+      }),
+    )
+    const unseen = new Map<string, { contract: string; key: string }>()
+    for (const perProtocol of facts) {
+      for (const perLedger of perProtocol) {
+        for (const s of perLedger.states) {
+          const id = stateId(s.contract, s.key)
+          if (!states.has(id)) unseen.set(id, { contract: s.contract, key: s.key })
+        }
+      }
     }
-    if (missing.size > 0) {
-      const addresses = [...missing]
-      const stored = await loadLatestPositions(database, VAULT_PROTOCOL, addresses)
-      for (const address of addresses) {
-        const json = stored.get(address)
-        book.load(address, json === undefined ? [] : parsePositions(json))
+    if (unseen.size > 0) {
+      const stored = await loadLatestStates(database, [...unseen.values()])
+      for (const [id, { contract, key }] of unseen) {
+        const value = stored.get(stateId(contract, key))
+        if (value !== undefined) states.set(id, value)
       }
     }
     decoded.forEach((ledger, i) => {
-      addLedger(ledger, vaultChanges[i]!)
+      addLedger(
+        ledger,
+        facts.map((perProtocol) => perProtocol[i]!),
+      )
     })
   }
 
-  function addLedger(ledger: DecodedLedger, vaultChanges: VaultStateChange[]): void {
+  function addLedger(
+    ledger: DecodedLedger,
+    facts: Array<{
+      accounts: AccountGroupChange[]
+      states: { contract: string; key: string; value: unknown }[]
+    }>,
+  ): void {
     if (last !== null && ledger.sequence !== last + 1) throw new LedgerGapError(last + 1, ledger.sequence)
     // Within the pending batch the chain is checked here; against the store, by the writer.
     if (lastHash !== null && ledgers.length > 0 && ledger.previousHash !== lastHash) {
@@ -132,8 +190,24 @@ export function createLedgerPipeline(
     for (const tx of ledger.transactions) {
       changeCount += tx.contractDataChanges.length + tx.events.length + tx.instanceChanges.length
     }
-    for (const row of book.applyLedger(ledger.sequence, vaultChanges)) {
-      snapshots.push(row)
+    protocols.forEach(({ book }, p) => {
+      for (const row of book.applyLedger(ledger.sequence, facts[p]!.accounts)) snapshots.push(row)
+    })
+    // A contract-state entry is written when its value differs from the last one written (the last
+    // write of a ledger stands: one row per entry and ledger).
+    const written = new Map<string, ContractStateRow>()
+    for (const perProtocol of facts) {
+      for (const s of perProtocol.states) {
+        const id = stateId(s.contract, s.key)
+        const value = JSON.stringify(s.value)
+        written.delete(id)
+        written.set(id, { contract: s.contract, key: s.key, ledger: ledger.sequence, value })
+      }
+    }
+    for (const [id, row] of written) {
+      if (states.get(id) === row.value) continue
+      states.set(id, row.value)
+      stateRows.push(row)
     }
     for (const [oracle, memory] of oracles) {
       for (const update of adaptOracleLedger(ledger, oracle, memory)) {
@@ -159,13 +233,14 @@ export function createLedgerPipeline(
       lastLedger: last,
       ledgers,
       snapshots,
-      rates: [],
+      states: stateRows,
       prices,
       updatedAt,
     }
     committed = last
     ledgers = []
     snapshots = []
+    stateRows = []
     prices = []
     changeCount = 0
     return batch
@@ -174,7 +249,9 @@ export function createLedgerPipeline(
   return {
     nextLedger: () => (last === null ? null : last + 1),
     addLedgers,
-    committed: () => book.trim(cacheBound),
+    committed: () => {
+      for (const { book } of protocols) book.trim(cacheBound)
+    },
     pendingLedgers: () => ledgers.length,
     pendingChanges: () => changeCount,
     takeBatch,

@@ -1,7 +1,9 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type pg from 'pg'
 import type { Database } from './db.ts'
-import type { LedgersTable, PricesTable, RatesTable, SnapshotsTable } from './schema.ts'
+import type { ContractStateTable, LedgersTable, PricesTable, SnapshotsTable } from './schema.ts'
+
+export type ContractStateRow = ContractStateTable
 
 /** The checkpoint row of the main ledger stream in `indexer_state`. */
 export const LEDGER_STREAM = 'ledgers'
@@ -19,7 +21,8 @@ export interface LedgerBatch {
   lastLedger: number
   ledgers: LedgersTable[]
   snapshots: SnapshotsTable[]
-  rates: RatesTable[]
+  /** Contract-state entries whose value changed, one row per entry and ledger. */
+  states: ContractStateRow[]
   prices: PricesTable[]
   /** Epoch milliseconds, for operators; not part of the indexed data. */
   updatedAt: number
@@ -87,6 +90,29 @@ export async function loadLatestPositions(
   return found
 }
 
+/**
+ * The latest stored value (JSON) of each contract-state entry asked for, keyed `contract\u0000key`;
+ * absent when never written. One seek per entry; entries are per contract, never per account.
+ */
+export async function loadLatestStates(
+  database: Database,
+  entries: ReadonlyArray<{ contract: string; key: string }>,
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  for (const { contract, key } of entries) {
+    const row = await database.db
+      .selectFrom('contract_state')
+      .select('value')
+      .where('contract', '=', contract)
+      .where('key', '=', key)
+      .orderBy('ledger', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    if (row) found.set(`${contract}\u0000${key}`, row.value)
+  }
+  return found
+}
+
 const latestPositionsStatements = new WeakMap<DatabaseSync, StatementSync>()
 
 function latestPositionsStatement(raw: DatabaseSync): StatementSync {
@@ -129,7 +155,7 @@ interface SqliteStatements {
   ledgerHash: StatementSync
   ledger: StatementSync
   snapshot: StatementSync
-  rate: StatementSync
+  state: StatementSync
   price: StatementSync
   saveCheckpoint: StatementSync
 }
@@ -146,7 +172,7 @@ function prepareSqlite(raw: DatabaseSync): SqliteStatements {
       snapshot: raw.prepare(
         'INSERT INTO snapshots (protocol, address, ledger, positions) VALUES (?, ?, ?, ?)',
       ),
-      rate: raw.prepare('INSERT INTO rates (protocol, rate_key, ledger, value) VALUES (?, ?, ?, ?)'),
+      state: raw.prepare('INSERT INTO contract_state (contract, key, ledger, value) VALUES (?, ?, ?, ?)'),
       price: raw.prepare(
         'INSERT INTO prices (oracle, asset, ledger, price, decimals, timestamp_ms) VALUES (?, ?, ?, ?, ?, ?)',
       ),
@@ -183,7 +209,7 @@ function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
     }
     for (const l of batch.ledgers) s.ledger.run(l.sequence, l.hash, l.close_time)
     for (const r of batch.snapshots) s.snapshot.run(r.protocol, r.address, r.ledger, r.positions)
-    for (const r of batch.rates) s.rate.run(r.protocol, r.rate_key, r.ledger, r.value)
+    for (const r of batch.states) s.state.run(r.contract, r.key, r.ledger, r.value)
     for (const r of batch.prices)
       s.price.run(r.oracle, r.asset, r.ledger, r.price, r.decimals, r.timestamp_ms)
     s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.ledgers[0]!.sequence, batch.updatedAt)
@@ -234,14 +260,14 @@ async function writePostgresBatch(client: pg.PoolClient, batch: LedgerBatch): Pr
         ],
       )
     }
-    if (batch.rates.length > 0) {
-      const rows = batch.rates
+    if (batch.states.length > 0) {
+      const rows = batch.states
       await client.query(
-        `INSERT INTO rates (protocol, rate_key, ledger, value)
+        `INSERT INTO contract_state (contract, key, ledger, value)
          SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])`,
         [
-          rows.map((r) => r.protocol),
-          rows.map((r) => r.rate_key),
+          rows.map((r) => r.contract),
+          rows.map((r) => r.key),
           rows.map((r) => r.ledger),
           rows.map((r) => r.value),
         ],

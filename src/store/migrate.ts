@@ -5,6 +5,7 @@ import * as ledgerData from './migrations/002-ledger-data.ts'
 import * as network from './migrations/003-network.ts'
 import * as mainnetLayout from './migrations/004-mainnet-layout.ts'
 import * as coverage from './migrations/005-coverage.ts'
+import * as contractState from './migrations/006-contract-state.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-network': network,
   '004-mainnet-layout': mainnetLayout,
   '005-coverage': coverage,
+  '006-contract-state': contractState,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -10,8 +10,10 @@ export interface SnapshotRow {
   close_time: number | null
 }
 
-export interface RateRow {
+export interface StateRow {
+  /** The ledger at which the entry took this value. */
   ledger: number
+  /** JSON of the value, integers as decimal strings. */
   value: string
 }
 
@@ -39,7 +41,8 @@ export interface IndexerHead {
 export interface PositionsReader {
   head(): Promise<IndexerHead>
   snapshotAt(protocol: string, address: string, ledger: number): Promise<SnapshotRow | null>
-  rateAt(protocol: string, key: string, ledger: number): Promise<RateRow | null>
+  /** A contract-state entry's latest value at or before `ledger`. */
+  stateAt(contract: string, key: string, ledger: number): Promise<StateRow | null>
   /** The latest price of a feed's asset at or before `ledger`. */
   priceAt(oracle: string, asset: string, ledger: number): Promise<PriceRow | null>
   closeTime(ledger: number): Promise<number | null>
@@ -51,8 +54,8 @@ const SQL = {
   snapshot: `SELECT s.ledger AS ledger, s.positions AS positions, l.close_time AS close_time
                FROM snapshots s LEFT JOIN ledgers l ON l.sequence = s.ledger
                WHERE s.protocol = $1 AND s.address = $2 AND s.ledger <= $3 ORDER BY s.ledger DESC LIMIT 1`,
-  rate: `SELECT ledger, value FROM rates
-           WHERE protocol = $1 AND rate_key = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
+  state: `SELECT ledger, value FROM contract_state
+           WHERE contract = $1 AND key = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
   price: `SELECT ledger, price, decimals, timestamp_ms FROM prices
             WHERE oracle = $1 AND asset = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
   closeTime: 'SELECT close_time FROM ledgers WHERE sequence = $1',
@@ -73,7 +76,7 @@ export function createPositionsReader(database: Database): PositionsReader {
       }
     },
     snapshotAt: (protocol, address, ledger) => one<SnapshotRow>('snapshot', [protocol, address, ledger]),
-    rateAt: (protocol, key, ledger) => one<RateRow>('rate', [protocol, key, ledger]),
+    stateAt: (contract, key, ledger) => one<StateRow>('state', [contract, key, ledger]),
     priceAt: (oracle, asset, ledger) => one<PriceRow>('price', [oracle, asset, ledger]),
     async closeTime(ledger) {
       return (await one<{ close_time: number }>('closeTime', [ledger]))?.close_time ?? null

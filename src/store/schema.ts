@@ -72,12 +72,14 @@ export interface SnapshotsTable {
   positions: string
 }
 
-export interface RatesTable {
-  protocol: string
-  /** What the rate belongs to, e.g. a vault denomination or a reserve asset. */
-  rate_key: string
+export interface ContractStateTable {
+  /** The contract (C...) whose entry this is. */
+  contract: string
+  /** The protocol module's name for the entry, e.g. `ResData/C...` or `Config`. */
+  key: string
+  /** The ledger at which the entry took this value. */
   ledger: number
-  /** Integer rate with the protocol's fixed decimals. */
+  /** JSON of the value as the contract stored it, integers as decimal strings. */
   value: string
 }
 
@@ -112,7 +114,7 @@ export interface Schema {
   ledgers: LedgersTable
   indexer_state: IndexerStateTable
   snapshots: SnapshotsTable
-  rates: RatesTable
+  contract_state: ContractStateTable
   prices: PricesTable
   networks: NetworksTable
 }

@@ -52,7 +52,7 @@ describe('indexing the devnet', () => {
     expect(clean.ledgers).toHaveLength(OPTIONS.ledgers)
     expect(clean.indexer_state[0]!.last_ledger).toBe(clean.ledgers[clean.ledgers.length - 1]!.sequence)
     expect(clean.snapshots.length).toBeGreaterThan(500)
-    expect(clean.rates).toEqual([])
+    expect(clean.contract_state).toEqual([])
     expect(clean.prices.length).toBeGreaterThan(20)
   })
 

@@ -66,8 +66,8 @@ describe('createIndexer against a Stellar RPC', () => {
     expect(clean.indexer_state).toEqual([{ name: 'ledgers', last_ledger: last }])
     expect(clean.snapshots.length).toBeGreaterThan(100)
     expect(clean.snapshots.some((s) => s.positions === '[]')).toBe(true)
-    // FxDAO debt has no rate to record.
-    expect(clean.rates).toEqual([])
+    // FxDAO keeps no contract state the API reads, and this network lists no lending pool.
+    expect(clean.contract_state).toEqual([])
     // The oracle posts three prices every 60 ledgers, alternately as v3 events and as v2 storage.
     expect(clean.prices).toHaveLength(3 * Math.ceil(700 / 60))
     expect(new Set(clean.prices.map((p) => p.decimals))).toEqual(new Set([14]))

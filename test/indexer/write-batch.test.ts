@@ -102,7 +102,13 @@ async function dump(database: Database) {
   return {
     ledgers: await db.selectFrom('ledgers').selectAll().orderBy('sequence').execute(),
     snapshots: await db.selectFrom('snapshots').selectAll().orderBy('address').orderBy('ledger').execute(),
-    rates: await db.selectFrom('rates').selectAll().orderBy('rate_key').orderBy('ledger').execute(),
+    contract_state: await db
+      .selectFrom('contract_state')
+      .selectAll()
+      .orderBy('contract')
+      .orderBy('key')
+      .orderBy('ledger')
+      .execute(),
     prices: await db
       .selectFrom('prices')
       .selectAll()
@@ -149,7 +155,7 @@ describe('ledger pipeline and batch writer', () => {
         [BOB, 102, [usd('50', '10', '5000000000', 102)]],
       ].sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0)),
     )
-    expect(rows.rates).toEqual([])
+    expect(rows.contract_state).toEqual([])
     expect(
       rows.prices.map((p) => [
         p.oracle,

@@ -23,12 +23,12 @@ export async function dumpIndexedData(database: Database) {
         .execute(),
       ['ledger'],
     ),
-    rates: num(
+    contract_state: num(
       await db
-        .selectFrom('rates')
+        .selectFrom('contract_state')
         .selectAll()
-        .orderBy('protocol')
-        .orderBy('rate_key')
+        .orderBy('contract')
+        .orderBy('key')
         .orderBy('ledger')
         .execute(),
       ['ledger'],

@@ -1,12 +1,11 @@
-import type { NetworkConfig } from '../chain/network.ts'
-import type { StoredVault } from '../protocols/vaultprotocol/stored-vault.ts'
-import type { PositionsReader, PriceRow } from '../store/positions-read.ts'
-import { divHalfEven, formatUnits, pow10 } from './amounts.ts'
-import { historyComplete } from './coverage.ts'
+import type { NetworkConfig } from '../../chain/network.ts'
+import { divHalfEven, formatUnits, pow10 } from '../../positions/amounts.ts'
+import { historyComplete } from '../../positions/coverage.ts'
+import { judgePrice, type Priced, toUsd, USD_DECIMALS } from '../../positions/valuation.ts'
+import type { PositionsDeps, PositionsQuery } from '../protocol-module.ts'
+import { type StoredVault, VAULT_PROTOCOL } from './stored-vault.ts'
 
-export const VAULT_PROTOCOL = 'vaultprotocol'
-/** USD values are reported with 7 decimals, ratios with 4. */
-const USD_DECIMALS = 7
+/** Ratios are reported with 4 decimals. */
 const RATIO_DECIMALS = 4
 /** USD is exactly one dollar: the one denomination priced without an oracle. */
 const ONE_USD: Priced = { price: 1n, decimals: 0, row: null, feed: null, problem: null }
@@ -60,37 +59,13 @@ export interface VaultPositionsResponse {
   }
 }
 
-export interface VaultQuery {
-  address: string
-  /** The pin as requested (int64), or null when omitted. */
-  pin: number | bigint | null
-  /** The `/at` surface: the same amounts, valued in USD at the pin rather than at the snapshot. */
-  atPin: boolean
-}
-
-export interface VaultPositionsDeps {
-  reader: PositionsReader
-  network: NetworkConfig | null
-  maxPriceAgeS: number
-  /** Epoch seconds, for data staleness. */
-  nowS: number
-}
-
-type Priced = {
-  price: bigint
-  decimals: number
-  row: PriceRow | null
-  feed: string | null
-  problem: 'price_missing' | 'price_stale' | null
-}
-
 /**
  * Answers "which vaults did this address hold at ledger P": the latest snapshot at or before P,
  * never interpolated, never carried forward, absent as empty.
  */
 export async function getVaultPositions(
-  deps: VaultPositionsDeps,
-  query: VaultQuery,
+  deps: PositionsDeps,
+  query: PositionsQuery,
 ): Promise<VaultPositionsResponse> {
   const { reader, network } = deps
   const head = await reader.head()
@@ -205,16 +180,6 @@ export async function getVaultPositions(
   return response
 }
 
-/**
- * amount (in units of 10^-amountDecimals) × price (10^-price.decimals USD) → USD with 7 decimals,
- * rounded half-even once.
- */
-function toUsd(amount: bigint, amountDecimals: number, priced: Priced): bigint {
-  const shift = amountDecimals + priced.decimals - USD_DECIMALS
-  const product = amount * priced.price
-  return shift >= 0 ? divHalfEven(product, pow10(shift)) : product * pow10(-shift)
-}
-
 /** (collateral value) / (debt value) with RATIO_DECIMALS decimals, from unrounded values, half-even. */
 function ratio(
   collateral: bigint,
@@ -229,18 +194,6 @@ function ratio(
     collateral * collateralPrice.price * pow10(RATIO_DECIMALS + debtDecimals + debtPrice.decimals)
   const denominator = debt * debtPrice.price * pow10(collateralDecimals + collateralPrice.decimals)
   return divHalfEven(numerator, denominator)
-}
-
-function judgePrice(row: PriceRow | null, feed: string, closeTime: number | null, maxAgeS: number): Priced {
-  if (!row) return { price: 0n, decimals: 0, row: null, feed, problem: 'price_missing' }
-  const ageS = closeTime === null ? 0 : closeTime - Math.floor(row.timestamp_ms / 1000)
-  return {
-    price: BigInt(row.price),
-    decimals: row.decimals,
-    row,
-    feed,
-    problem: ageS > maxAgeS ? 'price_stale' : null,
-  }
 }
 
 function decimalsOf(network: NetworkConfig, asset: string | undefined): number {

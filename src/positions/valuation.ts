@@ -1,0 +1,98 @@
+import type { NetworkConfig } from '../chain/network.ts'
+import type { PositionsReader, PriceRow } from '../store/positions-read.ts'
+import { divHalfEven, pow10 } from './amounts.ts'
+
+/** USD values are reported with 7 decimals. */
+export const USD_DECIMALS = 7
+
+export type PriceProblem = 'price_missing' | 'price_stale'
+
+/** A USD price as used for one answer: `price` in units of 10^-decimals USD, and why it is unusable if it is. */
+export interface Priced {
+  price: bigint
+  decimals: number
+  row: PriceRow | null
+  /** The oracle feed it came from, when one did. */
+  feed: string | null
+  problem: PriceProblem | null
+}
+
+export const MISSING_PRICE: Priced = {
+  price: 0n,
+  decimals: 0,
+  row: null,
+  feed: null,
+  problem: 'price_missing',
+}
+
+/**
+ * amount (in units of 10^-amountDecimals) × price (10^-price.decimals USD) → USD with 7 decimals,
+ * rounded half-even once.
+ */
+export function toUsd(amount: bigint, amountDecimals: number, priced: Priced): bigint {
+  const shift = amountDecimals + priced.decimals - USD_DECIMALS
+  const product = amount * priced.price
+  return shift >= 0 ? divHalfEven(product, pow10(shift)) : product * pow10(-shift)
+}
+
+/** A stored price judged at a ledger's close time: older than `maxAgeS` is stale. */
+export function judgePrice(
+  row: PriceRow | null,
+  feed: string,
+  closeTime: number | null,
+  maxAgeS: number,
+): Priced {
+  if (!row) return { price: 0n, decimals: 0, row: null, feed, problem: 'price_missing' }
+  const ageS = closeTime === null ? 0 : closeTime - Math.floor(row.timestamp_ms / 1000)
+  return {
+    price: BigInt(row.price),
+    decimals: row.decimals,
+    row,
+    feed,
+    problem: ageS > maxAgeS ? 'price_stale' : null,
+  }
+}
+
+/**
+ * USD prices of the network description's assets at one ledger, each through the feed the
+ * description names for it; asked once per asset per answer.
+ */
+export function createPriceLookup(
+  reader: PositionsReader,
+  network: NetworkConfig,
+  ledger: number,
+  closeTime: number | null,
+  maxAgeS: number,
+): { priceOf(asset: string): Promise<Priced>; used(): Promise<Priced[]> } {
+  const prices = new Map<string, Promise<Priced>>()
+  return {
+    priceOf(asset) {
+      let priced = prices.get(asset)
+      if (!priced) {
+        const feed = network.assets[asset]?.price_feed ?? null
+        priced = feed
+          ? reader
+              .priceAt(feed.oracle, feed.asset, ledger)
+              .then((row) => judgePrice(row, feed.oracle, closeTime, maxAgeS))
+          : Promise.resolve(MISSING_PRICE)
+        prices.set(asset, priced)
+      }
+      return priced
+    },
+    used: () => Promise.all(prices.values()),
+  }
+}
+
+/** `meta.oracle_staleness_seconds` and the oracle sources of the prices an answer used. */
+export function describePrices(
+  used: readonly Priced[],
+  closeTime: number | null,
+): { stalenessS: number; sources: string[] } {
+  const timestamps = used.flatMap((p) => (p.row ? [Math.floor(p.row.timestamp_ms / 1000)] : []))
+  const sources = [...new Set(used.flatMap((p) => (p.row && p.feed ? [p.feed] : [])))].map(
+    (f) => `oracle:${f}`,
+  )
+  const stalenessS =
+    timestamps.length > 0 && closeTime !== null ? Math.max(0, closeTime - Math.min(...timestamps)) : 0
+  return { stalenessS, sources }
+}
