@@ -32,6 +32,8 @@ export interface DevnetOptions {
   rpcRetentionLedgers?: number
   /** Unwatched transactions per ledger (transfers on other contracts): mainnet-shaped ledgers. */
   backgroundTxs?: number
+  /** Probability that a lending account submits to its Blend pool in a ledger (default: `activity`); 0: no pools. */
+  lendingActivity?: number
   host?: string
   port?: number
 }
@@ -107,6 +109,7 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
     reflectorV3Ledger: options.reflectorV3Ledger ?? null,
     ...(options.vaultTtlLedgers === undefined ? {} : { vaultTtlLedgers: options.vaultTtlLedgers }),
     ...(options.backgroundTxs === undefined ? {} : { backgroundTxs: options.backgroundTxs }),
+    ...(options.lendingActivity === undefined ? {} : { lendingActivity: options.lendingActivity }),
     ...(options.genesisCloseTimeS === undefined ? {} : { genesisCloseTimeS: options.genesisCloseTimeS }),
   })
   const encoder = createLedgerEncoder(devnetPassphrase(seed), options.protocolSwitchLedger ?? null)
@@ -141,7 +144,7 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
   for (let i = 0; i < options.ledgers; i++) closeNextLedger()
 
   return {
-    network: buildNetworkConfig(ids, startLedger),
+    network: buildNetworkConfig(ids, startLedger, options.lendingActivity !== 0),
     passphrase: devnetPassphrase(seed),
     oldestLedger: () => startLedger,
     servedFrom: () => {
@@ -186,6 +189,8 @@ function requireOptions(options: DevnetOptions, startLedger: number, accounts: n
     problems.push('vaultTtlLedgers must be a whole number >= 1')
   const activity = options.activity ?? DEFAULT_ACTIVITY
   if (!(activity >= 0 && activity <= 1)) problems.push('activity must be between 0 and 1')
+  const lending = options.lendingActivity ?? activity
+  if (!(lending >= 0 && lending <= 1)) problems.push('lendingActivity must be between 0 and 1')
   const faultRate = options.faultRate ?? 0
   if (!(faultRate >= 0 && faultRate <= 1)) problems.push('faultRate must be between 0 and 1')
   if (problems.length > 0) throw new RangeError(`invalid devnet options: ${problems.join('; ')}`)

@@ -11,6 +11,8 @@ export function devnetPassphrase(seed: string): string {
 }
 
 export const DENOMINATIONS = ['USD', 'EUR', 'GBP'] as const
+/** The devnet's Blend v2 pools, as the network description names them. */
+export const BLEND_POOL_NAMES = ['Blend Devnet Fixed (v2)', 'Blend Devnet YieldBlox (v2)'] as const
 export type Denomination = (typeof DENOMINATIONS)[number]
 
 /** Every key of the simulated world, derived from the seed so a seed names one world. */
@@ -33,6 +35,17 @@ export interface DevnetIdentities {
   /** Wasm hashes of the deployed contracts (their instance entries' executables). */
   vaultWasm: Uint8Array
   oracleWasm: Uint8Array
+  /** The USDC and EURC Stellar asset contracts (Blend reserves) and their classic issuers' G... addresses. */
+  usdcContract: Uint8Array
+  eurcContract: Uint8Array
+  usdcIssuerAddress: string
+  eurcIssuerAddress: string
+  /** The two Blend v2 lending pools, their admin, backstop, BLND token and wasm hash. */
+  blendPools: Uint8Array[]
+  blendAdmin: Uint8Array
+  blendBackstop: Uint8Array
+  blndContract: Uint8Array
+  blendPoolWasm: Uint8Array
   /** Public key of simulated account i (cached; 32 bytes). */
   accountKey(index: number): Uint8Array
   /** G... address of simulated account i. */
@@ -66,6 +79,15 @@ export function createIdentities(seed: string): DevnetIdentities {
     treasury: deriveKey(seed, 'account:treasury'),
     vaultWasm: deriveKey(seed, 'wasm:fxdao-vaults-0.6.0'),
     oracleWasm: deriveKey(seed, 'wasm:reflector'),
+    usdcContract: deriveKey(seed, 'asset:USDC'),
+    eurcContract: deriveKey(seed, 'asset:EURC'),
+    usdcIssuerAddress: StrKey.encodeEd25519PublicKey(deriveKey(seed, 'account:usdc-issuer')),
+    eurcIssuerAddress: StrKey.encodeEd25519PublicKey(deriveKey(seed, 'account:eurc-issuer')),
+    blendPools: BLEND_POOL_NAMES.map((_, i) => deriveKey(seed, `contract:blend-pool:${i}`)),
+    blendAdmin: deriveKey(seed, 'account:blend-admin'),
+    blendBackstop: deriveKey(seed, 'contract:blend-backstop'),
+    blndContract: deriveKey(seed, 'asset:BLND'),
+    blendPoolWasm: deriveKey(seed, 'wasm:blend-pool-v2'),
     accountKey,
     accountAddress: (index) => StrKey.encodeEd25519PublicKey(accountKey(index)),
   }
@@ -73,7 +95,12 @@ export function createIdentities(seed: string): DevnetIdentities {
 
 /** What the devnet announces so an indexer knows which contracts to watch and what their assets are. */
 /** Its contracts are deployed in `startLedger`, the devnet's first ledger. */
-export function buildNetworkConfig(ids: DevnetIdentities, startLedger: number): NetworkConfig {
+/** `lending` false: the devnet runs without its Blend pools, and the description lists none. */
+export function buildNetworkConfig(
+  ids: DevnetIdentities,
+  startLedger: number,
+  lending = true,
+): NetworkConfig {
   const xlm = StrKey.encodeContract(ids.xlmContract)
   const oracle = StrKey.encodeContract(ids.oracleContract)
   const debt = ids.debtContracts.map((c) => StrKey.encodeContract(c))
@@ -109,6 +136,32 @@ export function buildNetworkConfig(ids: DevnetIdentities, startLedger: number): 
       }
     }
   })
+  // The feed quotes USDC and EURC by their asset contracts, as Blend reads them (`Asset::Stellar`).
+  for (const [symbol, contract] of [
+    ['USDC', ids.usdcContract],
+    ['EURC', ids.eurcContract],
+  ] as const) {
+    const id = StrKey.encodeContract(contract)
+    assets[id] = {
+      id,
+      symbol,
+      decimals: 7,
+      tags: ['stablecoin', 'collateral'],
+      price_feed: { oracle, asset: id },
+    }
+  }
+  const lendingprotocol: NetworkConfig['contracts']['lendingprotocol'] = lending
+    ? BLEND_POOL_NAMES.map((name, i) => ({
+        address: StrKey.encodeContract(ids.blendPools[i]!),
+        protocol: 'lendingprotocol',
+        kind: 'blend-pool-v2',
+        name,
+        version: '2',
+        status: 'active',
+        position_types: ['supply', 'collateral', 'borrow'],
+        start_ledger: startLedger,
+      }))
+    : []
   return {
     name: `strata-devnet-${ids.seed}`,
     passphrase: devnetPassphrase(ids.seed),
@@ -135,7 +188,7 @@ export function buildNetworkConfig(ids: DevnetIdentities, startLedger: number): 
           start_ledger: startLedger,
         },
       ],
-      lendingprotocol: [],
+      lendingprotocol,
     },
     vaultprotocol: { collateral_asset: xlm, denominations },
     assets,

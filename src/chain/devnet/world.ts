@@ -1,5 +1,6 @@
 import { StrKey, type xdr } from '@stellar/stellar-sdk'
 import { createBackground } from './background.ts'
+import { createBlend } from './blend.ts'
 import { buildInstanceKey, type OracleAsset } from './contract-layout.ts'
 import {
   buildVaultEntry,
@@ -44,6 +45,8 @@ export interface WorldOptions {
   vaultTtlLedgers?: number
   /** Unwatched transactions per ledger (other contracts' transfers), for mainnet-shaped ledgers. */
   backgroundTxs?: number
+  /** Probability that a lending account submits to its Blend pool in a given ledger; 0: no pools. */
+  lendingActivity?: number
 }
 
 /** The simulated world: steps one ledger at a time, each step a pure function of the seed and the past. */
@@ -96,7 +99,14 @@ export function createWorld(options: WorldOptions): World {
     expiries: new Map(),
   }
   // The feed quotes XLM by its asset contract and the fiat denominations by ticker.
-  const oracleAssets: OracleAsset[] = [{ contract: ids.xlmContract }, { symbol: 'EUR' }, { symbol: 'GBP' }]
+  // USDC and EURC (the lending pools' reserves) are quoted by their asset contracts too.
+  const oracleAssets: OracleAsset[] = [
+    { contract: ids.xlmContract },
+    { symbol: 'EUR' },
+    { symbol: 'GBP' },
+    { contract: ids.usdcContract },
+    { contract: ids.eurcContract },
+  ]
   const oracle: OracleState = {
     assets: oracleAssets,
     lastTimestampMs: 0n,
@@ -113,6 +123,8 @@ export function createWorld(options: WorldOptions): World {
   }
 
   const background = options.backgroundTxs ? createBackground(ids.seed) : null
+  const lendingActivity = options.lendingActivity ?? options.activity
+  const blend = lendingActivity > 0 ? createBlend(ids, accounts, { activity: lendingActivity }) : null
 
   const stepLedger = (): SimLedger => {
     w.sequence += 1
@@ -124,7 +136,9 @@ export function createWorld(options: WorldOptions): World {
     if (offset === 0) txs.push(deployOracleTx(w, oracle), deployVaultsTx(w))
     if (offset % ORACLE_INTERVAL_LEDGERS === 0) {
       movePrices(w)
-      txs.push(setPriceTx(w, oracle, [w.xlmPrice, w.denoms[1]!.price, w.denoms[2]!.price]))
+      // USDC is quoted at one dollar, EURC at the EUR price.
+      const eur = w.denoms[1]!.price
+      txs.push(setPriceTx(w, oracle, [w.xlmPrice, eur, w.denoms[2]!.price, PRICE_ONE, eur]))
       for (let denom = 0; denom < w.denoms.length; denom++) {
         const tx = simulateLiquidation(w, denom)
         if (tx) txs.push(tx)
@@ -141,6 +155,10 @@ export function createWorld(options: WorldOptions): World {
       if (w.dormantUntil[account]! > w.sequence) continue
       txs.push(simulateAccountAction(w, account))
       if (rng.chance(0.15)) w.dormantUntil[account] = w.sequence + rng.nextRange(100, 10_000)
+    }
+    if (blend) {
+      if (offset === 0) txs.push(...blend.deployTxs(w))
+      else txs.push(...blend.ledgerTxs(w))
     }
     if (background) txs.push(...background.ledgerTxs(w.sequence, options.backgroundTxs!))
     return { sequence: w.sequence, closeTime: w.closeTime, txs, evictedKeys }
@@ -162,6 +180,9 @@ export function createWorld(options: WorldOptions): World {
     const { contract, key: scKey } = key.contractData
     if (contract.type !== 1 || w.sequence < options.startLedger) return null
     const id = Buffer.from(contract.contractId)
+    if (blend && ids.blendPools.some((p) => id.equals(p))) {
+      return blend.lookupEntry(id, scKey, key.contractData.durability, accountOf)
+    }
     if (compareScVal(scKey, buildInstanceKey()) === 0 && scKey.type === 20) {
       if (id.equals(ids.vaultContract)) return buildVaultInstanceEntry(w)
       if (id.equals(ids.oracleContract)) return buildOracleInstanceEntry(w, oracle)

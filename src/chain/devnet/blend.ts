@@ -1,0 +1,821 @@
+import type { xdr } from '@stellar/stellar-sdk'
+import {
+  buildPoolActionEvent,
+  buildPoolInstanceStorage,
+  buildPositionsKey,
+  buildPositionsValue,
+  buildQueuedReserveInitValue,
+  buildQueueSetReserveEvent,
+  buildRequestValue,
+  buildResConfigKey,
+  buildResDataKey,
+  buildReserveConfigValue,
+  buildReserveDataValue,
+  buildResInitKey,
+  buildResListKey,
+  buildResListValue,
+  buildSetReserveEvent,
+  buildSetStatusAdminEvent,
+  type PoolConfigValue,
+  type PositionsValue,
+  type ReserveConfigValue,
+  type ReserveDataValue,
+  type TokenMap,
+} from './blend-layout.ts'
+import {
+  buildContractDataEntry,
+  buildContractDataKey,
+  buildInstanceEntry,
+  TEMPORARY,
+} from './contract-layout.ts'
+import { BLEND_POOL_NAMES, type DevnetIdentities } from './identities.ts'
+import { createRng, type Rng } from './prng.ts'
+import { createSacEvents, type SacEvents } from './sac-events.ts'
+import {
+  buildAccountAddress,
+  buildAddressVal,
+  buildContractAddress,
+  buildI128,
+  buildString,
+  buildU32,
+  buildVec,
+  type ScVal,
+} from './scval.ts'
+import { PRICE_ONE, type SimTx, type WorldState } from './world-state.ts'
+
+/**
+ * Two Blend v2 lending pools (blend-capital/blend-contracts-v2, pool/), simulated: deployment and
+ * reserve set-up, and `submit` with requests 0-5 following pool/src/pool/{submit,actions,reserve,
+ * interest,health_factor,user}.rs: every touched reserve is accrued to the ledger's time, b/d tokens
+ * are minted and burnt with the contract's rounding, health and utilization are checked (a failed
+ * check fails the transaction, which then changes nothing), and the effects come in the contract's
+ * order. No emissions are configured, so no `EmisData`/`UserEmis` is written (the contract writes
+ * none while `EmisData` is absent). Activity comes from its own random stream, so the rest of the
+ * world is unchanged by it. Layouts and choices: docs/devnet.md.
+ */
+
+export const SCALAR_7 = 10_000_000n
+export const SCALAR_12 = 1_000_000_000_000n
+const SECONDS_PER_YEAR = 31_536_000n
+/** `submit` refuses a health factor under 1.0000100 (submit.rs `validate_submit`). */
+const MIN_HF = 10_000_100n
+const ORACLE_SCALAR = 10n ** 14n
+
+export const RequestType = {
+  Supply: 0,
+  Withdraw: 1,
+  SupplyCollateral: 2,
+  WithdrawCollateral: 3,
+  Borrow: 4,
+  Repay: 5,
+} as const
+
+const EVENT_NAMES = ['supply', 'withdraw', 'supply_collateral', 'withdraw_collateral', 'borrow', 'repay']
+
+// ---------------------------------------------------------------------------------------------
+// Fixed-point arithmetic (soroban-fixed-point-math): floor and ceil are mathematical, also below zero.
+
+export function divFloor(a: bigint, b: bigint): bigint {
+  const q = a / b
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q
+}
+
+export function divCeil(a: bigint, b: bigint): bigint {
+  const q = a / b
+  return a % b !== 0n && a < 0n === b < 0n ? q + 1n : q
+}
+
+const mulFloor = (x: bigint, y: bigint, d: bigint) => divFloor(x * y, d)
+const mulCeil = (x: bigint, y: bigint, d: bigint) => divCeil(x * y, d)
+
+// ---------------------------------------------------------------------------------------------
+// Reserves (reserve.rs, interest.rs)
+
+export function toAssetFromB(d: ReserveDataValue, b: bigint): bigint {
+  return mulFloor(b, d.bRate, SCALAR_12)
+}
+
+export function toAssetFromD(d: ReserveDataValue, dTokens: bigint): bigint {
+  return mulCeil(dTokens, d.dRate, SCALAR_12)
+}
+
+export function utilization(d: ReserveDataValue): bigint {
+  const liabilities = toAssetFromD(d, d.dSupply)
+  const supply = toAssetFromB(d, d.bSupply)
+  if (liabilities === 0n) return 0n
+  if (liabilities >= supply) return SCALAR_7
+  return divCeil(liabilities * SCALAR_7, supply)
+}
+
+/** `calc_accrual`: the 12-decimal accrual factor and the new rate modifier. */
+export function calcAccrual(
+  c: ReserveConfigValue,
+  util: bigint,
+  irMod: bigint,
+  dt: bigint,
+): [bigint, bigint] {
+  const target = BigInt(c.util)
+  const rBase = BigInt(c.rBase)
+  const rOne = BigInt(c.rOne)
+  const rTwo = BigInt(c.rTwo)
+  let curIr: bigint
+  if (util <= target) {
+    const utilScalar = divCeil(util * SCALAR_7, target)
+    const baseRate = mulCeil(utilScalar, rOne, SCALAR_7) + rBase
+    curIr = mulCeil(baseRate, irMod, SCALAR_7)
+  } else if (util <= 9_500_000n) {
+    const utilScalar = divCeil((util - target) * SCALAR_7, 9_500_000n - target)
+    const baseRate = mulCeil(utilScalar, rTwo, SCALAR_7) + rOne + rBase
+    curIr = mulCeil(baseRate, irMod, SCALAR_7)
+  } else {
+    const utilScalar = divCeil((util - 9_500_000n) * SCALAR_7, 500_000n)
+    const extra = mulCeil(utilScalar, BigInt(c.rThree), SCALAR_7)
+    curIr = extra + mulCeil(irMod, rTwo + rOne + rBase, SCALAR_7)
+  }
+  const utilDif = util - target
+  const reactivity = BigInt(c.reactivity)
+  let newIrMod: bigint
+  if (utilDif >= 0n) {
+    const next = irMod + mulFloor(dt * utilDif, reactivity, SCALAR_7)
+    newIrMod = next > 10n * SCALAR_7 ? 10n * SCALAR_7 : next
+  } else {
+    const next = irMod + mulCeil(dt * utilDif, reactivity, SCALAR_7)
+    newIrMod = next < SCALAR_7 / 10n ? SCALAR_7 / 10n : next
+  }
+  const timeWeight = (dt * SCALAR_12) / SECONDS_PER_YEAR
+  return [SCALAR_12 + mulCeil(timeWeight, curIr, SCALAR_7), newIrMod]
+}
+
+/** `Reserve::load`: the reserve data accrued to `now` (a new object; the input is left alone). */
+export function accrueReserve(
+  c: ReserveConfigValue,
+  data: ReserveDataValue,
+  bstopRate: number,
+  now: bigint,
+): ReserveDataValue {
+  const d = { ...data }
+  if (now === d.lastTime) return d
+  const util = utilization(d)
+  if (d.bSupply === 0n || util === 0n) {
+    d.lastTime = now
+    return d
+  }
+  const [accrual, irMod] = calcAccrual(c, util, d.irMod, now - d.lastTime)
+  d.irMod = irMod
+  const preLiabilities = toAssetFromD(d, d.dSupply)
+  d.dRate = mulCeil(accrual, d.dRate, SCALAR_12)
+  const accrued = toAssetFromD(d, d.dSupply) - preLiabilities
+  const preSupply = toAssetFromB(d, d.bSupply)
+  if (accrued > 0n) {
+    let credit = 0n
+    if (bstopRate > 0) {
+      credit = mulFloor(accrued, BigInt(bstopRate), SCALAR_7)
+      d.backstopCredit += credit
+    }
+    d.bRate = divFloor((preSupply + accrued - credit) * SCALAR_12, d.bSupply)
+  }
+  d.lastTime = now
+  return d
+}
+
+// ---------------------------------------------------------------------------------------------
+// The devnet's pools
+
+interface ReserveState {
+  asset: Uint8Array
+  config: ReserveConfigValue
+  data: ReserveDataValue
+  modified: number
+}
+
+interface UserState {
+  positions: PositionsValue
+  modified: number
+}
+
+interface PoolState {
+  id: Uint8Array
+  name: string
+  config: PoolConfigValue
+  reserves: ReserveState[]
+  users: Map<number, UserState>
+  instanceModified: number
+  listModified: number
+}
+
+export interface BlendPoolSpec {
+  name: string
+  bstopRate: number
+  maxPositions: number
+  minCollateral: bigint
+}
+
+/** The devnet's two pools, shaped after the mainnet Fixed and YieldBlox v2 pools. */
+export const POOL_SPECS: BlendPoolSpec[] = [
+  { name: BLEND_POOL_NAMES[0], bstopRate: 2_000_000, maxPositions: 4, minCollateral: ORACLE_SCALAR },
+  { name: BLEND_POOL_NAMES[1], bstopRate: 1_000_000, maxPositions: 6, minCollateral: 5n * ORACLE_SCALAR },
+]
+
+type ReserveParams = Omit<ReserveConfigValue, 'index' | 'decimals' | 'enabled' | 'supplyCap'>
+/** Reserve parameters in the order of `ResList`: XLM, USDC, EURC. */
+const RESERVE_PARAMS: ReserveParams[] = [
+  {
+    cFactor: 7_500_000,
+    lFactor: 7_500_000,
+    util: 5_000_000,
+    maxUtil: 7_000_000,
+    rBase: 100_000,
+    rOne: 500_000,
+    rTwo: 5_000_000,
+    rThree: 50_000_000,
+    reactivity: 20,
+  },
+  {
+    cFactor: 9_500_000,
+    lFactor: 9_500_000,
+    util: 8_000_000,
+    maxUtil: 9_500_000,
+    rBase: 30_000,
+    rOne: 400_000,
+    rTwo: 1_200_000,
+    rThree: 50_000_000,
+    reactivity: 40,
+  },
+  {
+    cFactor: 9_000_000,
+    lFactor: 9_000_000,
+    util: 7_500_000,
+    maxUtil: 9_000_000,
+    rBase: 50_000,
+    rOne: 500_000,
+    rTwo: 1_500_000,
+    rThree: 50_000_000,
+    reactivity: 40,
+  },
+]
+/** Supply caps, in the underlying's stroops: 2e9 XLM, 5e8 USDC, 2e8 EURC. */
+const SUPPLY_CAPS = [2_000_000_000n * 10_000_000n, 500_000_000n * 10_000_000n, 200_000_000n * 10_000_000n]
+
+export interface BlendOptions {
+  /** Probability that a given lending account submits in a given ledger. */
+  activity: number
+}
+
+export interface Blend {
+  /** Deployment and reserve set-up: the first ledger's transactions. */
+  deployTxs(w: WorldState): SimTx[]
+  /** This ledger's lending transactions. */
+  ledgerTxs(w: WorldState): SimTx[]
+  /** The current entry under a pool's contract-data key, or null. */
+  lookupEntry(
+    contract: Uint8Array,
+    key: ScVal,
+    durability: number,
+    accountOf: (v: ScVal) => number | undefined,
+  ): xdr.LedgerEntryWire | null
+}
+
+function emptyPositions(): PositionsValue {
+  return { collateral: new Map(), liabilities: new Map(), supply: new Map() }
+}
+
+function clonePositions(p: PositionsValue): PositionsValue {
+  return { collateral: new Map(p.collateral), liabilities: new Map(p.liabilities), supply: new Map(p.supply) }
+}
+
+const add = (m: TokenMap, i: number, v: bigint) => m.set(i, (m.get(i) ?? 0n) + v)
+/** Removes `v`; a zero balance leaves the map (user.rs `remove_*`). */
+function remove(m: TokenMap, i: number, v: bigint): boolean {
+  const next = (m.get(i) ?? 0n) - v
+  if (next < 0n) return false
+  if (next === 0n) m.delete(i)
+  else m.set(i, next)
+  return true
+}
+
+/** A request the simulated account sends: reserve index, amount, type. */
+interface Req {
+  reserve: number
+  amount: bigint
+  type: number
+}
+
+export function createBlend(ids: DevnetIdentities, accounts: number, options: BlendOptions): Blend {
+  const rng: Rng = createRng(`${ids.seed}:blend`)
+  const assets = [ids.xlmContract, ids.usdcContract, ids.eurcContract]
+  const sacs: SacEvents[] = [
+    createSacEvents(ids.xlmContract, 'native'),
+    createSacEvents(ids.usdcContract, `USDC:${ids.usdcIssuerAddress}`),
+    createSacEvents(ids.eurcContract, `EURC:${ids.eurcIssuerAddress}`),
+  ]
+  const admin = buildAccountAddress(ids.blendAdmin)
+  const pools: PoolState[] = POOL_SPECS.map((spec, p) => ({
+    id: ids.blendPools[p]!,
+    name: spec.name,
+    config: {
+      bstopRate: spec.bstopRate,
+      maxPositions: spec.maxPositions,
+      minCollateral: spec.minCollateral,
+      oracle: ids.oracleContract,
+      status: 6,
+    },
+    reserves: [],
+    users: new Map(),
+    instanceModified: 0,
+    listModified: 0,
+  }))
+  // Who lends where: about half the accounts, each in one pool; some start asleep.
+  const poolOf = new Int8Array(accounts).fill(-1)
+  const dormantUntil = new Int32Array(accounts)
+  const size = new Uint8Array(accounts)
+  for (let a = 0; a < accounts; a++) {
+    if (rng.chance(0.5)) poolOf[a] = rng.nextInt(pools.length)
+    size[a] = rng.chance(0.03) ? 40 : 1
+    dormantUntil[a] = rng.chance(0.25) ? rng.nextRange(0, 4_000) : 0
+  }
+  let started = 0
+
+  const accountAddress = (a: number) => buildAccountAddress(ids.accountKey(a))
+
+  const instanceEntry = (pool: PoolState) =>
+    buildInstanceEntry(
+      pool.id,
+      ids.blendPoolWasm,
+      buildPoolInstanceStorage({
+        admin,
+        backstop: ids.blendBackstop,
+        blnd: ids.blndContract,
+        config: pool.config,
+        name: pool.name,
+      }),
+      pool.instanceModified,
+    )
+  const listEntry = (pool: PoolState) =>
+    buildContractDataEntry(
+      pool.id,
+      buildResListKey(),
+      buildResListValue(pool.reserves.map((r) => r.asset)),
+      pool.listModified,
+    )
+  const resDataEntry = (pool: PoolState, r: ReserveState) =>
+    buildContractDataEntry(pool.id, buildResDataKey(r.asset), buildReserveDataValue(r.data), r.modified)
+  const resConfigEntry = (pool: PoolState, r: ReserveState, modified: number) =>
+    buildContractDataEntry(pool.id, buildResConfigKey(r.asset), buildReserveConfigValue(r.config), modified)
+  const positionsEntry = (pool: PoolState, account: number, u: UserState) =>
+    buildContractDataEntry(
+      pool.id,
+      buildPositionsKey(accountAddress(account)),
+      buildPositionsValue(u.positions),
+      u.modified,
+    )
+
+  const deployTxs = (w: WorldState): SimTx[] => {
+    started = w.sequence
+    const now = BigInt(w.closeTime)
+    const txs: SimTx[] = []
+    for (const pool of pools) {
+      // The factory deploys the pool; its constructor writes the instance (status 6, setup).
+      pool.instanceModified = w.sequence
+      txs.push({
+        source: ids.blendAdmin,
+        contract: pool.id,
+        fn: '__constructor',
+        args: [
+          buildAddressVal(admin),
+          buildString(pool.name),
+          buildAddressVal(buildContractAddress(ids.oracleContract)),
+          buildU32(pool.config.bstopRate),
+          buildU32(pool.config.maxPositions),
+          buildI128(pool.config.minCollateral),
+          buildAddressVal(buildContractAddress(ids.blendBackstop)),
+          buildAddressVal(buildContractAddress(ids.blndContract)),
+        ],
+        successful: true,
+        changes: [{ type: 0, created: instanceEntry(pool) }],
+        events: [],
+      })
+      assets.forEach((asset, index) => {
+        const config: ReserveConfigValue = {
+          ...RESERVE_PARAMS[index]!,
+          index,
+          decimals: 7,
+          enabled: true,
+          supplyCap: SUPPLY_CAPS[index]!,
+        }
+        // Status 6 (setup): the queued reserve unlocks at once (config.rs `execute_queue_set_reserve`).
+        const initKey = buildResInitKey(asset)
+        txs.push({
+          source: ids.blendAdmin,
+          contract: pool.id,
+          fn: 'queue_set_reserve',
+          args: [buildAddressVal(buildContractAddress(asset)), buildReserveConfigValue(config)],
+          successful: true,
+          changes: [
+            {
+              type: 0,
+              created: buildContractDataEntry(
+                pool.id,
+                initKey,
+                buildQueuedReserveInitValue(config, now),
+                w.sequence,
+                TEMPORARY,
+              ),
+            },
+          ],
+          events: [buildQueueSetReserveEvent(pool.id, admin, asset, config)],
+        })
+        const listBefore = pool.reserves.length > 0 ? listEntry(pool) : null
+        const reserve: ReserveState = {
+          asset,
+          config,
+          data: {
+            bRate: SCALAR_12,
+            dRate: SCALAR_12,
+            irMod: SCALAR_7,
+            bSupply: 0n,
+            dSupply: 0n,
+            backstopCredit: 0n,
+            lastTime: now,
+          },
+          modified: w.sequence,
+        }
+        pool.reserves.push(reserve)
+        pool.listModified = w.sequence
+        const changes: xdr.LedgerEntryChangeWire[] = [
+          {
+            type: 3,
+            state: buildContractDataEntry(
+              pool.id,
+              initKey,
+              buildQueuedReserveInitValue(config, now),
+              w.sequence,
+              TEMPORARY,
+            ),
+          },
+          { type: 2, removed: buildContractDataKey(pool.id, initKey, TEMPORARY) },
+        ]
+        if (listBefore) changes.push({ type: 3, state: listBefore }, { type: 1, updated: listEntry(pool) })
+        else changes.push({ type: 0, created: listEntry(pool) })
+        changes.push(
+          { type: 0, created: resDataEntry(pool, reserve) },
+          { type: 0, created: resConfigEntry(pool, reserve, w.sequence) },
+        )
+        txs.push({
+          source: ids.blendAdmin,
+          contract: pool.id,
+          fn: 'set_reserve',
+          args: [buildAddressVal(buildContractAddress(asset))],
+          successful: true,
+          changes,
+          events: [buildSetReserveEvent(pool.id, asset, index)],
+        })
+      })
+      // The admin opens the pool (status 0, admin active).
+      const before = instanceEntry(pool)
+      pool.config = { ...pool.config, status: 0 }
+      txs.push({
+        source: ids.blendAdmin,
+        contract: pool.id,
+        fn: 'set_status',
+        args: [buildU32(0)],
+        successful: true,
+        changes: [
+          { type: 3, state: before },
+          { type: 1, updated: instanceEntry(pool) },
+        ],
+        events: [buildSetStatusAdminEvent(pool.id, admin, 0)],
+      })
+    }
+    return txs
+  }
+
+  /** Oracle prices (14 decimals) of the reserves, as the feed last published them. */
+  const prices = (w: WorldState): bigint[] => [w.xlmPrice, PRICE_ONE, w.denoms[1]!.price]
+
+  /** Simulates `submit(from, from, from, requests)`; a failed check fails the transaction. */
+  const submit = (w: WorldState, pool: PoolState, account: number, requests: Req[]): SimTx => {
+    const now = BigInt(w.closeTime)
+    const from = accountAddress(account)
+    const args = [
+      buildAddressVal(from),
+      buildAddressVal(from),
+      buildAddressVal(from),
+      buildVec(requests.map((r) => buildRequestValue(assets[r.reserve]!, r.amount, r.type))),
+    ]
+    const failed = (): SimTx => ({
+      source: ids.accountKey(account),
+      contract: pool.id,
+      fn: 'submit',
+      args,
+      successful: false,
+      changes: [],
+      events: [],
+    })
+    const cache = new Map<number, ReserveDataValue>()
+    const toStore: number[] = []
+    const load = (i: number, store: boolean): ReserveDataValue => {
+      if (store && !toStore.includes(i)) toStore.push(i)
+      let d = cache.get(i)
+      if (!d) {
+        const r = pool.reserves[i]!
+        d = accrueReserve(r.config, r.data, pool.config.bstopRate, now)
+        cache.set(i, d)
+      }
+      return d
+    }
+    const existing = pool.users.get(account)
+    const pos = existing ? clonePositions(existing.positions) : emptyPositions()
+    const prevCount = pos.liabilities.size + pos.collateral.size
+    const events: xdr.ContractEventWire[] = []
+    const spenderTransfer = new Map<number, bigint>()
+    const poolTransfer = new Map<number, bigint>()
+    const checkMaxUtil: number[] = []
+    let checkHealth = false
+    for (const req of requests) {
+      const i = req.reserve
+      const c = pool.reserves[i]!.config
+      const d = load(i, true)
+      let tokens = req.amount
+      let shares: bigint
+      switch (req.type) {
+        case RequestType.Supply:
+        case RequestType.SupplyCollateral: {
+          shares = divFloor(req.amount * SCALAR_12, d.bRate)
+          if (shares <= 0n) return failed()
+          add(req.type === RequestType.Supply ? pos.supply : pos.collateral, i, shares)
+          d.bSupply += shares
+          add(spenderTransfer, i, req.amount)
+          if (toAssetFromB(d, d.bSupply) > c.supplyCap) return failed()
+          break
+        }
+        case RequestType.Withdraw:
+        case RequestType.WithdrawCollateral: {
+          const map = req.type === RequestType.Withdraw ? pos.supply : pos.collateral
+          const balance = map.get(i) ?? 0n
+          shares = divCeil(req.amount * SCALAR_12, d.bRate)
+          if (shares > balance) {
+            shares = balance
+            tokens = toAssetFromB(d, balance)
+          }
+          if (shares <= 0n || !remove(map, i, shares)) return failed()
+          d.bSupply -= shares
+          if (utilization(d) >= SCALAR_7) return failed()
+          add(poolTransfer, i, tokens)
+          if (req.type === RequestType.WithdrawCollateral) checkHealth = true
+          break
+        }
+        case RequestType.Borrow: {
+          shares = divCeil(req.amount * SCALAR_12, d.dRate)
+          if (shares <= 0n) return failed()
+          add(pos.liabilities, i, shares)
+          d.dSupply += shares
+          if (utilization(d) >= SCALAR_7) return failed()
+          if (!checkMaxUtil.includes(i)) checkMaxUtil.push(i)
+          add(poolTransfer, i, req.amount)
+          checkHealth = true
+          break
+        }
+        case RequestType.Repay: {
+          const balance = pos.liabilities.get(i) ?? 0n
+          shares = divFloor(req.amount * SCALAR_12, d.dRate)
+          add(spenderTransfer, i, req.amount)
+          if (shares > balance) {
+            const owed = toAssetFromD(d, balance)
+            const refund = req.amount - owed
+            if (refund < 0n) return failed()
+            add(poolTransfer, i, refund)
+            shares = balance
+            tokens = owed
+          }
+          if (shares <= 0n || !remove(pos.liabilities, i, shares)) return failed()
+          d.dSupply -= shares
+          break
+        }
+        default:
+          throw new Error(`request type ${req.type} is not simulated`)
+      }
+      events.push(buildPoolActionEvent(pool.id, EVENT_NAMES[req.type]!, assets[i]!, from, tokens, shares))
+    }
+    // validate_submit: positions cap, utilization caps, health.
+    const count = pos.liabilities.size + pos.collateral.size
+    if (count > prevCount && pool.config.maxPositions < count) return failed()
+    for (const i of checkMaxUtil) {
+      if (utilization(load(i, false)) > BigInt(pool.reserves[i]!.config.maxUtil)) return failed()
+    }
+    if (checkHealth && pos.liabilities.size > 0) {
+      const { collateralBase, liabilityBase } = positionBase(pool, pos, w, load)
+      const hf = divFloor(collateralBase * ORACLE_SCALAR, liabilityBase)
+      if (hf < mulFloor(ORACLE_SCALAR, MIN_HF, SCALAR_7)) return failed()
+      if (collateralBase < pool.config.minCollateral) return failed()
+    }
+    // Transfers: spender -> pool, then pool -> to, each map in the host's order (by asset address).
+    const byAsset = (m: Map<number, bigint>) =>
+      [...m].sort(([a], [b]) => Buffer.compare(Buffer.from(assets[a]!), Buffer.from(assets[b]!)))
+    const poolAddress = buildContractAddress(pool.id)
+    for (const [i, amount] of byAsset(spenderTransfer))
+      events.push(sacs[i]!.transfer(from, poolAddress, amount))
+    for (const [i, amount] of byAsset(poolTransfer)) events.push(sacs[i]!.transfer(poolAddress, from, amount))
+    // Effects: ResData of the touched reserves in the order they were first loaded, then Positions.
+    const changes: xdr.LedgerEntryChangeWire[] = []
+    for (const i of toStore) {
+      const r = pool.reserves[i]!
+      const before = resDataEntry(pool, r)
+      r.data = cache.get(i)!
+      r.modified = w.sequence
+      changes.push({ type: 3, state: before }, { type: 1, updated: resDataEntry(pool, r) })
+    }
+    if (existing) {
+      const before = positionsEntry(pool, account, existing)
+      existing.positions = pos
+      existing.modified = w.sequence
+      changes.push({ type: 3, state: before }, { type: 1, updated: positionsEntry(pool, account, existing) })
+    } else {
+      const user = { positions: pos, modified: w.sequence }
+      pool.users.set(account, user)
+      changes.push({ type: 0, created: positionsEntry(pool, account, user) })
+    }
+    return {
+      source: ids.accountKey(account),
+      contract: pool.id,
+      fn: 'submit',
+      args,
+      successful: true,
+      changes,
+      events,
+    }
+  }
+
+  /** health_factor.rs `calculate_from_positions`, in the oracle's base (14 decimals). */
+  const positionBase = (
+    pool: PoolState,
+    pos: PositionsValue,
+    w: WorldState,
+    load: (i: number, store: boolean) => ReserveDataValue,
+  ): { collateralBase: bigint; liabilityBase: bigint } => {
+    const price = prices(w)
+    let collateralBase = 0n
+    let liabilityBase = 0n
+    for (let i = 0; i < assets.length; i++) {
+      const b = pos.collateral.get(i) ?? 0n
+      const dTokens = pos.liabilities.get(i) ?? 0n
+      if (b === 0n && dTokens === 0n) continue
+      const c = pool.reserves[i]!.config
+      const d = load(i, false)
+      const scalar = 10n ** BigInt(c.decimals)
+      if (b > 0n) {
+        const eff = mulFloor(toAssetFromB(d, b), BigInt(c.cFactor), SCALAR_7)
+        collateralBase += mulFloor(price[i]!, eff, scalar)
+      }
+      if (dTokens > 0n) {
+        const eff = divCeil(toAssetFromD(d, dTokens) * SCALAR_7, BigInt(c.lFactor))
+        liabilityBase += mulCeil(price[i]!, eff, scalar)
+      }
+    }
+    return { collateralBase, liabilityBase }
+  }
+
+  /** A plausible amount of reserve i for an account, in stroops. */
+  const amountOf = (account: number, i: number): bigint => {
+    const units = i === 0 ? rng.nextRange(300, 30_000) : rng.nextRange(50, 4_000)
+    return BigInt(units * size[account]!) * 10_000_000n + BigInt(rng.nextInt(10_000_000))
+  }
+
+  /** Underlying of reserve `i` worth `base` (oracle base, 14 decimals). */
+  const underlyingFor = (w: WorldState, i: number, base: bigint): bigint =>
+    divFloor(base * 10_000_000n, prices(w)[i]!)
+
+  /** What an account does next in its pool, given its position. */
+  const chooseRequests = (w: WorldState, pool: PoolState, account: number): Req[] => {
+    const pos = pool.users.get(account)?.positions ?? emptyPositions()
+    const empty = pos.collateral.size + pos.supply.size + pos.liabilities.size === 0
+    const pick = () => {
+      const roll = rng.nextInt(10)
+      return roll < 5 ? 0 : roll < 8 ? 1 : 2
+    }
+    const now = BigInt(w.closeTime)
+    const load = (i: number) =>
+      accrueReserve(pool.reserves[i]!.config, pool.reserves[i]!.data, pool.config.bstopRate, now)
+    const borrowRoom = (extra: Req[]): bigint => {
+      const p = clonePositions(pos)
+      for (const r of extra)
+        add(p.collateral, r.reserve, divFloor(r.amount * SCALAR_12, load(r.reserve).bRate))
+      const { collateralBase, liabilityBase } = positionBase(pool, p, w, (i) => load(i))
+      return collateralBase - liabilityBase
+    }
+    const borrowReq = (extra: Req[], exclude: number): Req | null => {
+      const room = borrowRoom(extra)
+      if (room <= 0n) return null
+      let i = pick()
+      if (i === exclude) i = (i + 1) % 3
+      // Mostly well inside the limit; now and then past it, and the pool refuses.
+      const ppm = rng.chance(0.04) ? rng.nextRange(1_050_000, 1_400_000) : rng.nextRange(300_000, 850_000)
+      const effective = (room * BigInt(ppm)) / 1_000_000n
+      const amount = (underlyingFor(w, i, effective) * BigInt(pool.reserves[i]!.config.lFactor)) / SCALAR_7
+      return amount > 0n ? { reserve: i, amount, type: RequestType.Borrow } : null
+    }
+    if (empty) {
+      const i = pick()
+      if (rng.chance(0.25)) return [{ reserve: i, amount: amountOf(account, i), type: RequestType.Supply }]
+      const col: Req = { reserve: i, amount: amountOf(account, i), type: RequestType.SupplyCollateral }
+      if (rng.chance(0.4)) return [col]
+      const borrow = borrowReq([col], i)
+      return borrow ? [col, borrow] : [col]
+    }
+    const roll = rng.nextInt(100)
+    const liabilities = [...pos.liabilities.keys()]
+    const collateral = [...pos.collateral.keys()]
+    const supply = [...pos.supply.keys()]
+    const huge = 10n ** 30n
+    if (roll < 12) {
+      // Full exit: repay every liability (over-repaid, the rest refunded) and take everything out.
+      const reqs: Req[] = []
+      for (const i of liabilities) {
+        const owed = toAssetFromD(load(i), pos.liabilities.get(i)!)
+        reqs.push({ reserve: i, amount: owed + owed / 1000n + 1n, type: RequestType.Repay })
+      }
+      for (const i of collateral)
+        reqs.push({ reserve: i, amount: huge, type: RequestType.WithdrawCollateral })
+      for (const i of supply) reqs.push({ reserve: i, amount: huge, type: RequestType.Withdraw })
+      return reqs
+    }
+    if (roll < 32) {
+      const i =
+        collateral.length > 0 && rng.chance(0.7) ? collateral[rng.nextInt(collateral.length)]! : pick()
+      return [{ reserve: i, amount: amountOf(account, i), type: RequestType.SupplyCollateral }]
+    }
+    if (roll < 52 && collateral.length > 0) {
+      const borrow = borrowReq([], -1)
+      if (borrow) return [borrow]
+    }
+    if (roll < 70 && liabilities.length > 0) {
+      const i = liabilities[rng.nextInt(liabilities.length)]!
+      const owed = toAssetFromD(load(i), pos.liabilities.get(i)!)
+      const part = (owed * BigInt(rng.nextRange(100_000, 900_000))) / 1_000_000n
+      if (part > 0n) return [{ reserve: i, amount: part, type: RequestType.Repay }]
+    }
+    if (roll < 85 && collateral.length > 0) {
+      // Part of the collateral: may leave the position unhealthy, and then the pool refuses.
+      const i = collateral[rng.nextInt(collateral.length)]!
+      const held = toAssetFromB(load(i), pos.collateral.get(i)!)
+      const part = (held * BigInt(rng.nextRange(50_000, 600_000))) / 1_000_000n
+      if (part > 0n) return [{ reserve: i, amount: part, type: RequestType.WithdrawCollateral }]
+    }
+    if (supply.length > 0 && rng.chance(0.5)) {
+      const i = supply[rng.nextInt(supply.length)]!
+      const held = toAssetFromB(load(i), pos.supply.get(i)!)
+      const part = rng.chance(0.3) ? huge : (held * BigInt(rng.nextRange(100_000, 900_000))) / 1_000_000n
+      if (part > 0n) return [{ reserve: i, amount: part, type: RequestType.Withdraw }]
+    }
+    const i = pick()
+    return [{ reserve: i, amount: amountOf(account, i), type: RequestType.Supply }]
+  }
+
+  const ledgerTxs = (w: WorldState): SimTx[] => {
+    if (w.sequence <= started) return []
+    const expected = accounts * options.activity * (0.5 + rng.nextFloat())
+    const picks = Math.floor(expected) + (rng.chance(expected % 1) ? 1 : 0)
+    const txs: SimTx[] = []
+    for (let k = 0; k < picks; k++) {
+      const account = rng.nextInt(accounts)
+      const p = poolOf[account]!
+      if (p < 0 || dormantUntil[account]! > w.sequence - started) continue
+      const pool = pools[p]!
+      const requests = chooseRequests(w, pool, account)
+      if (requests.length === 0) continue
+      txs.push(submit(w, pool, account, requests))
+      // Dormant stretches: the position grows with interest while its entry stays as it is.
+      if (rng.chance(0.08)) dormantUntil[account] = w.sequence - started + rng.nextRange(200, 4_000)
+    }
+    return txs
+  }
+
+  const lookupEntry = (
+    contract: Uint8Array,
+    key: ScVal,
+    durability: number,
+    accountOf: (v: ScVal) => number | undefined,
+  ): xdr.LedgerEntryWire | null => {
+    const pool = pools.find((p) => Buffer.from(p.id).equals(Buffer.from(contract)))
+    if (!pool || started === 0) return null
+    if (key.type === 20) return durability === 1 ? instanceEntry(pool) : null
+    if (durability !== 1) return null
+    if (key.type === 15) return key.sym.toString() === 'ResList' ? listEntry(pool) : null
+    if (key.type !== 16 || key.vec?.length !== 2 || key.vec[0]?.type !== 15) return null
+    const tag = key.vec[0].sym.toString()
+    const arg = key.vec[1]!
+    if (tag === 'Positions') {
+      const account = accountOf(arg)
+      const user = account === undefined ? undefined : pool.users.get(account)
+      return user && account !== undefined ? positionsEntry(pool, account, user) : null
+    }
+    if (arg.type !== 18 || arg.address.type !== 1) return null
+    const id = Buffer.from(arg.address.contractId)
+    const reserve = pool.reserves.find((r) => id.equals(Buffer.from(r.asset)))
+    if (!reserve) return null
+    if (tag === 'ResData') return resDataEntry(pool, reserve)
+    if (tag === 'ResConfig') return resConfigEntry(pool, reserve, started)
+    return null
+  }
+
+  return { deployTxs, ledgerTxs, lookupEntry }
+}
