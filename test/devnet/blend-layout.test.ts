@@ -166,6 +166,8 @@ describe('the devnet writes Blend v2 pools as blend-contracts-v2 does', () => {
         '__constructor',
         ...assets.flatMap(() => ['queue_set_reserve', 'set_reserve']),
         'set_status',
+        'set_emissions_config',
+        'gulp_emissions',
       ])
       const instances = txs
         .flatMap((t) => t.changes)
@@ -368,6 +370,153 @@ describe('the devnet writes Blend v2 pools as blend-contracts-v2 does', () => {
     }
     expect(submits).toBeGreaterThan(100)
     expect([...kinds].sort()).toEqual([...ACTIONS].sort())
+  })
+
+  it('configures emissions: PoolEmis shares, EmisData per token from each gulp, reserve_emission_update events', () => {
+    let gulps = 0
+    for (const pool of pools) {
+      const txs = poolTxs(pool)
+      const poolEmis = txs.flatMap((t) => t.changes).find((c) => c.contract === pool && c.key === 'PoolEmis')!
+      expect(poolEmis.durability).toBe('persistent')
+      const entries = (poolEmis.valWire as Extract<xdr.ScValWire, { type: 17 }>).map!
+      expect(entries.map((e) => [e.key.type, e.val.type])).toEqual(entries.map(() => [3, 5]))
+      const ids = entries.map((e) => (e.key as Extract<xdr.ScValWire, { type: 3 }>).u32)
+      expect(ids).toEqual([...ids].sort((a, b) => a - b))
+      const shares = new Map(
+        entries.map((e) => [(e.key as { u32: number }).u32, (e.val as { u64: bigint }).u64]),
+      )
+      const total = [...shares.values()].reduce((a, b) => a + b, 0n)
+      const emis = new Map<number, { eps: bigint; expiration: bigint; index: bigint; last_time: bigint }>()
+      for (const tx of txs) {
+        if (!tx.successful) continue
+        for (const c of tx.changes)
+          if (
+            c.contract === pool &&
+            keyTag(c) === 'EmisData' &&
+            c.kind !== 'state' &&
+            tx.fn !== 'gulp_emissions'
+          )
+            emis.set((c.key as [string, number])[1], c.val as never)
+        if (tx.fn !== 'gulp_emissions') continue
+        gulps++
+        const now = closeTimeOf.get(tx.ledger)!
+        const events = tx.events.map((e) => [e.topics.map(sym), sym(e.value)])
+        const amount = events.at(-1)![1] as bigint
+        expect(events.at(-1)![0]).toEqual(['gulp_emissions'])
+        expect(events.slice(0, -1).map((e) => e[0])).toEqual(ids.map(() => ['reserve_emission_update']))
+        ids.forEach((id, k) => {
+          const written = tx.changes.find(
+            (c) => keyTag(c) === 'EmisData' && (c.key as unknown[])[1] === id && c.kind !== 'state',
+          )!
+          expect(written.durability).toBe('persistent')
+          expect(fieldNames(written.valWire)).toEqual(['eps', 'expiration', 'index', 'last_time'])
+          const prev = emis.get(id)
+          // manager.rs: share of the new emissions, plus what the old eps had left to emit, over a week.
+          let left = (((shares.get(id)! * S7) / total) * amount) / S7
+          let index = 0n
+          if (prev) {
+            index = prev.index
+            if (prev.last_time < prev.expiration && prev.eps > 0n && now !== prev.last_time)
+              expect(written.kind).toBe('updated')
+            if (prev.expiration > now) left += (prev.eps * (prev.expiration - now)) / S7
+          }
+          const v = written.val as { eps: bigint; expiration: bigint; index: bigint; last_time: bigint }
+          expect(v.eps).toBe((left * S7) / 604_800n)
+          expect(v.expiration).toBe(now + 604_800n)
+          expect(v.last_time).toBe(now)
+          if (!prev) expect(v.index).toBe(index)
+          else expect(v.index >= index).toBe(true)
+          expect(events[k]![1]).toEqual([id, v.eps, v.expiration])
+          emis.set(id, v)
+        })
+      }
+    }
+    expect(gulps).toBeGreaterThan(4)
+  })
+
+  it('brings EmisData and UserEmis up to date on every balance change, and claim pays out and resets accrued', () => {
+    let userUpdates = 0
+    let claims = 0
+    for (const pool of pools) {
+      const emis = new Map<number, { eps: bigint; expiration: bigint; index: bigint; last_time: bigint }>()
+      const userEmis = new Map<string, { accrued: bigint; index: bigint }>()
+      const positions = new Map<string, Positions>()
+      const resData = new Map<string, ResData>()
+      for (const tx of poolTxs(pool)) {
+        if (!tx.successful) continue
+        const now = closeTimeOf.get(tx.ledger)!
+        const posState = tx.changes.find((c) => keyTag(c) === 'Positions' && c.kind === 'state')
+        let claimed = 0n
+        for (const c of tx.changes) {
+          if (c.contract !== pool || c.kind === 'state' || c.kind === 'removed') continue
+          const tag = keyTag(c)
+          if (tag === 'EmisData' && tx.fn !== 'gulp_emissions') {
+            const id = (c.key as [string, number])[1]
+            const prev = emis.get(id)!
+            const v = c.val as typeof prev
+            const asset = assets[id >> 1]!
+            const supply = id % 2 === 0 ? resData.get(asset)!.d_supply : resData.get(asset)!.b_supply
+            const until = now > prev.expiration ? prev.expiration : now
+            // distributor.rs update_emission_data, with the supply before the transaction.
+            expect(v.index).toBe(prev.index + ((until - prev.last_time) * prev.eps * S7) / supply)
+            expect(v.last_time).toBe(until)
+          }
+          if (tag === 'UserEmis') {
+            const k = (c.key as [string, { reserve_id: number; user: string }])[1]
+            const keyWire = xdr.ScVal.fromXDR(c.keyXdr, 'base64').toXdrObject() as Extract<
+              xdr.ScValWire,
+              { type: 16 }
+            >
+            expect(fieldNames(keyWire.vec![1]!)).toEqual(['reserve_id', 'user'])
+            expect(fieldNames(c.valWire)).toEqual(['accrued', 'index'])
+            const v = c.val as { accrued: bigint; index: bigint }
+            const id = k.reserve_id
+            const current = tx.changes.find(
+              (x) => keyTag(x) === 'EmisData' && (x.key as unknown[])[1] === id && x.kind === 'updated',
+            )
+            const index = current ? (current.val as { index: bigint }).index : emis.get(id)!.index
+            expect(v.index).toBe(index)
+            const p = (posState?.val as Positions | undefined) ?? positions.get(k.user)
+            const i = String(id >> 1)
+            const balance = p
+              ? id % 2 === 0
+                ? (p.liabilities[i] ?? 0n)
+                : (p.collateral[i] ?? 0n) + (p.supply[i] ?? 0n)
+              : 0n
+            const prev = userEmis.get(`${k.user}|${id}`)
+            const due = (prev?.accrued ?? 0n) + (balance * (index - (prev?.index ?? 0n))) / (S7 * S7)
+            if (tx.fn === 'claim') {
+              expect(v.accrued).toBe(0n)
+              claimed += due
+            } else expect(v.accrued).toBe(due)
+            userEmis.set(`${k.user}|${id}`, v)
+            userUpdates++
+          }
+        }
+        if (tx.fn === 'claim') {
+          claims++
+          const events = tx.events.map((e) => [e.contractId, e.topics.map(sym), sym(e.value)] as const)
+          const last = events.at(-1)!
+          expect(last[1][0]).toBe('claim')
+          expect((last[2] as [number[], bigint])[1]).toBe(claimed)
+          if (claimed > 0n) {
+            // BLND moves from the backstop (a contract, not the pool) to the claimer, before the claim event.
+            const [name, from, to] = events[0]![1] as string[]
+            expect([name, to]).toEqual(['transfer', last[1][1]])
+            expect(from!.startsWith('C') && from !== pool).toBe(true)
+            expect(events[0]![2]).toBe(claimed)
+          }
+        }
+        for (const c of tx.changes) {
+          if (c.contract !== pool || (c.kind !== 'created' && c.kind !== 'updated')) continue
+          if (keyTag(c) === 'EmisData') emis.set((c.key as [string, number])[1], c.val as never)
+          if (keyTag(c) === 'ResData') resData.set((c.key as string[])[1]!, c.val as ResData)
+          if (keyTag(c) === 'Positions') positions.set((c.key as string[])[1]!, c.val as Positions)
+        }
+      }
+    }
+    expect(userUpdates).toBeGreaterThan(100)
+    expect(claims).toBeGreaterThan(0)
   })
 
   it('keeps a fully exited position as an entry with empty maps', () => {

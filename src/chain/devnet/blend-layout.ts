@@ -230,3 +230,86 @@ export function buildSetStatusAdminEvent(
 ): xdr.ContractEventWire {
   return buildContractEvent(pool, [buildSymbol('set_status'), buildAddressVal(admin)], buildU32(status))
 }
+
+// ---------------------------------------------------------------------------------------------
+// Emissions (pool/src/emissions/{manager,distributor}.rs)
+
+/** `ReserveEmissionData`: eps has 14 decimals (BLND's 7 times SCALAR_7). */
+export interface EmissionDataValue {
+  eps: bigint
+  expiration: bigint
+  index: bigint
+  lastTime: bigint
+}
+
+export interface UserEmissionValue {
+  accrued: bigint
+  index: bigint
+}
+
+/** `PoolEmis`, persistent: `Map<u32, u64>` res_token_id -> share of the pool's emissions (7 decimals). */
+export function buildPoolEmisKey(): ScVal {
+  return buildSymbol('PoolEmis')
+}
+
+export function buildPoolEmisValue(shares: Map<number, bigint>): ScVal {
+  return { type: 17, map: buildSortedMap([...shares].map(([k, v]) => [buildU32(k), buildU64(v)])) }
+}
+
+export function buildEmisDataKey(resTokenId: number): ScVal {
+  return buildVec([buildSymbol('EmisData'), buildU32(resTokenId)])
+}
+
+export function buildEmisDataValue(d: EmissionDataValue): ScVal {
+  return buildStruct({
+    eps: buildU64(d.eps),
+    expiration: buildU64(d.expiration),
+    index: buildI128(d.index),
+    last_time: buildU64(d.lastTime),
+  })
+}
+
+/** `UserEmis(UserReserveKey{user, reserve_id})`: the key struct is a map sorted by field name. */
+export function buildUserEmisKey(user: xdr.ScAddressWire, resTokenId: number): ScVal {
+  return buildVec([
+    buildSymbol('UserEmis'),
+    buildStruct({ reserve_id: buildU32(resTokenId), user: buildAddressVal(user) }),
+  ])
+}
+
+export function buildUserEmisValue(u: UserEmissionValue): ScVal {
+  return buildStruct({ accrued: buildI128(u.accrued), index: buildI128(u.index) })
+}
+
+/** `reserve_emission_update`: topics `[reserve_emission_update]`, data `(res_token_id, eps, expiration)`. */
+export function buildReserveEmissionUpdateEvent(
+  pool: Uint8Array,
+  resTokenId: number,
+  eps: bigint,
+  expiration: bigint,
+): xdr.ContractEventWire {
+  return buildContractEvent(
+    pool,
+    [buildSymbol('reserve_emission_update')],
+    buildVec([buildU32(resTokenId), buildU64(eps), buildU64(expiration)]),
+  )
+}
+
+/** `gulp_emissions`: topics `[gulp_emissions]`, data the i128 emissions received. */
+export function buildGulpEmissionsEvent(pool: Uint8Array, emissions: bigint): xdr.ContractEventWire {
+  return buildContractEvent(pool, [buildSymbol('gulp_emissions')], buildI128(emissions))
+}
+
+/** `claim`: topics `[claim, from]`, data `(reserve_token_ids, amount_claimed)`. */
+export function buildClaimEvent(
+  pool: Uint8Array,
+  from: xdr.ScAddressWire,
+  ids: number[],
+  amount: bigint,
+): xdr.ContractEventWire {
+  return buildContractEvent(
+    pool,
+    [buildSymbol('claim'), buildAddressVal(from)],
+    buildVec([buildVec(ids.map(buildU32)), buildI128(amount)]),
+  )
+}

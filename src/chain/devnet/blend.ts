@@ -1,6 +1,12 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import {
+  buildClaimEvent,
+  buildEmisDataKey,
+  buildEmisDataValue,
+  buildGulpEmissionsEvent,
   buildPoolActionEvent,
+  buildPoolEmisKey,
+  buildPoolEmisValue,
   buildPoolInstanceStorage,
   buildPositionsKey,
   buildPositionsValue,
@@ -11,16 +17,21 @@ import {
   buildResDataKey,
   buildReserveConfigValue,
   buildReserveDataValue,
+  buildReserveEmissionUpdateEvent,
   buildResInitKey,
   buildResListKey,
   buildResListValue,
   buildSetReserveEvent,
   buildSetStatusAdminEvent,
+  buildUserEmisKey,
+  buildUserEmisValue,
+  type EmissionDataValue,
   type PoolConfigValue,
   type PositionsValue,
   type ReserveConfigValue,
   type ReserveDataValue,
   type TokenMap,
+  type UserEmissionValue,
 } from './blend-layout.ts'
 import {
   buildContractDataEntry,
@@ -37,7 +48,9 @@ import {
   buildContractAddress,
   buildI128,
   buildString,
+  buildStruct,
   buildU32,
+  buildU64,
   buildVec,
   type ScVal,
 } from './scval.ts'
@@ -201,6 +214,11 @@ interface PoolState {
   users: Map<number, UserState>
   instanceModified: number
   listModified: number
+  /** `PoolEmis`: res_token_id -> share (7 decimals). */
+  shares: Map<number, bigint>
+  emis: Map<number, { data: EmissionDataValue; modified: number }>
+  /** `${account}:${res_token_id}` -> UserEmis. */
+  userEmis: Map<string, { value: UserEmissionValue; modified: number }>
 }
 
 export interface BlendPoolSpec {
@@ -208,12 +226,35 @@ export interface BlendPoolSpec {
   bstopRate: number
   maxPositions: number
   minCollateral: bigint
+  /** `set_emissions_config`: res_token_id (reserve index × 2, + 1 for the b-token) -> share. */
+  shares: [number, bigint][]
 }
 
 /** The devnet's two pools, shaped after the mainnet Fixed and YieldBlox v2 pools. */
 export const POOL_SPECS: BlendPoolSpec[] = [
-  { name: BLEND_POOL_NAMES[0], bstopRate: 2_000_000, maxPositions: 4, minCollateral: ORACLE_SCALAR },
-  { name: BLEND_POOL_NAMES[1], bstopRate: 1_000_000, maxPositions: 6, minCollateral: 5n * ORACLE_SCALAR },
+  {
+    name: BLEND_POOL_NAMES[0],
+    bstopRate: 2_000_000,
+    maxPositions: 4,
+    minCollateral: ORACLE_SCALAR,
+    shares: [
+      [0, 2_000_000n],
+      [1, 3_000_000n],
+      [2, 2_500_000n],
+      [3, 2_500_000n],
+    ],
+  },
+  {
+    name: BLEND_POOL_NAMES[1],
+    bstopRate: 1_000_000,
+    maxPositions: 6,
+    minCollateral: 5n * ORACLE_SCALAR,
+    shares: [
+      [1, 4_000_000n],
+      [3, 3_000_000n],
+      [5, 3_000_000n],
+    ],
+  },
 ]
 
 type ReserveParams = Omit<ReserveConfigValue, 'index' | 'decimals' | 'enabled' | 'supplyCap'>
@@ -300,6 +341,115 @@ interface Req {
   type: number
 }
 
+const SECONDS_PER_WEEK = 604_800n
+/** Ledgers between two `gulp_emissions` of a pool (the backstop distributes hourly here, weekly on mainnet). */
+const GULP_INTERVAL_LEDGERS = 720
+
+/**
+ * The emissions bookkeeping of one transaction (distributor.rs, manager.rs): `EmisData` and
+ * `UserEmis` are read through and written back, as changes, only when the transaction succeeds.
+ */
+function createEmissionTx(pool: PoolState, account: number, now: bigint) {
+  const data = new Map<number, EmissionDataValue | null>()
+  const dataWritten = new Set<number>()
+  const user = new Map<number, UserEmissionValue | null>()
+  const userWritten = new Set<number>()
+  const getData = (id: number): EmissionDataValue | null => {
+    if (!data.has(id)) {
+      const e = pool.emis.get(id)
+      data.set(id, e ? { ...e.data } : null)
+    }
+    return data.get(id)!
+  }
+  const getUser = (id: number): UserEmissionValue | null => {
+    if (!user.has(id)) {
+      const e = pool.userEmis.get(`${account}:${id}`)
+      user.set(id, e ? { ...e.value } : null)
+    }
+    return user.get(id)!
+  }
+  /** `update_emission_data`: null when the token has no emissions. */
+  const updateData = (id: number, supply: bigint, scalar: bigint): EmissionDataValue | null => {
+    const d = getData(id)
+    if (!d) return null
+    if (d.lastTime >= d.expiration || now === d.lastTime || d.eps === 0n || supply === 0n) return d
+    const until = now > d.expiration ? d.expiration : now
+    d.index += divFloor((until - d.lastTime) * d.eps * scalar, supply)
+    d.lastTime = until
+    dataWritten.add(id)
+    return d
+  }
+  /** `update_user_emissions`: what a claim takes (0 when not claiming). */
+  const updateUser = (
+    id: number,
+    d: EmissionDataValue,
+    scalar: bigint,
+    balance: bigint,
+    claim: boolean,
+  ): bigint => {
+    const u = getUser(id)
+    let accrued: bigint
+    if (u) {
+      if (u.index === d.index && !claim) return 0n
+      accrued = u.accrued + (balance !== 0n ? divFloor(balance * (d.index - u.index), scalar * SCALAR_7) : 0n)
+    } else {
+      // First touch since emissions began: a holder is due the whole index so far.
+      accrued = balance === 0n ? 0n : divFloor(balance * d.index, scalar * SCALAR_7)
+    }
+    user.set(id, { index: d.index, accrued: claim ? 0n : accrued })
+    userWritten.add(id)
+    return claim ? accrued : 0n
+  }
+  return {
+    updateData,
+    /** `update_emissions`, called with the supply and the user's balance before a change. */
+    update(id: number, supply: bigint, scalar: bigint, balance: bigint): void {
+      const d = updateData(id, supply, scalar)
+      if (d) updateUser(id, d, scalar, balance, false)
+    },
+    claim(id: number, supply: bigint, scalar: bigint, balance: bigint): bigint {
+      const d = updateData(id, supply, scalar)
+      return d ? updateUser(id, d, scalar, balance, true) : 0n
+    },
+    setData(id: number, d: EmissionDataValue): void {
+      data.set(id, d)
+      dataWritten.add(id)
+    },
+    /** Commits the writes to the pool and returns their entry changes (EmisData, then UserEmis). */
+    commit(sequence: number, userAddress: xdr.ScAddressWire | null): xdr.LedgerEntryChangeWire[] {
+      const changes: xdr.LedgerEntryChangeWire[] = []
+      for (const id of dataWritten) {
+        const before = pool.emis.get(id)
+        const key = buildEmisDataKey(id)
+        if (before)
+          changes.push({
+            type: 3,
+            state: buildContractDataEntry(pool.id, key, buildEmisDataValue(before.data), before.modified),
+          })
+        const next = { data: data.get(id)!, modified: sequence }
+        pool.emis.set(id, next)
+        const entry = buildContractDataEntry(pool.id, key, buildEmisDataValue(next.data), sequence)
+        changes.push(before ? { type: 1, updated: entry } : { type: 0, created: entry })
+      }
+      for (const id of userWritten) {
+        const mapKey = `${account}:${id}`
+        const before = pool.userEmis.get(mapKey)
+        const key = buildUserEmisKey(userAddress!, id)
+        if (before)
+          changes.push({
+            type: 3,
+            state: buildContractDataEntry(pool.id, key, buildUserEmisValue(before.value), before.modified),
+          })
+        const next = { value: user.get(id)!, modified: sequence }
+        pool.userEmis.set(mapKey, next)
+        const entry = buildContractDataEntry(pool.id, key, buildUserEmisValue(next.value), sequence)
+        changes.push(before ? { type: 1, updated: entry } : { type: 0, created: entry })
+      }
+      return changes
+    },
+  }
+}
+
 export function createBlend(ids: DevnetIdentities, accounts: number, options: BlendOptions): Blend {
   const rng: Rng = createRng(`${ids.seed}:blend`)
   const assets = [ids.xlmContract, ids.usdcContract, ids.eurcContract]
@@ -308,6 +458,7 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     createSacEvents(ids.usdcContract, `USDC:${ids.usdcIssuerAddress}`),
     createSacEvents(ids.eurcContract, `EURC:${ids.eurcIssuerAddress}`),
   ]
+  const blndSac = createSacEvents(ids.blndContract, `BLND:${ids.blndIssuerAddress}`)
   const admin = buildAccountAddress(ids.blendAdmin)
   const pools: PoolState[] = POOL_SPECS.map((spec, p) => ({
     id: ids.blendPools[p]!,
@@ -323,6 +474,9 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     users: new Map(),
     instanceModified: 0,
     listModified: 0,
+    shares: new Map(spec.shares),
+    emis: new Map(),
+    userEmis: new Map(),
   }))
   // Who lends where: about half the accounts, each in one pool; some start asleep.
   const poolOf = new Int8Array(accounts).fill(-1)
@@ -485,8 +639,107 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
         ],
         events: [buildSetStatusAdminEvent(pool.id, admin, 0)],
       })
+      // `set_emissions_config` writes PoolEmis (no event); the first gulp creates every EmisData.
+      txs.push({
+        source: ids.blendAdmin,
+        contract: pool.id,
+        fn: 'set_emissions_config',
+        args: [
+          buildVec(
+            [...pool.shares].map(([id, share]) =>
+              buildStruct({
+                res_index: buildU32(id >> 1),
+                res_type: buildU32(id & 1),
+                share: buildU64(share),
+              }),
+            ),
+          ),
+        ],
+        successful: true,
+        changes: [{ type: 0, created: poolEmisEntry(pool, w.sequence) }],
+        events: [],
+      })
+      txs.push(gulpTx(w, pool, 2_000n * 10_000_000n))
     }
     return txs
+  }
+
+  const poolEmisEntry = (pool: PoolState, modified: number) =>
+    buildContractDataEntry(pool.id, buildPoolEmisKey(), buildPoolEmisValue(pool.shares), modified)
+
+  /** `gulp_emissions`: the backstop's new emissions split by share into each token's eps for a week. */
+  const gulpTx = (w: WorldState, pool: PoolState, newEmissions: bigint): SimTx => {
+    const now = BigInt(w.closeTime)
+    const em = createEmissionTx(pool, -1, now)
+    const events: xdr.ContractEventWire[] = []
+    let total = 0n
+    for (const share of pool.shares.values()) total += share
+    const expiration = now + SECONDS_PER_WEEK
+    // Map<u32, u64> iterates by key.
+    for (const [id, share] of [...pool.shares].sort(([a], [b]) => a - b)) {
+      const r = pool.reserves[id >> 1]!
+      const scalar = 10n ** BigInt(r.config.decimals)
+      let tokensLeft = mulFloor(divFloor(share * SCALAR_7, total), newEmissions, SCALAR_7)
+      const supply = id % 2 === 0 ? r.data.dSupply : r.data.bSupply
+      const d = em.updateData(id, supply, scalar)
+      let next: EmissionDataValue
+      if (d) {
+        if (d.expiration > now) tokensLeft += mulFloor(d.eps, d.expiration - now, SCALAR_7)
+        next = { ...d, lastTime: now, expiration, eps: (tokensLeft * SCALAR_7) / SECONDS_PER_WEEK }
+      } else {
+        next = { expiration, eps: (tokensLeft * SCALAR_7) / SECONDS_PER_WEEK, index: 0n, lastTime: now }
+      }
+      em.setData(id, next)
+      events.push(buildReserveEmissionUpdateEvent(pool.id, id, next.eps, expiration))
+    }
+    events.push(buildGulpEmissionsEvent(pool.id, newEmissions))
+    return {
+      source: ids.blendAdmin,
+      contract: pool.id,
+      fn: 'gulp_emissions',
+      args: [],
+      successful: true,
+      changes: em.commit(w.sequence, null),
+      events,
+    }
+  }
+
+  /** `claim(from, reserve_token_ids, from)` over the tokens the account holds; null when it holds none with emissions. */
+  const claimTx = (w: WorldState, pool: PoolState, account: number): SimTx | null => {
+    const pos = pool.users.get(account)?.positions
+    if (!pos) return null
+    const tokenIds: number[] = []
+    for (let i = 0; i < pool.reserves.length; i++) {
+      if (pos.liabilities.has(i) && pool.shares.has(i * 2)) tokenIds.push(i * 2)
+      if ((pos.collateral.has(i) || pos.supply.has(i)) && pool.shares.has(i * 2 + 1)) tokenIds.push(i * 2 + 1)
+    }
+    if (tokenIds.length === 0) return null
+    const from = accountAddress(account)
+    const em = createEmissionTx(pool, account, BigInt(w.closeTime))
+    let toClaim = 0n
+    for (const id of tokenIds) {
+      // execute_claim reads ResData as stored (not accrued).
+      const r = pool.reserves[id >> 1]!
+      const scalar = 10n ** BigInt(r.config.decimals)
+      const i = id >> 1
+      toClaim +=
+        id % 2 === 0
+          ? em.claim(id, r.data.dSupply, scalar, pos.liabilities.get(i) ?? 0n)
+          : em.claim(id, r.data.bSupply, scalar, (pos.collateral.get(i) ?? 0n) + (pos.supply.get(i) ?? 0n))
+    }
+    const events: xdr.ContractEventWire[] = []
+    // The BLND transfer (backstop -> to) happens inside execute_claim, before the `claim` event.
+    if (toClaim > 0n) events.push(blndSac.transfer(buildContractAddress(ids.blendBackstop), from, toClaim))
+    events.push(buildClaimEvent(pool.id, from, tokenIds, toClaim))
+    return {
+      source: ids.accountKey(account),
+      contract: pool.id,
+      fn: 'claim',
+      args: [buildAddressVal(from), buildVec(tokenIds.map(buildU32)), buildAddressVal(from)],
+      successful: true,
+      changes: em.commit(w.sequence, from),
+      events,
+    }
   }
 
   /** Oracle prices (14 decimals) of the reserves, as the feed last published them. */
@@ -531,10 +784,16 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     const poolTransfer = new Map<number, bigint>()
     const checkMaxUtil: number[] = []
     let checkHealth = false
+    const em = createEmissionTx(pool, account, now)
     for (const req of requests) {
       const i = req.reserve
       const c = pool.reserves[i]!.config
       const d = load(i, true)
+      const scalar = 10n ** BigInt(c.decimals)
+      // user.rs: emissions are brought up to date with the balance before every change.
+      if (req.type === RequestType.Borrow || req.type === RequestType.Repay)
+        em.update(i * 2, d.dSupply, scalar, pos.liabilities.get(i) ?? 0n)
+      else em.update(i * 2 + 1, d.bSupply, scalar, (pos.collateral.get(i) ?? 0n) + (pos.supply.get(i) ?? 0n))
       let tokens = req.amount
       let shares: bigint
       switch (req.type) {
@@ -615,8 +874,8 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     for (const [i, amount] of byAsset(spenderTransfer))
       events.push(sacs[i]!.transfer(from, poolAddress, amount))
     for (const [i, amount] of byAsset(poolTransfer)) events.push(sacs[i]!.transfer(poolAddress, from, amount))
-    // Effects: ResData of the touched reserves in the order they were first loaded, then Positions.
-    const changes: xdr.LedgerEntryChangeWire[] = []
+    // Effects: emissions, ResData of the touched reserves in the order they were first loaded, Positions.
+    const changes: xdr.LedgerEntryChangeWire[] = em.commit(w.sequence, from)
     for (const i of toStore) {
       const r = pool.reserves[i]!
       const before = resDataEntry(pool, r)
@@ -775,11 +1034,22 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     const expected = accounts * options.activity * (0.5 + rng.nextFloat())
     const picks = Math.floor(expected) + (rng.chance(expected % 1) ? 1 : 0)
     const txs: SimTx[] = []
+    pools.forEach((pool, p) => {
+      if ((w.sequence - started) % GULP_INTERVAL_LEDGERS === p * 7)
+        txs.push(gulpTx(w, pool, BigInt(rng.nextRange(500, 3_000)) * 10_000_000n))
+    })
     for (let k = 0; k < picks; k++) {
       const account = rng.nextInt(accounts)
       const p = poolOf[account]!
       if (p < 0 || dormantUntil[account]! > w.sequence - started) continue
       const pool = pools[p]!
+      if (rng.chance(0.05)) {
+        const claim = claimTx(w, pool, account)
+        if (claim) {
+          txs.push(claim)
+          continue
+        }
+      }
       const requests = chooseRequests(w, pool, account)
       if (requests.length === 0) continue
       txs.push(submit(w, pool, account, requests))
@@ -799,10 +1069,29 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     if (!pool || started === 0) return null
     if (key.type === 20) return durability === 1 ? instanceEntry(pool) : null
     if (durability !== 1) return null
-    if (key.type === 15) return key.sym.toString() === 'ResList' ? listEntry(pool) : null
+    if (key.type === 15) {
+      const name = key.sym.toString()
+      if (name === 'ResList') return listEntry(pool)
+      return name === 'PoolEmis' ? poolEmisEntry(pool, started) : null
+    }
     if (key.type !== 16 || key.vec?.length !== 2 || key.vec[0]?.type !== 15) return null
     const tag = key.vec[0].sym.toString()
     const arg = key.vec[1]!
+    if (tag === 'EmisData' && arg.type === 3) {
+      const e = pool.emis.get(arg.u32)
+      return e ? buildContractDataEntry(pool.id, key, buildEmisDataValue(e.data), e.modified) : null
+    }
+    if (tag === 'UserEmis' && arg.type === 17) {
+      let id: number | undefined
+      let account: number | undefined
+      for (const f of arg.map ?? []) {
+        const field = f.key.type === 15 ? f.key.sym.toString() : ''
+        if (field === 'reserve_id' && f.val.type === 3) id = f.val.u32
+        if (field === 'user') account = accountOf(f.val)
+      }
+      const e = account === undefined ? undefined : pool.userEmis.get(`${account}:${id}`)
+      return e ? buildContractDataEntry(pool.id, key, buildUserEmisValue(e.value), e.modified) : null
+    }
     if (tag === 'Positions') {
       const account = accountOf(arg)
       const user = account === undefined ? undefined : pool.users.get(account)

@@ -45,6 +45,8 @@ export interface DevnetIdentities {
   blendAdmin: Uint8Array
   blendBackstop: Uint8Array
   blndContract: Uint8Array
+  /** Issuer of the classic BLND asset behind its asset contract. */
+  blndIssuerAddress: string
   blendPoolWasm: Uint8Array
   /** Public key of simulated account i (cached; 32 bytes). */
   accountKey(index: number): Uint8Array
@@ -87,6 +89,7 @@ export function createIdentities(seed: string): DevnetIdentities {
     blendAdmin: deriveKey(seed, 'account:blend-admin'),
     blendBackstop: deriveKey(seed, 'contract:blend-backstop'),
     blndContract: deriveKey(seed, 'asset:BLND'),
+    blndIssuerAddress: StrKey.encodeEd25519PublicKey(deriveKey(seed, 'account:blnd-issuer')),
     blendPoolWasm: deriveKey(seed, 'wasm:blend-pool-v2'),
     accountKey,
     accountAddress: (index) => StrKey.encodeEd25519PublicKey(accountKey(index)),
