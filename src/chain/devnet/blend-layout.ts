@@ -313,3 +313,65 @@ export function buildClaimEvent(
     buildVec([buildVec(ids.map(buildU32)), buildI128(amount)]),
   )
 }
+
+// ---------------------------------------------------------------------------------------------
+// Auctions (pool/src/auctions/auction.rs)
+
+/** `AuctionData{bid, block, lot}`: bid and lot map asset addresses to d- and b-tokens. */
+export interface AuctionValue {
+  bid: Map<number, bigint>
+  lot: Map<number, bigint>
+  block: number
+}
+
+/** A `Map<Address, i128>` of reserve assets, sorted by address as the host keeps it. */
+function buildAssetMap(m: Map<number, bigint>, assets: Uint8Array[]): ScVal {
+  return { type: 17, map: buildSortedMap([...m].map(([i, v]) => [addressVal(assets[i]!), buildI128(v)])) }
+}
+
+export function buildAuctionValue(a: AuctionValue, assets: Uint8Array[]): ScVal {
+  return buildStruct({
+    bid: buildAssetMap(a.bid, assets),
+    block: buildU32(a.block),
+    lot: buildAssetMap(a.lot, assets),
+  })
+}
+
+/** `Auction(AuctionKey{user, auct_type})`, temporary. */
+export function buildAuctionKey(auctionType: number, user: xdr.ScAddressWire): ScVal {
+  return buildVec([
+    buildSymbol('Auction'),
+    buildStruct({ auct_type: buildU32(auctionType), user: buildAddressVal(user) }),
+  ])
+}
+
+/** `new_auction`: topics `[new_auction, auction_type, user]`, data `(percent, AuctionData)`. */
+export function buildNewAuctionEvent(
+  pool: Uint8Array,
+  user: xdr.ScAddressWire,
+  percent: number,
+  auction: AuctionValue,
+  assets: Uint8Array[],
+): xdr.ContractEventWire {
+  return buildContractEvent(
+    pool,
+    [buildSymbol('new_auction'), buildU32(0), buildAddressVal(user)],
+    buildVec([buildU32(percent), buildAuctionValue(auction, assets)]),
+  )
+}
+
+/** `fill_auction`: topics `[fill_auction, auction_type, user]`, data `(filler, fill_percent, filled AuctionData)`. */
+export function buildFillAuctionEvent(
+  pool: Uint8Array,
+  user: xdr.ScAddressWire,
+  filler: xdr.ScAddressWire,
+  percent: bigint,
+  filled: AuctionValue,
+  assets: Uint8Array[],
+): xdr.ContractEventWire {
+  return buildContractEvent(
+    pool,
+    [buildSymbol('fill_auction'), buildU32(0), buildAddressVal(user)],
+    buildVec([buildAddressVal(filler), buildI128(percent), buildAuctionValue(filled, assets)]),
+  )
+}

@@ -1,9 +1,14 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import {
+  type AuctionValue,
+  buildAuctionKey,
+  buildAuctionValue,
   buildClaimEvent,
   buildEmisDataKey,
   buildEmisDataValue,
+  buildFillAuctionEvent,
   buildGulpEmissionsEvent,
+  buildNewAuctionEvent,
   buildPoolActionEvent,
   buildPoolEmisKey,
   buildPoolEmisValue,
@@ -54,7 +59,7 @@ import {
   buildVec,
   type ScVal,
 } from './scval.ts'
-import { PRICE_ONE, type SimTx, type WorldState } from './world-state.ts'
+import { ORACLE_INTERVAL_LEDGERS, PRICE_ONE, type SimTx, type WorldState } from './world-state.ts'
 
 /**
  * Two Blend v2 lending pools (blend-capital/blend-contracts-v2, pool/), simulated: deployment and
@@ -219,6 +224,8 @@ interface PoolState {
   emis: Map<number, { data: EmissionDataValue; modified: number }>
   /** `${account}:${res_token_id}` -> UserEmis. */
   userEmis: Map<string, { value: UserEmissionValue; modified: number }>
+  /** Open user liquidation auctions by liquidatee, with the ledger the liquidator fills them at. */
+  auctions: Map<number, { data: AuctionValue; modified: number; fillAt: number }>
 }
 
 export interface BlendPoolSpec {
@@ -334,6 +341,22 @@ function remove(m: TokenMap, i: number, v: bigint): boolean {
   return true
 }
 
+interface PositionBase {
+  collateralBase: bigint
+  liabilityBase: bigint
+  collateralRaw: bigint
+  liabilityRaw: bigint
+}
+
+/** PositionData: health factor in the oracle's decimals (`as_health_factor`). */
+const healthFactor = (p: PositionBase) => divFloor(p.collateralBase * ORACLE_SCALAR, p.liabilityBase)
+/** `is_hf_over(max)`, max in 7 decimals. */
+const isHfOver = (p: PositionBase, max: bigint) =>
+  p.liabilityBase === 0n || healthFactor(p) > mulCeil(ORACLE_SCALAR, max, SCALAR_7)
+/** `is_hf_under(min)`, min in 7 decimals. */
+const isHfUnder = (p: PositionBase, min: bigint) =>
+  p.liabilityBase !== 0n && healthFactor(p) < mulFloor(ORACLE_SCALAR, min, SCALAR_7)
+
 /** A request the simulated account sends: reserve index, amount, type. */
 interface Req {
   reserve: number
@@ -349,11 +372,12 @@ const GULP_INTERVAL_LEDGERS = 720
  * The emissions bookkeeping of one transaction (distributor.rs, manager.rs): `EmisData` and
  * `UserEmis` are read through and written back, as changes, only when the transaction succeeds.
  */
-function createEmissionTx(pool: PoolState, account: number, now: bigint) {
+function createEmissionTx(pool: PoolState, now: bigint, addressOf: (account: number) => xdr.ScAddressWire) {
   const data = new Map<number, EmissionDataValue | null>()
   const dataWritten = new Set<number>()
-  const user = new Map<number, UserEmissionValue | null>()
-  const userWritten = new Set<number>()
+  /** `${account}:${res_token_id}`. */
+  const user = new Map<string, UserEmissionValue | null>()
+  const userWritten = new Map<string, [number, number]>()
   const getData = (id: number): EmissionDataValue | null => {
     if (!data.has(id)) {
       const e = pool.emis.get(id)
@@ -361,12 +385,12 @@ function createEmissionTx(pool: PoolState, account: number, now: bigint) {
     }
     return data.get(id)!
   }
-  const getUser = (id: number): UserEmissionValue | null => {
-    if (!user.has(id)) {
-      const e = pool.userEmis.get(`${account}:${id}`)
-      user.set(id, e ? { ...e.value } : null)
+  const getUser = (key: string): UserEmissionValue | null => {
+    if (!user.has(key)) {
+      const e = pool.userEmis.get(key)
+      user.set(key, e ? { ...e.value } : null)
     }
-    return user.get(id)!
+    return user.get(key)!
   }
   /** `update_emission_data`: null when the token has no emissions. */
   const updateData = (id: number, supply: bigint, scalar: bigint): EmissionDataValue | null => {
@@ -381,13 +405,15 @@ function createEmissionTx(pool: PoolState, account: number, now: bigint) {
   }
   /** `update_user_emissions`: what a claim takes (0 when not claiming). */
   const updateUser = (
+    account: number,
     id: number,
     d: EmissionDataValue,
     scalar: bigint,
     balance: bigint,
     claim: boolean,
   ): bigint => {
-    const u = getUser(id)
+    const key = `${account}:${id}`
+    const u = getUser(key)
     let accrued: bigint
     if (u) {
       if (u.index === d.index && !claim) return 0n
@@ -396,27 +422,27 @@ function createEmissionTx(pool: PoolState, account: number, now: bigint) {
       // First touch since emissions began: a holder is due the whole index so far.
       accrued = balance === 0n ? 0n : divFloor(balance * d.index, scalar * SCALAR_7)
     }
-    user.set(id, { index: d.index, accrued: claim ? 0n : accrued })
-    userWritten.add(id)
+    user.set(key, { index: d.index, accrued: claim ? 0n : accrued })
+    userWritten.set(key, [account, id])
     return claim ? accrued : 0n
   }
   return {
     updateData,
     /** `update_emissions`, called with the supply and the user's balance before a change. */
-    update(id: number, supply: bigint, scalar: bigint, balance: bigint): void {
+    update(account: number, id: number, supply: bigint, scalar: bigint, balance: bigint): void {
       const d = updateData(id, supply, scalar)
-      if (d) updateUser(id, d, scalar, balance, false)
+      if (d) updateUser(account, id, d, scalar, balance, false)
     },
-    claim(id: number, supply: bigint, scalar: bigint, balance: bigint): bigint {
+    claim(account: number, id: number, supply: bigint, scalar: bigint, balance: bigint): bigint {
       const d = updateData(id, supply, scalar)
-      return d ? updateUser(id, d, scalar, balance, true) : 0n
+      return d ? updateUser(account, id, d, scalar, balance, true) : 0n
     },
     setData(id: number, d: EmissionDataValue): void {
       data.set(id, d)
       dataWritten.add(id)
     },
     /** Commits the writes to the pool and returns their entry changes (EmisData, then UserEmis). */
-    commit(sequence: number, userAddress: xdr.ScAddressWire | null): xdr.LedgerEntryChangeWire[] {
+    commit(sequence: number): xdr.LedgerEntryChangeWire[] {
       const changes: xdr.LedgerEntryChangeWire[] = []
       for (const id of dataWritten) {
         const before = pool.emis.get(id)
@@ -431,16 +457,15 @@ function createEmissionTx(pool: PoolState, account: number, now: bigint) {
         const entry = buildContractDataEntry(pool.id, key, buildEmisDataValue(next.data), sequence)
         changes.push(before ? { type: 1, updated: entry } : { type: 0, created: entry })
       }
-      for (const id of userWritten) {
-        const mapKey = `${account}:${id}`
+      for (const [mapKey, [account, id]] of userWritten) {
         const before = pool.userEmis.get(mapKey)
-        const key = buildUserEmisKey(userAddress!, id)
+        const key = buildUserEmisKey(addressOf(account), id)
         if (before)
           changes.push({
             type: 3,
             state: buildContractDataEntry(pool.id, key, buildUserEmisValue(before.value), before.modified),
           })
-        const next = { value: user.get(id)!, modified: sequence }
+        const next = { value: user.get(mapKey)!, modified: sequence }
         pool.userEmis.set(mapKey, next)
         const entry = buildContractDataEntry(pool.id, key, buildUserEmisValue(next.value), sequence)
         changes.push(before ? { type: 1, updated: entry } : { type: 0, created: entry })
@@ -477,6 +502,7 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     shares: new Map(spec.shares),
     emis: new Map(),
     userEmis: new Map(),
+    auctions: new Map(),
   }))
   // Who lends where: about half the accounts, each in one pool; some start asleep.
   const poolOf = new Int8Array(accounts).fill(-1)
@@ -488,8 +514,15 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     dormantUntil[a] = rng.chance(0.25) ? rng.nextRange(0, 4_000) : 0
   }
   let started = 0
+  /** A map keyed by reserve, in the order of its assets' addresses (how a host Map<Address, _> iterates). */
+  const byAsset = (m: Map<number, bigint>) =>
+    [...m].sort(([a], [b]) => Buffer.compare(Buffer.from(assets[a]!), Buffer.from(assets[b]!)))
+  const pool0Config = (i: number) => pools[0]!.reserves[i]!.config
 
-  const accountAddress = (a: number) => buildAccountAddress(ids.accountKey(a))
+  // The liquidator is account number `accounts`, after the population.
+  const liquidator = accounts
+  const sourceOf = (a: number) => (a === liquidator ? ids.blendLiquidator : ids.accountKey(a))
+  const accountAddress = (a: number) => buildAccountAddress(sourceOf(a))
 
   const instanceEntry = (pool: PoolState) =>
     buildInstanceEntry(
@@ -660,6 +693,12 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
         events: [],
       })
       txs.push(gulpTx(w, pool, 2_000n * 10_000_000n))
+      // The liquidator's collateral buffer: 10 million USDC, so its fills stay healthy.
+      txs.push(
+        submit(w, pool, liquidator, [
+          { reserve: 1, amount: 10_000_000n * 10_000_000n, type: RequestType.SupplyCollateral },
+        ]),
+      )
     }
     return txs
   }
@@ -670,7 +709,7 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
   /** `gulp_emissions`: the backstop's new emissions split by share into each token's eps for a week. */
   const gulpTx = (w: WorldState, pool: PoolState, newEmissions: bigint): SimTx => {
     const now = BigInt(w.closeTime)
-    const em = createEmissionTx(pool, -1, now)
+    const em = createEmissionTx(pool, now, accountAddress)
     const events: xdr.ContractEventWire[] = []
     let total = 0n
     for (const share of pool.shares.values()) total += share
@@ -699,7 +738,7 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
       fn: 'gulp_emissions',
       args: [],
       successful: true,
-      changes: em.commit(w.sequence, null),
+      changes: em.commit(w.sequence),
       events,
     }
   }
@@ -715,7 +754,7 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     }
     if (tokenIds.length === 0) return null
     const from = accountAddress(account)
-    const em = createEmissionTx(pool, account, BigInt(w.closeTime))
+    const em = createEmissionTx(pool, BigInt(w.closeTime), accountAddress)
     let toClaim = 0n
     for (const id of tokenIds) {
       // execute_claim reads ResData as stored (not accrued).
@@ -724,20 +763,26 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
       const i = id >> 1
       toClaim +=
         id % 2 === 0
-          ? em.claim(id, r.data.dSupply, scalar, pos.liabilities.get(i) ?? 0n)
-          : em.claim(id, r.data.bSupply, scalar, (pos.collateral.get(i) ?? 0n) + (pos.supply.get(i) ?? 0n))
+          ? em.claim(account, id, r.data.dSupply, scalar, pos.liabilities.get(i) ?? 0n)
+          : em.claim(
+              account,
+              id,
+              r.data.bSupply,
+              scalar,
+              (pos.collateral.get(i) ?? 0n) + (pos.supply.get(i) ?? 0n),
+            )
     }
     const events: xdr.ContractEventWire[] = []
     // The BLND transfer (backstop -> to) happens inside execute_claim, before the `claim` event.
     if (toClaim > 0n) events.push(blndSac.transfer(buildContractAddress(ids.blendBackstop), from, toClaim))
     events.push(buildClaimEvent(pool.id, from, tokenIds, toClaim))
     return {
-      source: ids.accountKey(account),
+      source: sourceOf(account),
       contract: pool.id,
       fn: 'claim',
       args: [buildAddressVal(from), buildVec(tokenIds.map(buildU32)), buildAddressVal(from)],
       successful: true,
-      changes: em.commit(w.sequence, from),
+      changes: em.commit(w.sequence),
       events,
     }
   }
@@ -756,7 +801,7 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
       buildVec(requests.map((r) => buildRequestValue(assets[r.reserve]!, r.amount, r.type))),
     ]
     const failed = (): SimTx => ({
-      source: ids.accountKey(account),
+      source: sourceOf(account),
       contract: pool.id,
       fn: 'submit',
       args,
@@ -784,7 +829,7 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     const poolTransfer = new Map<number, bigint>()
     const checkMaxUtil: number[] = []
     let checkHealth = false
-    const em = createEmissionTx(pool, account, now)
+    const em = createEmissionTx(pool, now, accountAddress)
     for (const req of requests) {
       const i = req.reserve
       const c = pool.reserves[i]!.config
@@ -792,8 +837,15 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
       const scalar = 10n ** BigInt(c.decimals)
       // user.rs: emissions are brought up to date with the balance before every change.
       if (req.type === RequestType.Borrow || req.type === RequestType.Repay)
-        em.update(i * 2, d.dSupply, scalar, pos.liabilities.get(i) ?? 0n)
-      else em.update(i * 2 + 1, d.bSupply, scalar, (pos.collateral.get(i) ?? 0n) + (pos.supply.get(i) ?? 0n))
+        em.update(account, i * 2, d.dSupply, scalar, pos.liabilities.get(i) ?? 0n)
+      else
+        em.update(
+          account,
+          i * 2 + 1,
+          d.bSupply,
+          scalar,
+          (pos.collateral.get(i) ?? 0n) + (pos.supply.get(i) ?? 0n),
+        )
       let tokens = req.amount
       let shares: bigint
       switch (req.type) {
@@ -855,27 +907,25 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
       }
       events.push(buildPoolActionEvent(pool.id, EVENT_NAMES[req.type]!, assets[i]!, from, tokens, shares))
     }
-    // validate_submit: positions cap, utilization caps, health.
+    // validate_submit: positions cap, no liquidation under way, utilization caps, health.
     const count = pos.liabilities.size + pos.collateral.size
     if (count > prevCount && pool.config.maxPositions < count) return failed()
+    if (pool.auctions.has(account)) return failed()
     for (const i of checkMaxUtil) {
       if (utilization(load(i, false)) > BigInt(pool.reserves[i]!.config.maxUtil)) return failed()
     }
     if (checkHealth && pos.liabilities.size > 0) {
-      const { collateralBase, liabilityBase } = positionBase(pool, pos, w, load)
-      const hf = divFloor(collateralBase * ORACLE_SCALAR, liabilityBase)
-      if (hf < mulFloor(ORACLE_SCALAR, MIN_HF, SCALAR_7)) return failed()
-      if (collateralBase < pool.config.minCollateral) return failed()
+      const data = positionBase(pool, pos, w, load)
+      if (isHfUnder(data, MIN_HF)) return failed()
+      if (data.collateralBase < pool.config.minCollateral) return failed()
     }
     // Transfers: spender -> pool, then pool -> to, each map in the host's order (by asset address).
-    const byAsset = (m: Map<number, bigint>) =>
-      [...m].sort(([a], [b]) => Buffer.compare(Buffer.from(assets[a]!), Buffer.from(assets[b]!)))
     const poolAddress = buildContractAddress(pool.id)
     for (const [i, amount] of byAsset(spenderTransfer))
       events.push(sacs[i]!.transfer(from, poolAddress, amount))
     for (const [i, amount] of byAsset(poolTransfer)) events.push(sacs[i]!.transfer(poolAddress, from, amount))
     // Effects: emissions, ResData of the touched reserves in the order they were first loaded, Positions.
-    const changes: xdr.LedgerEntryChangeWire[] = em.commit(w.sequence, from)
+    const changes: xdr.LedgerEntryChangeWire[] = em.commit(w.sequence)
     for (const i of toStore) {
       const r = pool.reserves[i]!
       const before = resDataEntry(pool, r)
@@ -894,7 +944,7 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
       changes.push({ type: 0, created: positionsEntry(pool, account, user) })
     }
     return {
-      source: ids.accountKey(account),
+      source: sourceOf(account),
       contract: pool.id,
       fn: 'submit',
       args,
@@ -910,10 +960,12 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     pos: PositionsValue,
     w: WorldState,
     load: (i: number, store: boolean) => ReserveDataValue,
-  ): { collateralBase: bigint; liabilityBase: bigint } => {
+  ): PositionBase => {
     const price = prices(w)
     let collateralBase = 0n
     let liabilityBase = 0n
+    let collateralRaw = 0n
+    let liabilityRaw = 0n
     for (let i = 0; i < assets.length; i++) {
       const b = pos.collateral.get(i) ?? 0n
       const dTokens = pos.liabilities.get(i) ?? 0n
@@ -924,13 +976,15 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
       if (b > 0n) {
         const eff = mulFloor(toAssetFromB(d, b), BigInt(c.cFactor), SCALAR_7)
         collateralBase += mulFloor(price[i]!, eff, scalar)
+        collateralRaw += mulFloor(price[i]!, toAssetFromB(d, b), scalar)
       }
       if (dTokens > 0n) {
         const eff = divCeil(toAssetFromD(d, dTokens) * SCALAR_7, BigInt(c.lFactor))
         liabilityBase += mulCeil(price[i]!, eff, scalar)
+        liabilityRaw += mulCeil(price[i]!, toAssetFromD(d, dTokens), scalar)
       }
     }
-    return { collateralBase, liabilityBase }
+    return { collateralBase, liabilityBase, collateralRaw, liabilityRaw }
   }
 
   /** A plausible amount of reserve i for an account, in stroops. */
@@ -1029,11 +1083,273 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     return [{ reserve: i, amount: amountOf(account, i), type: RequestType.Supply }]
   }
 
+  /** Removes (sign -1) or adds (+1) b-tokens as collateral and d-tokens as liabilities, with emissions first (user.rs). */
+  const movePositions = (
+    pos: PositionsValue,
+    account: number,
+    lot: Map<number, bigint>,
+    bid: Map<number, bigint>,
+    sign: 1 | -1,
+    load: (i: number, store: boolean) => ReserveDataValue,
+    em: ReturnType<typeof createEmissionTx>,
+  ): boolean => {
+    // Map<Address, i128> iterates by asset address.
+    for (const [i, amount] of byAsset(lot)) {
+      if (amount <= 0n) continue
+      const d = load(i, true)
+      const scalar = 10n ** BigInt(pool0Config(i).decimals)
+      em.update(
+        account,
+        i * 2 + 1,
+        d.bSupply,
+        scalar,
+        (pos.collateral.get(i) ?? 0n) + (pos.supply.get(i) ?? 0n),
+      )
+      if (sign > 0) add(pos.collateral, i, amount)
+      else if (!remove(pos.collateral, i, amount)) return false
+      d.bSupply += BigInt(sign) * amount
+    }
+    for (const [i, amount] of byAsset(bid)) {
+      if (amount <= 0n) continue
+      const d = load(i, true)
+      const scalar = 10n ** BigInt(pool0Config(i).decimals)
+      em.update(account, i * 2, d.dSupply, scalar, pos.liabilities.get(i) ?? 0n)
+      if (sign > 0) add(pos.liabilities, i, amount)
+      else if (!remove(pos.liabilities, i, amount)) return false
+      d.dSupply += BigInt(sign) * amount
+    }
+    return true
+  }
+
+  /** A transaction's reserve cache: each reserve accrued once, stored ones listed in load order. */
+  const reserveCache = (pool: PoolState, now: bigint) => {
+    const cache = new Map<number, ReserveDataValue>()
+    const toStore: number[] = []
+    const load = (i: number, store: boolean): ReserveDataValue => {
+      if (store && !toStore.includes(i)) toStore.push(i)
+      let d = cache.get(i)
+      if (!d) {
+        const r = pool.reserves[i]!
+        d = accrueReserve(r.config, r.data, pool.config.bstopRate, now)
+        cache.set(i, d)
+      }
+      return d
+    }
+    return { cache, toStore, load }
+  }
+
+  /**
+   * `new_auction(0, user, bid, lot, percent)` on every liability and collateral of an unhealthy
+   * user, with the smallest percent whose result passes `create_user_liq_auction_data`'s checks
+   * (health after it within [1.03, 1.15]). Null when no percent passes, or when the lot would take
+   * all collateral (its fill would turn the rest into bad debt, which the devnet does not simulate).
+   */
+  const newAuctionTx = (w: WorldState, pool: PoolState, account: number): SimTx | null => {
+    const user = pool.users.get(account)
+    if (!user || pool.auctions.has(account) || user.positions.liabilities.size === 0) return null
+    const now = BigInt(w.closeTime)
+    const pos = user.positions
+    const rc = reserveCache(pool, now)
+    const data = positionBase(pool, pos, w, rc.load)
+    if (data.liabilityBase <= data.collateralBase || pos.collateral.size === 0) return null
+    if (pool.config.maxPositions < pos.collateral.size + pos.liabilities.size) return null
+    const S = ORACLE_SCALAR
+    // All positions are auctioned, so the auctioned position data equals the user's.
+    const avgCf = divFloor(data.collateralBase * S, data.collateralRaw)
+    const avgLf = divFloor(data.liabilityBase * S, data.liabilityRaw)
+    const incentive = divCeil((S - divCeil(avgCf * S, avgLf)) * S, 2n * S) + S
+    for (let percent = 1; percent <= 95; percent++) {
+      const scaled = (BigInt(percent) * S) / 100n
+      const withdrawn = mulFloor(mulFloor(data.liabilityRaw, scaled, S), incentive, S)
+      let pct = divCeil(withdrawn * S, data.collateralRaw)
+      if (pct > S) pct = S
+      const lot = new Map<number, bigint>()
+      const bid = new Map<number, bigint>()
+      for (const [i, amount] of pos.collateral) lot.set(i, mulCeil(amount, pct, S))
+      for (const [i, amount] of pos.liabilities) bid.set(i, mulCeil(amount, scaled, S))
+      const after = clonePositions(pos)
+      let ok = true
+      for (const [i, v] of lot) ok &&= remove(after.collateral, i, v)
+      for (const [i, v] of bid) ok &&= remove(after.liabilities, i, v)
+      if (!ok || after.collateral.size === 0) return null
+      const next = positionBase(pool, after, w, rc.load)
+      if (isHfOver(next, 11_500_000n)) return null
+      if (isHfUnder(next, 10_300_000n)) continue
+      // rm_positions runs on the user in memory: only its emission updates reach storage.
+      const em = createEmissionTx(pool, now, accountAddress)
+      movePositions(clonePositions(pos), account, lot, bid, -1, rc.load, em)
+      const auction: AuctionValue = { bid, lot, block: w.sequence + 1 }
+      pool.auctions.set(account, {
+        data: auction,
+        modified: w.sequence,
+        fillAt: w.sequence + rng.nextRange(120, 260),
+      })
+      const from = accountAddress(account)
+      const changes = em.commit(w.sequence)
+      changes.push({ type: 0, created: auctionEntry(pool, account) })
+      return {
+        source: ids.blendLiquidator,
+        contract: pool.id,
+        fn: 'new_auction',
+        args: [
+          buildU32(0),
+          buildAddressVal(from),
+          buildVec(byAsset(bid).map(([i]) => buildAddressVal(buildContractAddress(assets[i]!)))),
+          buildVec(byAsset(lot).map(([i]) => buildAddressVal(buildContractAddress(assets[i]!)))),
+          buildU32(percent),
+        ],
+        successful: true,
+        changes,
+        events: [buildNewAuctionEvent(pool.id, from, percent, auction, assets)],
+      }
+    }
+    return null
+  }
+
+  const auctionEntry = (pool: PoolState, account: number) => {
+    const a = pool.auctions.get(account)!
+    return buildContractDataEntry(
+      pool.id,
+      buildAuctionKey(0, accountAddress(account)),
+      buildAuctionValue(a.data, assets),
+      a.modified,
+      TEMPORARY,
+    )
+  }
+
+  /**
+   * The liquidator's `submit` with request 6 (FillUserLiquidationAuction, 100%): the auction scaled
+   * by the blocks since it started (auction.rs `scale_auction`), lot b-tokens moved from the
+   * liquidatee's collateral to the filler's, bid d-tokens from liabilities to liabilities, the
+   * auction deleted, `fill_auction` emitted, no supply or borrow event and no transfer.
+   */
+  const fillTx = (w: WorldState, pool: PoolState, account: number): SimTx => {
+    const now = BigInt(w.closeTime)
+    const auction = pool.auctions.get(account)!
+    const filler = liquidator
+    const fillerAddress = accountAddress(filler)
+    const userAddress = accountAddress(account)
+    const args = [
+      buildAddressVal(fillerAddress),
+      buildAddressVal(fillerAddress),
+      buildAddressVal(fillerAddress),
+      buildVec([
+        buildStruct({
+          address: buildAddressVal(userAddress),
+          amount: buildI128(100n),
+          request_type: buildU32(6),
+        }),
+      ]),
+    ]
+    const failed = (): SimTx => ({
+      source: sourceOf(filler),
+      contract: pool.id,
+      fn: 'submit',
+      args,
+      successful: false,
+      changes: [],
+      events: [],
+    })
+    const blockDif = BigInt(w.sequence - auction.data.block)
+    const perBlock = 50_000n
+    let lotModifier = SCALAR_7
+    let bidModifier = SCALAR_7
+    if (blockDif > 200n) bidModifier = blockDif < 400n ? SCALAR_7 - (blockDif - 200n) * perBlock : 0n
+    else lotModifier = blockDif * perBlock
+    // A 100% fill: every amount is taken whole, then scaled (bid rounds up, lot down).
+    const filled: AuctionValue = { bid: new Map(), lot: new Map(), block: auction.data.block }
+    for (const [i, amount] of auction.data.bid) {
+      const v = mulCeil(amount, bidModifier, SCALAR_7)
+      if (v > 0n) filled.bid.set(i, v)
+    }
+    for (const [i, amount] of auction.data.lot) {
+      const v = mulFloor(amount, lotModifier, SCALAR_7)
+      if (v > 0n) filled.lot.set(i, v)
+    }
+    const rc = reserveCache(pool, now)
+    const em = createEmissionTx(pool, now, accountAddress)
+    const user = pool.users.get(account)!
+    const userPos = clonePositions(user.positions)
+    const fillerState = pool.users.get(filler)
+    const fillerPos = fillerState ? clonePositions(fillerState.positions) : emptyPositions()
+    const prevCount = fillerPos.liabilities.size + fillerPos.collateral.size
+    if (!movePositions(userPos, account, filled.lot, filled.bid, -1, rc.load, em)) return failed()
+    movePositions(fillerPos, filler, filled.lot, filled.bid, 1, rc.load, em)
+    // A full fill leaving liabilities without collateral would be bad debt: never the case here.
+    if (userPos.liabilities.size > 0 && userPos.collateral.size === 0) return failed()
+    const count = fillerPos.liabilities.size + fillerPos.collateral.size
+    if (count > prevCount && pool.config.maxPositions < count) return failed()
+    if (pool.auctions.has(filler)) return failed()
+    if (fillerPos.liabilities.size > 0) {
+      const data = positionBase(pool, fillerPos, w, rc.load)
+      if (isHfUnder(data, MIN_HF) || data.collateralBase < pool.config.minCollateral) return failed()
+    }
+    // Effects: emissions, the auction deleted and the liquidatee stored (both during the request),
+    // then ResData, then the filler's Positions.
+    const changes = em.commit(w.sequence)
+    changes.push(
+      { type: 3, state: auctionEntry(pool, account) },
+      { type: 2, removed: buildContractDataKey(pool.id, buildAuctionKey(0, userAddress), TEMPORARY) },
+    )
+    pool.auctions.delete(account)
+    const userBefore = positionsEntry(pool, account, user)
+    user.positions = userPos
+    user.modified = w.sequence
+    changes.push({ type: 3, state: userBefore }, { type: 1, updated: positionsEntry(pool, account, user) })
+    for (const i of rc.toStore) {
+      const r = pool.reserves[i]!
+      const before = resDataEntry(pool, r)
+      r.data = rc.cache.get(i)!
+      r.modified = w.sequence
+      changes.push({ type: 3, state: before }, { type: 1, updated: resDataEntry(pool, r) })
+    }
+    if (fillerState) {
+      const before = positionsEntry(pool, filler, fillerState)
+      fillerState.positions = fillerPos
+      fillerState.modified = w.sequence
+      changes.push(
+        { type: 3, state: before },
+        { type: 1, updated: positionsEntry(pool, filler, fillerState) },
+      )
+    } else {
+      const created = { positions: fillerPos, modified: w.sequence }
+      pool.users.set(filler, created)
+      changes.push({ type: 0, created: positionsEntry(pool, filler, created) })
+    }
+    return {
+      source: sourceOf(filler),
+      contract: pool.id,
+      fn: 'submit',
+      args,
+      successful: true,
+      changes,
+      events: [buildFillAuctionEvent(pool.id, userAddress, fillerAddress, 100n, filled, assets)],
+    }
+  }
+
+  /** After each price update: auctions for unhealthy borrowers; and every ledger, the fills due. */
+  const liquidationTxs = (w: WorldState): SimTx[] => {
+    const txs: SimTx[] = []
+    for (const pool of pools) {
+      if ((w.sequence - started) % ORACLE_INTERVAL_LEDGERS === 0) {
+        for (const account of [...pool.users.keys()].sort((a, b) => a - b)) {
+          if (account === liquidator) continue
+          const tx = newAuctionTx(w, pool, account)
+          if (tx) txs.push(tx)
+        }
+      }
+      for (const [account, a] of [...pool.auctions].sort(([x], [y]) => x - y)) {
+        if (a.fillAt <= w.sequence) txs.push(fillTx(w, pool, account))
+      }
+    }
+    return txs
+  }
+
   const ledgerTxs = (w: WorldState): SimTx[] => {
     if (w.sequence <= started) return []
     const expected = accounts * options.activity * (0.5 + rng.nextFloat())
     const picks = Math.floor(expected) + (rng.chance(expected % 1) ? 1 : 0)
-    const txs: SimTx[] = []
+    const txs: SimTx[] = liquidationTxs(w)
     pools.forEach((pool, p) => {
       if ((w.sequence - started) % GULP_INTERVAL_LEDGERS === p * 7)
         txs.push(gulpTx(w, pool, BigInt(rng.nextRange(500, 3_000)) * 10_000_000n))
@@ -1067,7 +1383,27 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
   ): xdr.LedgerEntryWire | null => {
     const pool = pools.find((p) => Buffer.from(p.id).equals(Buffer.from(contract)))
     if (!pool || started === 0) return null
+    const accountOrLiquidator = (v: ScVal) =>
+      v.type === 18 &&
+      v.address.type === 0 &&
+      Buffer.from(v.address.accountId.ed25519).equals(ids.blendLiquidator)
+        ? liquidator
+        : accountOf(v)
     if (key.type === 20) return durability === 1 ? instanceEntry(pool) : null
+    if (durability === 0) {
+      // The only live temporary entries are user liquidation auctions.
+      if (key.type !== 16 || key.vec?.length !== 2 || key.vec[1]?.type !== 17) return null
+      let account: number | undefined
+      let type: number | undefined
+      for (const f of key.vec[1].map ?? []) {
+        const field = f.key.type === 15 ? f.key.sym.toString() : ''
+        if (field === 'user') account = accountOrLiquidator(f.val)
+        if (field === 'auct_type' && f.val.type === 3) type = f.val.u32
+      }
+      return type === 0 && account !== undefined && pool.auctions.has(account)
+        ? auctionEntry(pool, account)
+        : null
+    }
     if (durability !== 1) return null
     if (key.type === 15) {
       const name = key.sym.toString()
@@ -1087,13 +1423,13 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
       for (const f of arg.map ?? []) {
         const field = f.key.type === 15 ? f.key.sym.toString() : ''
         if (field === 'reserve_id' && f.val.type === 3) id = f.val.u32
-        if (field === 'user') account = accountOf(f.val)
+        if (field === 'user') account = accountOrLiquidator(f.val)
       }
       const e = account === undefined ? undefined : pool.userEmis.get(`${account}:${id}`)
       return e ? buildContractDataEntry(pool.id, key, buildUserEmisValue(e.value), e.modified) : null
     }
     if (tag === 'Positions') {
-      const account = accountOf(arg)
+      const account = accountOrLiquidator(arg)
       const user = account === undefined ? undefined : pool.users.get(account)
       return user && account !== undefined ? positionsEntry(pool, account, user) : null
     }

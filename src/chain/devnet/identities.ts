@@ -43,6 +43,8 @@ export interface DevnetIdentities {
   /** The two Blend v2 lending pools, their admin, backstop, BLND token and wasm hash. */
   blendPools: Uint8Array[]
   blendAdmin: Uint8Array
+  /** Opens and fills the pools' liquidation auctions (holds a large collateral buffer in each pool). */
+  blendLiquidator: Uint8Array
   blendBackstop: Uint8Array
   blndContract: Uint8Array
   /** Issuer of the classic BLND asset behind its asset contract. */
@@ -87,6 +89,7 @@ export function createIdentities(seed: string): DevnetIdentities {
     eurcIssuerAddress: StrKey.encodeEd25519PublicKey(deriveKey(seed, 'account:eurc-issuer')),
     blendPools: BLEND_POOL_NAMES.map((_, i) => deriveKey(seed, `contract:blend-pool:${i}`)),
     blendAdmin: deriveKey(seed, 'account:blend-admin'),
+    blendLiquidator: deriveKey(seed, 'account:blend-liquidator'),
     blendBackstop: deriveKey(seed, 'contract:blend-backstop'),
     blndContract: deriveKey(seed, 'asset:BLND'),
     blndIssuerAddress: StrKey.encodeEd25519PublicKey(deriveKey(seed, 'account:blnd-issuer')),

@@ -176,13 +176,14 @@ export function createWorld(options: WorldOptions): World {
     return accountIndex.get(Buffer.from(address.address.accountId.ed25519).toString('hex'))
   }
   const lookupEntry = (key: xdr.LedgerKeyWire): xdr.LedgerEntryWire | null => {
-    if (key.type !== 6 || key.contractData.durability !== 1) return null
+    if (key.type !== 6) return null
     const { contract, key: scKey } = key.contractData
     if (contract.type !== 1 || w.sequence < options.startLedger) return null
     const id = Buffer.from(contract.contractId)
     if (blend && ids.blendPools.some((p) => id.equals(p))) {
       return blend.lookupEntry(id, scKey, key.contractData.durability, accountOf)
     }
+    if (key.contractData.durability !== 1) return null
     if (compareScVal(scKey, buildInstanceKey()) === 0 && scKey.type === 20) {
       if (id.equals(ids.vaultContract)) return buildVaultInstanceEntry(w)
       if (id.equals(ids.oracleContract)) return buildOracleInstanceEntry(w, oracle)
