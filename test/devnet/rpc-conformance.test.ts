@@ -97,7 +97,7 @@ describe('devnet through stellar-sdk rpc.Server', () => {
     })
     expect(oneTopic.filter((e) => e.topicsWire.length !== 1)).toEqual([])
     expect(
-      oneTopic.filter((e) => (e.topicsWire[0] as { sym: unknown }).sym.toString() === 'set_reserve'),
+      oneTopic.filter((e) => String((e.topicsWire[0] as { sym: unknown }).sym) === 'set_reserve'),
     ).toHaveLength(6)
     expect(await count([{ topics: [['*']] }])).toBe(oneTopic.length)
     expect(await count([{ topics: [['*', reflector, '*']] }])).toBe(0)

@@ -9,7 +9,7 @@ Usage: strata devnet [--port 8000] [--host 127.0.0.1] [--seed 1] [--ledgers 2000
                      [--close-interval-ms M] [--accounts 200] [--activity 0.02] [--start-ledger 1000]
                      [--fault-rate 0] [--fault-timeout-ms 2500] [--protocol-switch-ledger L]
                      [--reflector-v3-ledger L] [--vault-ttl-ledgers N] [--write-network FILE]
-                     [--write-datalake DIR] [--rpc-retention-ledgers N]
+                     [--write-datalake DIR] [--rpc-retention-ledgers N] [--lending-activity P]
 
 Generates --ledgers ledgers from --seed (same seed and options: byte-identical ledgers), then
 serves JSON-RPC 2.0 on POST / (getHealth, getNetwork, getLatestLedger, getLedgers, getEvents,
@@ -21,7 +21,9 @@ JSON-RPC calls fail (HTTP 500, timeout, truncated body, HTTP 429); ledgers below
 oracle is Reflector v2 (prices in storage, no events); vault entries idle for --vault-ttl-ledgers
 (default 28 days) are archived. --write-datalake writes the generated ledgers as a SEP-54 data
 lake (one ledger per file, as the public lake); --rpc-retention-ledgers makes the RPC serve only the
-latest N ledgers, as Stellar RPC keeps about 7 days. The contracts' layouts: docs/devnet.md.
+latest N ledgers, as Stellar RPC keeps about 7 days. --lending-activity is the chance that a
+lending account submits to its Blend pool in a ledger (default: --activity); 0 deploys no pools.
+The contracts' layouts: docs/devnet.md.
 Stops on Ctrl-C.`,
   options: {
     port: { type: 'string' },
@@ -40,6 +42,7 @@ Stops on Ctrl-C.`,
     'write-network': { type: 'string' },
     'write-datalake': { type: 'string' },
     'rpc-retention-ledgers': { type: 'string' },
+    'lending-activity': { type: 'string' },
   },
   async run(values) {
     const problems: string[] = []
@@ -61,6 +64,9 @@ Stops on Ctrl-C.`,
       ...(values['vault-ttl-ledgers'] !== undefined ? { vaultTtlLedgers: whole('vault-ttl-ledgers') } : {}),
       ...(values['rpc-retention-ledgers'] !== undefined
         ? { rpcRetentionLedgers: whole('rpc-retention-ledgers') }
+        : {}),
+      ...(values['lending-activity'] !== undefined
+        ? { lendingActivity: fraction('lending-activity', 0.02) }
         : {}),
     }
     if (problems.length > 0) {
