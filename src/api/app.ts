@@ -53,10 +53,16 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(swagger, buildOpenApiOptions())
 
   // Every route must say which credential it takes; a forgotten one fails at start-up, not in production.
+  // Every route also refuses query parameters it does not declare, so a new route cannot forget to.
   app.addHook('onRoute', (route) => {
     if (route.config?.auth === undefined) {
       throw new Error(`route ${route.method} ${route.url} declares no auth`)
     }
+    route.schema ??= {}
+    const query = route.schema.querystring as Record<string, unknown> | undefined
+    route.schema.querystring = query
+      ? { ...query, additionalProperties: false }
+      : { type: 'object', properties: {}, additionalProperties: false }
   })
 
   // One hook (each hook costs a turn of Fastify's hook runner on every request): the request id,
@@ -87,14 +93,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       reply.statusCode,
       reply.elapsedTime / 1000,
     )
-    const caller = request.caller
+    // A request refused before authentication finished (401, 403, 415) has no caller yet.
+    const caller: Caller | null = request.caller
     request.log.info(
       {
         method: request.method,
         url: request.url,
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 100) / 100,
-        org: 'organizationId' in caller ? caller.organizationId : undefined,
+        org: caller && 'organizationId' in caller ? caller.organizationId : undefined,
       },
       'request',
     )
