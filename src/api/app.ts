@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import formatsPlugin from 'ajv-formats'
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify'
+import Fastify, {
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
@@ -39,7 +44,45 @@ function createFastify(ctx: AppContext) {
       plugins: [formatsPlugin] as unknown as AjvPlugins,
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own refusals (a malformed percent-escape, an over-long path segment) answer in
+    // the envelope, with the request id, and are logged once like every other request: the
+    // router answers them before any route or hook runs.
+    frameworkErrors: (error, request, reply) => {
+      const refusal =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('uri_too_long', 'a path segment is longer than the router accepts')
+          : new AppError('invalid_request', 'the URL is malformed (an invalid percent-escape?)')
+      reply.header('x-request-id', request.id)
+      sendError(refusal, request, reply)
+      logRequest(request, reply)
+    },
   }).withTypeProvider<TypeBoxTypeProvider>()
+}
+
+/** The one log line of a request. */
+function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+  // A request refused before authentication finished (401, 403, 415) has no caller yet.
+  const caller: Caller | null = request.caller ?? null
+  request.log.info(
+    {
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+      org: caller && 'organizationId' in caller ? caller.organizationId : undefined,
+    },
+    'request',
+  )
+}
+
+/** A route's path as a pattern matching the concrete paths it serves (`:name` is one segment). */
+function pathPattern(url: string): RegExp {
+  const escaped = url
+    .replace(/\/+$/, '')
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/')
+  return new RegExp(`^${escaped}/?$`)
 }
 
 type AjvPlugins = NonNullable<NonNullable<FastifyServerOptions['ajv']>['plugins']>
@@ -54,7 +97,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   // Every route must say which credential it takes; a forgotten one fails at start-up, not in production.
   // Every route also refuses query parameters it does not declare, so a new route cannot forget to.
+  // The methods each path answers, for the 405 of a known path asked with another method.
+  const routes: Array<{ pattern: RegExp; methods: string[] }> = []
   app.addHook('onRoute', (route) => {
+    routes.push({ pattern: pathPattern(route.url), methods: [route.method].flat() })
     if (route.config?.auth === undefined) {
       throw new Error(`route ${route.method} ${route.url} declares no auth`)
     }
@@ -93,28 +139,25 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       reply.statusCode,
       reply.elapsedTime / 1000,
     )
-    // A request refused before authentication finished (401, 403, 415) has no caller yet.
-    const caller: Caller | null = request.caller
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 100) / 100,
-        org: caller && 'organizationId' in caller ? caller.organizationId : undefined,
-      },
-      'request',
-    )
+    logRequest(request, reply)
   })
 
   app.setErrorHandler(handleError)
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
-      request,
-      reply,
-    ),
-  )
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/'
+    const allowed = new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))
+    if (allowed.size > 0) {
+      const allow = [...allowed].sort().join(', ')
+      return sendError(
+        new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allow}`, {
+          headers: { allow },
+        }),
+        request,
+        reply,
+      )
+    }
+    return sendError(new AppError('not_found', `no route ${request.method} ${path}`), request, reply)
+  })
 
   registerHealthRoutes(app, ctx)
   registerAuthRoutes(app, ctx)
@@ -128,6 +171,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     referencePage ??= renderReferencePage(app.swagger() as Parameters<typeof renderReferencePage>[0])
     return reply.type('text/html; charset=utf-8').send(referencePage)
   })
+
+  // The address `serve` prints, opened in a browser, leads to the reference page.
+  for (const url of ['/', '/v1']) {
+    app.get(url, { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) =>
+      reply.redirect('/v1/docs', 302),
+    )
+  }
 
   await app.ready()
   return app

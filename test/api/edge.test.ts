@@ -66,3 +66,67 @@ describe('the HTTP edge', () => {
     expect(plain.statusCode).not.toBe(400)
   })
 })
+
+describe('router refusals and methods', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(async () => t.close())
+
+  const expectEnvelope = (
+    response: Awaited<ReturnType<TestApp['app']['inject']>>,
+    status: number,
+    code: string,
+  ) => {
+    expect(response.statusCode).toBe(status)
+    const id = response.headers['x-request-id']
+    expect(typeof id).toBe('string')
+    const body = response.json()
+    expect(body.error.code).toBe(code)
+    expect(typeof body.error.message).toBe('string')
+    expect(body.meta.request_id).toBe(id)
+    expect(typeof body.meta.response_time_ms).toBe('number')
+  }
+
+  it('answers a malformed percent-escape and an over-long segment in the envelope, logged once', async () => {
+    const before = requestLines(t).length
+    const malformed = await t.app.inject({ method: 'GET', url: '/v1/users/%E0%A4%A/positions/vaultprotocol' })
+    expectEnvelope(malformed, 400, 'invalid_request')
+    const long = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${'G'.repeat(300)}/positions/vaultprotocol`,
+    })
+    expectEnvelope(long, 414, 'uri_too_long')
+    const lines = requestLines(t).slice(before)
+    expect(lines.map((line) => line.status)).toEqual([400, 414])
+  })
+
+  it('answers 405 with Allow for a known path asked with another method, 404 for an unknown path', async () => {
+    const health = await t.app.inject({ method: 'DELETE', url: '/v1/health' })
+    expectEnvelope(health, 405, 'method_not_allowed')
+    expect(health.headers.allow).toBe('GET, HEAD')
+    const address = Keypair.random().publicKey()
+    const positions = await t.app.inject({
+      method: 'POST',
+      url: `/v1/users/${address}/positions/vaultprotocol/`,
+    })
+    expectEnvelope(positions, 405, 'method_not_allowed')
+    expect(positions.headers.allow).toBe('GET, HEAD')
+    const keys = await t.app.inject({ method: 'PUT', url: '/v1/org/api-keys' })
+    expectEnvelope(keys, 405, 'method_not_allowed')
+    expect(String(keys.headers.allow).split(', ')).toContain('POST')
+    expectEnvelope(await t.app.inject({ method: 'GET', url: '/v1/nowhere' }), 404, 'not_found')
+  })
+
+  it('leads / and /v1 to the reference page', async () => {
+    for (const url of ['/', '/v1', '/v1/']) {
+      const response = await t.app.inject({ method: 'GET', url })
+      expect(response.statusCode, url).toBe(302)
+      expect(response.headers.location).toBe('/v1/docs')
+    }
+    const page = await t.app.inject({ method: 'GET', url: '/v1/docs' })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toMatch(/^text\/html/)
+  })
+})

@@ -95,6 +95,7 @@ describe('bad input gets a clear 4xx, never a 500', () => {
       method_not_allowed: 405,
       conflict: 409,
       payload_too_large: 413,
+      uri_too_long: 414,
       unsupported_media_type: 415,
       rate_limited: 429,
       internal: 500,

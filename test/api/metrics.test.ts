@@ -13,7 +13,7 @@ describe('Prometheus metrics', () => {
   it('counts requests by route template and status, and reports the indexer checkpoint', async () => {
     await t.app.inject({ method: 'GET', url: '/v1/health' })
     await t.app.inject({ method: 'GET', url: '/v1/health' })
-    await t.app.inject({ method: 'GET', url: '/v1/org/api-keys/key_x', headers: {} })
+    await t.app.inject({ method: 'GET', url: '/v1/org/api-keyz/key_x', headers: {} })
     await t.app.inject({ method: 'GET', url: '/v1/no/such/route' })
     await seedCheckpoint(t, 777, 30)
 
