@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, type ErrorDetail } from '../errors.ts'
+import { isStoreUnavailable } from '../store/db.ts'
 
 interface ValidationIssue {
   instancePath?: string
@@ -66,34 +67,12 @@ export function sendError(error: AppError, request: FastifyRequest, reply: Fasti
   })
 }
 
-// Connection failures of PostgreSQL (class 08, admin shutdown 57P0x) or the socket underneath it.
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  '57P01',
-  '57P02',
-  '57P03',
-])
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true
-  const message = (error as { message?: unknown }).message
-  return (
-    typeof message === 'string' &&
-    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/.test(message)
-  )
-}
-
 /** Three tiers: AppError as is; framework client errors mapped; anything else a logged 500. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof AppError) return sendError(error, request, reply)
   const mapped = fromFrameworkError(error)
   if (mapped) return sendError(mapped, request, reply)
-  if (isDatabaseUnavailable(error) || (error as { errors?: unknown[] }).errors?.some(isDatabaseUnavailable)) {
+  if (isStoreUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable')
     return sendError(
       new AppError('unavailable', 'the database cannot be reached; see /v1/health'),

@@ -62,3 +62,47 @@ export function quoteIdent(name: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe identifier: ${name}`)
   return `"${name}"`
 }
+
+// Connection failures of PostgreSQL (class 08, admin shutdown 57P0x) or the socket underneath it.
+const PG_UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+])
+
+// SQLite primary result codes meaning the file cannot be used: BUSY, LOCKED, IOERR, CORRUPT,
+// CANTOPEN, NOTADB. The extended codes carry the primary one in their low byte.
+const SQLITE_UNAVAILABLE_CODES = new Set([5, 6, 10, 11, 14, 26])
+
+/**
+ * True when an error means the store cannot be reached or used (not that a query was wrong): the
+ * API answers these `503 unavailable`, as health does, never `500`.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const { code, errcode, message, errors } = error as {
+    code?: unknown
+    errcode?: unknown
+    message?: unknown
+    errors?: unknown
+  }
+  if (typeof code === 'string' && (PG_UNAVAILABLE_CODES.has(code) || /^08/.test(code))) return true
+  if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number') {
+    return SQLITE_UNAVAILABLE_CODES.has(errcode & 0xff)
+  }
+  if (
+    typeof message === 'string' &&
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|database is not open/.test(
+      message,
+    )
+  ) {
+    return true
+  }
+  // An AggregateError (one per address a host name resolved to).
+  return Array.isArray(errors) && errors.some(isStoreUnavailable)
+}
