@@ -13,6 +13,7 @@ import { AppError } from '../errors.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { buildOpenApiOptions } from './openapi.ts'
+import { requireAddress } from './params.ts'
 import { renderReferencePage } from './reference-page.ts'
 import type { Caller, RouteAuth } from './request-context.ts'
 import { registerAuthRoutes } from './routes/auth.ts'
@@ -40,7 +41,14 @@ function createFastify(ctx: AppContext) {
     },
     ajv: {
       // No coercion: a number where a string belongs is an error. Query values are validated as strings.
-      customOptions: { removeAdditional: false, allErrors: true, coerceTypes: false, useDefaults: true },
+      customOptions: {
+        removeAdditional: false,
+        allErrors: true,
+        coerceTypes: false,
+        useDefaults: true,
+        // Each error carries its schema, whose description words the message in `details`.
+        verbose: true,
+      },
       plugins: [formatsPlugin] as unknown as AjvPlugins,
     },
     routerOptions: { ignoreTrailingSlash: true },
@@ -129,6 +137,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     const auth: RouteAuth = route.config?.auth ?? 'none'
     const caller = await authenticate(ctx, request, auth, route.config?.scope)
     request.caller = caller
+    // An invalid address is the caller's mistake, caught before it spends the organization's quota.
+    const address = (request.params as { address?: unknown } | undefined)?.address
+    if (typeof address === 'string') requireAddress(address)
     await enforceRateLimit(ctx, caller, reply)
   })
 

@@ -7,6 +7,8 @@ interface ValidationIssue {
   keyword?: string
   message?: string
   params?: Record<string, unknown>
+  /** The failing schema (ajv's `verbose` option); its description words pattern failures. */
+  parentSchema?: { description?: string; anyOf?: Array<{ const?: unknown }>; format?: string }
 }
 
 function fieldOf(issue: ValidationIssue): string {
@@ -16,24 +18,78 @@ function fieldOf(issue: ValidationIssue): string {
   return path || '(body)'
 }
 
+const FORMAT_WORDS: Record<string, string> = {
+  'date-time': 'an RFC 3339 timestamp such as 2026-01-31T00:00:00Z',
+  email: 'an email address',
+}
+
+const listed = (values: unknown[]) => values.map((v) => JSON.stringify(v)).join(', ')
+
+/**
+ * Plain words for ajv's keyword and params, never its jargon ("must match pattern", "must be equal
+ * to constant"): a pattern is explained by its schema's own description.
+ */
 function messageOf(issue: ValidationIssue): string {
-  if (issue.keyword === 'additionalProperties') return 'is not a known field'
-  if (issue.keyword === 'required') return 'is required'
+  const params = issue.params ?? {}
+  const schema = issue.parentSchema ?? {}
+  switch (issue.keyword) {
+    case 'additionalProperties':
+      return 'is not a known field'
+    case 'required':
+      return 'is required'
+    case 'pattern':
+      return schema.description ? `must be ${lowerFirst(schema.description)}` : 'is not in the expected form'
+    case 'anyOf':
+    case 'oneOf': {
+      const allowed = (schema.anyOf ?? []).filter((branch) => 'const' in branch).map((branch) => branch.const)
+      return allowed.length > 0 ? `must be one of ${listed(allowed)}` : 'is not any of the accepted forms'
+    }
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`
+    case 'enum':
+      return `must be one of ${listed((params.allowedValues as unknown[]) ?? [])}`
+    case 'type':
+      return `must be ${params.type === 'integer' || params.type === 'object' || params.type === 'array' ? `an ${params.type}` : `a ${params.type}`}`
+    case 'minLength':
+      return Number(params.limit) === 1 ? 'must not be empty' : `must be at least ${params.limit} characters`
+    case 'maxLength':
+      return `must be at most ${params.limit} characters`
+    case 'minItems':
+      return `must have at least ${params.limit} items`
+    case 'maxItems':
+      return `must have at most ${params.limit} items`
+    case 'uniqueItems':
+      return 'must not repeat an item'
+    case 'minimum':
+    case 'maximum':
+      return `must be ${issue.keyword === 'minimum' ? 'at least' : 'at most'} ${params.limit}`
+    case 'format': {
+      const format = String(params.format)
+      return `must be ${FORMAT_WORDS[format] ?? `a valid ${format}`}`
+    }
+  }
   return issue.message ?? 'is invalid'
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1)
 }
 
 /** Framework errors that are the client's fault, mapped to the envelope's codes. */
 function fromFrameworkError(error: FastifyError): AppError | null {
   if (error.validation) {
-    const seen = new Set<string>()
-    const details: ErrorDetail[] = []
+    // anyOf/oneOf branches repeat the same field; name each field once, by the union's own
+    // issue when there is one (it lists every accepted value, a branch only its own).
+    const byField = new Map<string, ValidationIssue>()
     for (const issue of error.validation as ValidationIssue[]) {
-      // anyOf/oneOf branches repeat the same field; name each field once.
       const field = fieldOf(issue)
-      if (seen.has(field)) continue
-      seen.add(field)
-      details.push({ field, message: messageOf(issue) })
+      const union = issue.keyword === 'anyOf' || issue.keyword === 'oneOf'
+      if (!byField.has(field) || union) byField.set(field, issue)
     }
+    const details: ErrorDetail[] = [...byField].map(([field, issue]) => ({
+      field,
+      message: `${field} ${messageOf(issue)}`,
+    }))
     const names = details.map((d) => d.field).join(', ')
     return new AppError('invalid_request', `invalid ${error.validationContext ?? 'request'}: ${names}`, {
       details,

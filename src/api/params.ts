@@ -10,10 +10,13 @@ export const AddressParam = Type.String({
   description: 'A Stellar account (G...) or contract (C...) StrKey',
 })
 
+const LEDGER_PIN_WORDS = 'A ledger number (a whole number from 0 to 2^63-1)'
+
 /** Query/path text of a ledger pin; the pattern keeps the field named in `details`. */
 export const LedgerPin = Type.String({
   pattern: '^[0-9]{1,19}$',
-  description: 'Ledger sequence number: an integer (int64), at least 0',
+  // Worded to complete "<field> must be …" in a validation error's details.
+  description: LEDGER_PIN_WORDS,
 })
 
 /** Accepts a G... account or C... contract StrKey, checksum included. */
@@ -33,8 +36,12 @@ export function parseLedgerPin(value: string, field: string): number | bigint {
   const pin = BigInt(value)
   if (pin > INT64_MAX) {
     throw new AppError('invalid_request', `${field} must be at most ${INT64_MAX}`, {
-      details: [{ field, message: `must be an integer from 0 to ${INT64_MAX}` }],
+      details: [{ field, message: `${field} must be ${lowerFirst(LEDGER_PIN_WORDS)}` }],
     })
   }
   return pin <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(pin) : pin
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1)
 }

@@ -39,7 +39,8 @@ export const Slug = Type.String({
   minLength: 2,
   maxLength: 64,
   pattern: '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
-  description: 'Lower-case letters, digits and inner hyphens',
+  // Worded to complete "<field> must be …" in a validation error's details.
+  description: 'Lower-case letters, digits and inner hyphens (not at either end)',
 })
 export const DisplayName = Type.String({ minLength: 1, maxLength: 200 })
 export const Email = Type.String({ format: 'email', maxLength: 254 })

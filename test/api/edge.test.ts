@@ -130,3 +130,79 @@ describe('router refusals and methods', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/)
   })
 })
+
+describe('validation messages and the quota', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(async () => t.close())
+
+  const jargon = /must match pattern|equal to constant|must NOT have|\^\[/
+
+  it('words every validation failure plainly, naming the field', async () => {
+    const key = await createKey(t.app)
+    const address = Keypair.random().publicKey()
+    const pin = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${address}/positions/vaultprotocol?as_of_ledger=abc`,
+      headers: apiKey(key.key),
+    })
+    expect(pin.statusCode).toBe(400)
+    expect(pin.json().error.details).toEqual([
+      {
+        field: 'as_of_ledger',
+        message: 'as_of_ledger must be a ledger number (a whole number from 0 to 2^63-1)',
+      },
+    ])
+    const huge = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${address}/positions/vaultprotocol/at/9223372036854775808`,
+      headers: apiKey(key.key),
+    })
+    expect(huge.statusCode).toBe(400)
+    expect(huge.json().error.details[0].message).toBe(
+      'ledger must be a ledger number (a whole number from 0 to 2^63-1)',
+    )
+    const body = await t.app.inject({
+      method: 'POST',
+      url: '/v1/org/api-keys',
+      headers: { 'x-svc-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+      payload: { organization_name: 'x', organization_slug: '-bad-', key_name: 7, extra: 1 },
+    })
+    expect(body.statusCode).toBe(400)
+    const messages = Object.fromEntries(
+      (body.json().error.details as Array<{ field: string; message: string }>).map((d) => [
+        d.field,
+        d.message,
+      ]),
+    )
+    expect(messages.extra).toBe('extra is not a known field')
+    expect(messages.key_name).toBe('key_name must be a string')
+    expect(messages.organization_slug).toMatch(/^organization_slug must be lower-case letters, digits/)
+    for (const response of [pin, huge, body]) expect(response.body).not.toMatch(jargon)
+  })
+
+  it('does not spend the quota on an invalid address', async () => {
+    const key = await createKey(t.app)
+    const good = `/v1/users/${Keypair.random().publicKey()}/positions/vaultprotocol`
+    const remaining = async () => {
+      const response = await t.app.inject({ method: 'GET', url: good, headers: apiKey(key.key) })
+      const match = /;r=(\d+);/.exec(String(response.headers.ratelimit))
+      expect(match, String(response.headers.ratelimit)).not.toBeNull()
+      return Number(match?.[1])
+    }
+    const before = await remaining()
+    for (let i = 0; i < 10; i++) {
+      const bad = await t.app.inject({
+        method: 'GET',
+        url: '/v1/users/GNOTANADDRESS/positions/vaultprotocol',
+        headers: apiKey(key.key),
+      })
+      expect(bad.statusCode).toBe(400)
+      expect(bad.json().error.code).toBe('invalid_address')
+    }
+    // Only the second good request itself is counted.
+    expect(await remaining()).toBe(before - 1)
+  })
+})
