@@ -21,7 +21,7 @@ import { registerHealthRoutes } from './routes/health.ts'
 import { registerKeyRoutes } from './routes/keys.ts'
 import { registerOrgRoutes } from './routes/org.ts'
 import { registerPositionRoutes } from './routes/positions.ts'
-import { ErrorEnvelope } from './schemas.ts'
+import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
 export type App = ReturnType<typeof createFastify>
 
@@ -117,6 +117,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     route.schema.querystring = query
       ? { ...query, additionalProperties: false }
       : { type: 'object', properties: {}, additionalProperties: false }
+    // Which every route can therefore answer: 400 for such a parameter, documented where missing.
+    const responses = (route.schema.response ?? {}) as Record<string, unknown>
+    if (!Object.keys(responses).some((status) => status.startsWith('4'))) {
+      route.schema.response = { ...responses, ...errorResponses('invalid_request') }
+    }
   })
 
   // One hook (each hook costs a turn of Fastify's hook runner on every request): the request id,
