@@ -1,0 +1,96 @@
+import { execFile, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../support/app.ts'
+
+/** A headless Chromium on this machine, or null (the test then skips). */
+function findChromium(): string | null {
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' })
+    if (found.status === 0 && found.stdout.trim()) return found.stdout.trim()
+  }
+  return null
+}
+
+const chromium = findChromium()
+
+describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', () => {
+  let t: TestApp
+  let base: string
+  const dir = mkdtempSync(join(tmpdir(), 'strata-docs-'))
+  beforeAll(async () => {
+    t = await createTestApp()
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await t.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  // Asynchronous: the app answering the browser runs in this same process.
+  const run = async (...args: string[]) =>
+    (
+      await promisify(execFile)(
+        chromium as string,
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--no-first-run',
+          `--user-data-dir=${join(dir, 'profile')}`,
+          ...args,
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      )
+    ).stdout
+
+  it('renders every route with its parameters, fields, allowed values and examples', {
+    timeout: 90_000,
+  }, async () => {
+    const dom = await run('--dump-dom', `${base}/v1/docs`)
+    const routes = [
+      'GET /v1/health',
+      'POST /v1/auth/signup',
+      'POST /v1/auth/login',
+      'POST /v1/org/api-keys',
+      'GET /v1/org/api-keys',
+      'DELETE /v1/org/api-keys/{id}',
+      'GET /v1/org',
+      'PATCH /v1/org/billing',
+      'GET /v1/users/{address}/positions/vaultprotocol',
+      'GET /v1/users/{address}/positions/vaultprotocol/at/{ledger}',
+    ]
+    for (const route of routes) {
+      const [method, path] = route.split(' ') as [string, string]
+      expect(dom, route).toContain(`<span class="method">${method}</span> <code>${path}</code>`)
+    }
+    // Response fields (with nesting), request fields and parameters, with types.
+    for (const field of [
+      'indexer.last_indexed_ledger',
+      'organization_slug',
+      'as_of_ledger',
+      'key_prefix',
+      'plan',
+    ]) {
+      expect(dom, field).toContain(`<code>${field}</code>`)
+    }
+    expect(dom).toContain('string (date-time)')
+    // Allowed values: the plans and the scopes.
+    for (const value of ['free', 'pro', 'enterprise', 'data:read'])
+      expect(dom, value).toContain(`<code>"${value}"</code>`)
+    expect(dom).toContain('<summary>example</summary>')
+  })
+
+  it('takes a screenshot that is a real, non-trivial image', { timeout: 90_000 }, async () => {
+    const png = process.env.STRATA_DOCS_SCREENSHOT ?? join(dir, 'docs.png')
+    await run('--window-size=1280,2400', '--hide-scrollbars', `--screenshot=${png}`, `${base}/v1/docs`)
+    expect(existsSync(png)).toBe(true)
+    // A blank page compresses to a few KiB; a page of text does not.
+    expect(statSync(png).size).toBeGreaterThan(30_000)
+  })
+})
