@@ -67,6 +67,27 @@ function createFastify(ctx: AppContext) {
   }).withTypeProvider<TypeBoxTypeProvider>()
 }
 
+/** The fields a body schema requires. */
+function requiredFields(schema: unknown): string[] {
+  return (schema as { required?: string[] } | undefined)?.required ?? []
+}
+
+/** A request without a body for a route whose body has required fields. */
+function missingBody(schema: unknown): AppError {
+  const fields = requiredFields(schema)
+  return new AppError(
+    'invalid_request',
+    `the request body is missing: send a JSON object with ${fields.join(', ')} (content-type: application/json)`,
+    { details: fields.map((field) => ({ field, message: `${field} is required` })) },
+  )
+}
+
+/** Whether the request carries a body at all (a length above zero, or chunked). */
+function carriesBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length']
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
 /** The one log line of a request. */
 function logRequest(request: FastifyRequest, reply: FastifyReply): void {
   // A request refused before authentication finished (401, 403, 415) has no caller yet.
@@ -100,6 +121,19 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx)
 
   app.decorateRequest<Caller | null>('caller', null)
+  // JSON as Fastify parses it, except an empty body: a route without a body (a DELETE sent with
+  // content-type: application/json, as many clients do) has nothing to parse, and a route whose
+  // body fields are all optional reads it as {}.
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body)
+    if (text !== '') return parseJson(request, text, done)
+    const schema = request.routeOptions.schema?.body
+    if (schema === undefined) return done(null, undefined)
+    if (requiredFields(schema).length > 0) return done(missingBody(schema), undefined)
+    return done(null, {})
+  })
   app.addSchema(ErrorEnvelope)
   await app.register(swagger, buildOpenApiOptions())
 
@@ -130,7 +164,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
     const route = request.routeOptions
-    if (BODY_METHODS.has(request.method) && route.schema?.body) {
+    const bodySchema = route.schema?.body
+    if (BODY_METHODS.has(request.method) && bodySchema && !carriesBody(request)) {
+      // No body at all: say so (a 415 would blame a content type nobody sent), unless every field
+      // is optional.
+      if (requiredFields(bodySchema).length > 0) throw missingBody(bodySchema)
+      request.body = {}
+    } else if (BODY_METHODS.has(request.method) && bodySchema) {
       const type = request.headers['content-type']
       if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
         throw new AppError(
