@@ -10,6 +10,7 @@ import Fastify, {
 } from 'fastify'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
+import { slugProblem } from '../org/slug.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { buildOpenApiOptions } from './openapi.ts'
@@ -49,7 +50,7 @@ function createFastify(ctx: AppContext) {
         // Each error carries its schema, whose description words the message in `details`.
         verbose: true,
       },
-      plugins: [formatsPlugin] as unknown as AjvPlugins,
+      plugins: [formatsPlugin, slugFormat] as unknown as AjvPlugins,
     },
     routerOptions: { ignoreTrailingSlash: true },
     // The router's own refusals (a malformed percent-escape, an over-long path segment) answer in
@@ -65,6 +66,12 @@ function createFastify(ctx: AppContext) {
       logRequest(request, reply)
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
+}
+
+/** The `slug` string format: the one slug rule of `src/org/slug.ts`, also used by the CLI. */
+function slugFormat(ajv: { addFormat: (name: string, format: object) => unknown }) {
+  ajv.addFormat('slug', { type: 'string', validate: (value: string) => slugProblem(value) === null })
+  return ajv
 }
 
 /** The fields a body schema requires. */

@@ -1,11 +1,16 @@
 import { createApiKey, DEFAULT_SCOPES, KNOWN_SCOPES } from '../../auth/create-api-key.ts'
+import { slugProblem } from '../../org/slug.ts'
 import { resolveSecret } from '../../store/secrets.ts'
 import type { Command } from '../command.ts'
 import { openRuntime, stringOption } from '../runtime.ts'
 
 export const createKeyCommand: Command = {
   help: `
-Usage: strata create-key --org <slug> --org-name <name> --name <key name> [--scopes data:read] [--expires-at <RFC 3339>]
+Usage: strata create-key --org <slug> --name <key name> [--org-name <name>] [--scopes data:read] [--expires-at <RFC 3339>]
+
+Creates an API key for the organization with this slug, creating the organization (named
+--org-name, by default the slug) when it does not exist. Slugs are 2 to 64 lower-case letters,
+digits and inner hyphens, as the API requires.
 
 Prints the key creation result as JSON. The key itself is shown only this once.`,
   options: {
@@ -20,6 +25,12 @@ Prints the key creation result as JSON. The key itself is shown only this once.`
     const keyName = stringOption(values.name)
     if (!slug || !keyName) {
       process.stderr.write('strata create-key: --org and --name are required\n')
+      return 1
+    }
+    // The same rule and words as the API's organization_slug.
+    const problem = slugProblem(slug)
+    if (problem) {
+      process.stderr.write(`strata create-key: --org ${problem}\n`)
       return 1
     }
     const scopes =
