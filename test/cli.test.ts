@@ -32,7 +32,7 @@ describe('the strata command', () => {
   it('lists its commands and explains each one', () => {
     const usage = strata(['--help'], {})
     expect(usage.code).toBe(0)
-    for (const name of ['serve', 'migrate', 'create-key', 'create-user']) {
+    for (const name of ['serve', 'migrate', 'create-key', 'create-user', 'set-plan']) {
       expect(usage.stdout).toContain(name)
       const help = strata([name, '--help'], {})
       expect(help.code, name).toBe(0)
@@ -48,7 +48,7 @@ describe('the strata command', () => {
     const first = strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` })
     expect(first.code).toBe(0)
     expect(first.stdout).toBe(
-      'applied: 001-organizations, 002-ledger-data, 003-network, 004-mainnet-layout, 005-coverage, 006-contract-state\n',
+      'applied: 001-organizations, 002-ledger-data, 003-network, 004-mainnet-layout, 005-coverage, 006-contract-state, 007-management\n',
     )
     expect(strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` }).stdout).toBe('database is up to date\n')
     const key = strata(['create-key', '--org', 'cli-org', '--org-name', 'CLI Org', '--name', 'ops'], db.env)

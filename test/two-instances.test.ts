@@ -33,7 +33,12 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('two instances on one PostgreSQL an
     const response = await fetch(`${a.url}/v1/org/api-keys`, {
       method: 'POST',
       headers: { 'x-svc-admin-token': ADMIN, 'content-type': 'application/json' },
-      body: JSON.stringify({ organization_name: 'Two', organization_slug: slug, key_name: 'k' }),
+      body: JSON.stringify({
+        organization_name: 'Two',
+        organization_slug: slug,
+        key_name: 'k',
+        reuse_signup_organization: true,
+      }),
     })
     expect(response.status).toBe(201)
     return (await response.json()) as { key: string; api_key_id: string; organization_slug: string }

@@ -17,11 +17,13 @@ import { buildOpenApiOptions } from './openapi.ts'
 import { requireAddress } from './params.ts'
 import { renderReferencePage } from './reference-page.ts'
 import type { Caller, RouteAuth } from './request-context.ts'
+import { registerAuditLogRoutes } from './routes/audit-log.ts'
 import { registerAuthRoutes } from './routes/auth.ts'
 import { registerHealthRoutes } from './routes/health.ts'
 import { registerKeyRoutes } from './routes/keys.ts'
 import { registerOrgRoutes } from './routes/org.ts'
 import { registerPositionRoutes } from './routes/positions.ts'
+import { registerSignupRoutes } from './routes/signup.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
 export type App = ReturnType<typeof createFastify>
@@ -223,9 +225,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   })
 
   registerHealthRoutes(app, ctx)
+  registerSignupRoutes(app, ctx)
   registerAuthRoutes(app, ctx)
   registerKeyRoutes(app, ctx)
   registerOrgRoutes(app, ctx)
+  registerAuditLogRoutes(app, ctx)
   registerPositionRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())

@@ -55,3 +55,17 @@ export function toRfc3339(ms: number | null): string | null
 export function toRfc3339(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString()
 }
+
+/** The seed's key creation result: admin creation, the first key at signup, and a rotation. */
+export const KeyCreationResult = Type.Object({
+  organization_id: Type.String(),
+  organization_slug: Type.String(),
+  organization_reused: Type.Boolean({
+    description: 'true when the key joined an organization that existed before this request',
+  }),
+  api_key_id: Type.String(),
+  key_prefix: Type.String(),
+  scopes: Type.Array(Type.String()),
+  key: Type.String({ description: 'The secret, shown in this response only' }),
+  expires_at: NullableTimestamp,
+})

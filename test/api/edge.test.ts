@@ -1,7 +1,7 @@
 import { Keypair } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, bearer, createKey, createOrgWithUserAndKey } from '../support/factories.ts'
+import { apiKey, bearer, createKey, signUp } from '../support/factories.ts'
 
 /** The request log lines among everything the app logged. */
 const requestLines = (t: TestApp) =>
@@ -215,7 +215,7 @@ describe('requests without a body', () => {
   afterAll(async () => t.close())
 
   it('serves a bodiless DELETE sent with content-type: application/json', async () => {
-    const { user, key } = await createOrgWithUserAndKey(t.app)
+    const user = await signUp(t.app)
     // With and without a Content-Length: 0, as different clients send it.
     for (const headers of [
       { 'content-type': 'application/json' },
@@ -224,7 +224,7 @@ describe('requests without a body', () => {
     ]) {
       const response = await t.app.inject({
         method: 'DELETE',
-        url: `/v1/org/api-keys/${key.api_key_id}`,
+        url: `/v1/org/api-keys/${user.api_key.api_key_id}`,
         headers: { ...bearer(user.access_token), ...headers },
       })
       expect(response.statusCode, JSON.stringify(headers)).toBe(204)
@@ -232,7 +232,7 @@ describe('requests without a body', () => {
   })
 
   it('says the body is missing, naming the required fields, when a logout has none', async () => {
-    const { user } = await createOrgWithUserAndKey(t.app)
+    const user = await signUp(t.app)
     for (const headers of [{}, { 'content-type': 'application/json' }]) {
       const response = await t.app.inject({
         method: 'POST',
@@ -265,5 +265,17 @@ describe('requests without a body', () => {
     expect(empty.json().error.details).toEqual([
       { field: 'refresh_token', message: 'refresh_token is required' },
     ])
+  })
+
+  it('reads a missing body as {} where every field is optional (rotation)', async () => {
+    for (const headers of [{}, { 'content-type': 'application/json' }]) {
+      const user = await signUp(t.app)
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/v1/org/api-keys/${user.api_key.api_key_id}/rotate`,
+        headers: { ...bearer(user.access_token), ...headers },
+      })
+      expect(response.statusCode, JSON.stringify(headers)).toBe(201)
+    }
   })
 })
