@@ -67,6 +67,13 @@ describe('operator commands: create-key and set-plan', () => {
     }
   })
 
+  it('lists the throttle and proxy variables in serve --help', () => {
+    const help = strata(['serve', '--help'], {}).stdout
+    for (const name of ['SIGNUP_ATTEMPTS_PER_WINDOW', 'SIGNUP_WINDOW_S', 'TRUST_PROXY', 'LOGIN_WINDOW_S']) {
+      expect(help, name).toContain(name)
+    }
+  })
+
   it('does not hand a key to an organization made by signup unless told to, and audits as admin', async () => {
     const signup = await withApp((app) =>
       app.inject({

@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from 'fastify'
+import type { TrustProxy } from '../config.ts'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
 import { slugProblem } from '../org/slug.ts'
@@ -37,6 +38,8 @@ function createFastify(ctx: AppContext) {
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimitBytes,
+    // Which proxies' x-forwarded-for names the client: request.ip feeds the throttles and the audit log.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
@@ -95,6 +98,13 @@ function missingBody(schema: unknown): AppError {
 function carriesBody(request: FastifyRequest): boolean {
   const length = request.headers['content-length']
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+/** A hop count as the function Fastify builds from one (its types do not list the number form). */
+function trustProxyOption(
+  value: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value
 }
 
 /** The one log line of a request. */

@@ -13,6 +13,7 @@ import {
 import type { App } from '../app.ts'
 import { requireBearer } from '../caller.ts'
 import { errorResponses } from '../schemas.ts'
+import { requireWithinThrottle } from '../throttle.ts'
 import { ExpiresIn, signTokenPair, storeTokenPair, TokenPair } from '../token-pair.ts'
 
 /** Login, refresh and logout. Signup is in signup.ts. */
@@ -41,23 +42,22 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       const { email, password } = request.body
       const window = ctx.config.loginWindowS
-      const perEmail = await ctx.rateLimiter.consume(
-        `login:${normaliseEmail(email)}`,
-        ctx.config.loginAttemptsPerWindow,
-        window,
+      await requireWithinThrottle(
+        ctx,
+        [
+          {
+            subject: `login:${normaliseEmail(email)}`,
+            limit: ctx.config.loginAttemptsPerWindow,
+            windowS: window,
+          },
+          {
+            subject: `login-ip:${request.ip}`,
+            limit: ctx.config.loginAttemptsPerWindow * 10,
+            windowS: window,
+          },
+        ],
+        'login attempts',
       )
-      const perClient = await ctx.rateLimiter.consume(
-        `login-ip:${request.ip}`,
-        ctx.config.loginAttemptsPerWindow * 10,
-        window,
-      )
-      for (const decision of [perEmail, perClient]) {
-        if (!decision.allowed) {
-          throw new AppError('rate_limited', 'too many login attempts; try again later', {
-            headers: { 'retry-after': String(decision.resetS) },
-          })
-        }
-      }
       const user = await getUserByEmail(ctx.database.db, email)
       const valid = await verifyPassword(user?.password_hash ?? null, password)
       const now = ctx.clock.now()

@@ -10,6 +10,7 @@ import { insertOrganization } from '../../store/organizations.ts'
 import { getUserByEmail, insertUser, normaliseEmail } from '../../store/users.ts'
 import type { App } from '../app.ts'
 import { DisplayName, Email, errorResponses, KeyCreationResult, Slug } from '../schemas.ts'
+import { requireWithinThrottle } from '../throttle.ts'
 import { signTokenPair, storeTokenPair, TokenPair } from '../token-pair.ts'
 
 const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH })
@@ -31,7 +32,7 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Sign up organization',
         description:
-          'Creates an organization, its first user and its first API key (`api_key`, shown once), and logs that user in.',
+          'Creates an organization, its first user and its first API key (`api_key`, shown once), and logs that user in. Throttled per client address.',
         tags: ['auth'],
         body: Type.Object(
           { organization_name: DisplayName, organization_slug: Slug, email: Email, password: Password },
@@ -45,11 +46,29 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
             ...TokenPair.properties,
             api_key: KeyCreationResult,
           }),
-          ...errorResponses('invalid_request', 'conflict', 'unsupported_media_type', 'payload_too_large'),
+          ...errorResponses(
+            'invalid_request',
+            'conflict',
+            'rate_limited',
+            'unsupported_media_type',
+            'payload_too_large',
+          ),
         },
       },
     },
     async (request, reply) => {
+      // Counted before anything costly: each signup runs argon2.
+      await requireWithinThrottle(
+        ctx,
+        [
+          {
+            subject: `signup-ip:${request.ip}`,
+            limit: ctx.config.signupAttemptsPerWindow,
+            windowS: ctx.config.signupWindowS,
+          },
+        ],
+        'signups from this address',
+      )
       const { organization_name, organization_slug: slug, email, password } = request.body
       if (RESERVED_SLUGS.has(slug)) throw slugConflict(slug, 'is reserved')
       if (await getUserByEmail(ctx.database.db, email)) {
