@@ -106,6 +106,23 @@ describe('the strata command', () => {
         headers: { authorization: `Bearer ${login.json().access_token}` },
       })
       expect(keys.json().map((k: { id: string }) => k.id)).toEqual([created.api_key_id])
+      // What the commands did is in the organization's audit log, by the operator, from no address.
+      const audit = await app.inject({
+        method: 'GET',
+        url: '/v1/org/audit-log',
+        headers: { authorization: `Bearer ${login.json().access_token}` },
+      })
+      const events = audit.json().data as Array<{
+        action: string
+        actor: string | null
+        client_ip: string | null
+      }>
+      expect(events.map((e) => [e.action, e.actor, e.client_ip])).toEqual([
+        ['user.login', JSON.parse(user.stdout).user_id, '127.0.0.1'],
+        ['user.created', 'admin', null],
+        ['api_key.created', 'admin', null],
+        ['organization.created', 'admin', null],
+      ])
       const data = await app.inject({
         method: 'GET',
         url: '/v1/users/GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7/positions/vaultprotocol',
