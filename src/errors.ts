@@ -30,7 +30,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   payload_too_large: 'The request body is larger than the limit.',
   uri_too_long: 'A path segment (such as the address) is longer than the router accepts.',
   unsupported_media_type: 'The request body is not application/json.',
-  rate_limited: "The organization's quota is exhausted; retry after `Retry-After` seconds.",
+  rate_limited:
+    "The organization's quota, or the login or signup throttle, is exhausted; retry after `Retry-After` seconds.",
   internal: 'An unexpected error; it is logged with the request id.',
   unavailable: 'A dependency (the database) cannot be reached.',
 }
