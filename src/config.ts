@@ -1,3 +1,5 @@
+import { isIP } from 'node:net'
+
 /**
  * The only reader of process.env. Every variable is validated at once so a bad deployment stops
  * with one message that lists every problem.
@@ -8,6 +10,9 @@ export const PLANS: readonly Plan[] = ['free', 'pro', 'enterprise']
 
 /** How many times the free plan's quota each plan gets. */
 export const PLAN_QUOTA_MULTIPLIER: Record<Plan, number> = { free: 1, pro: 10, enterprise: 100 }
+
+/** false, true (every hop), a hop count, or the addresses/CIDRs of trusted proxies. */
+export type TrustProxy = boolean | number | string[]
 
 export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }
 
@@ -34,6 +39,14 @@ export interface Config {
   /** Login attempts allowed per email (and per client address) per window. */
   loginAttemptsPerWindow: number
   loginWindowS: number
+  /** Signups allowed per client address per window (each runs argon2). */
+  signupAttemptsPerWindow: number
+  signupWindowS: number
+  /**
+   * Fastify's `trustProxy`: which proxies' `x-forwarded-for` names the client (`request.ip`, used
+   * by the throttles and the audit log). false trusts none; a number trusts that many hops.
+   */
+  trustProxy: TrustProxy
   /** How often buffered API-key `last_used_at` times are written. */
   lastUsedFlushMs: number
   bodyLimitBytes: number
@@ -126,6 +139,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     rateLimitWindowS: 60,
     loginAttemptsPerWindow: int('LOGIN_ATTEMPTS_PER_WINDOW', 10, 1, 10_000),
     loginWindowS: int('LOGIN_WINDOW_S', 300, 1, 86_400),
+    signupAttemptsPerWindow: int('SIGNUP_ATTEMPTS_PER_WINDOW', 10, 1, 1_000_000),
+    signupWindowS: int('SIGNUP_WINDOW_S', 3600, 1, 86_400),
+    trustProxy: parseTrustProxy(str('TRUST_PROXY'), problems),
     lastUsedFlushMs: int('LAST_USED_FLUSH_MS', 1000, 10, 5000),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
     jwtIssuer: str('STRATA_JWT_ISSUER') ?? 'strata',
@@ -134,6 +150,38 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
+}
+
+// proxy-addr's names for well-known ranges, which Fastify's trustProxy accepts in a list.
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** TRUST_PROXY: unset or `false`, `true`, a hop count, or a comma-separated list of addresses/CIDRs. */
+function parseTrustProxy(value: string | null, problems: string[]): TrustProxy {
+  const text = value?.trim().toLowerCase() ?? 'false'
+  if (text === 'false' || text === '') return false
+  if (text === 'true') return true
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text)
+    if (hops >= 1 && hops <= 32) return hops
+    problems.push(`TRUST_PROXY hop count must be between 1 and 32, got ${hops}`)
+    return false
+  }
+  const entries = text.split(',').map((entry) => entry.trim())
+  const bad = entries.filter((entry) => {
+    if (NAMED_RANGES.has(entry)) return false
+    const [address = '', prefix, extra] = entry.split('/')
+    const family = isIP(address)
+    if (family === 0 || extra !== undefined) return true
+    if (prefix === undefined) return false
+    return !/^\d+$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128)
+  })
+  if (bad.length > 0) {
+    problems.push(
+      `TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses/CIDRs, got ${bad.map((b) => `"${b}"`).join(', ')}`,
+    )
+    return false
+  }
+  return entries
 }
 
 function parseDatabaseUrl(value: string, problems: string[]): DatabaseConfig {

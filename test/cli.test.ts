@@ -32,7 +32,7 @@ describe('the strata command', () => {
   it('lists its commands and explains each one', () => {
     const usage = strata(['--help'], {})
     expect(usage.code).toBe(0)
-    for (const name of ['serve', 'migrate', 'create-key', 'create-user']) {
+    for (const name of ['serve', 'migrate', 'create-key', 'create-user', 'set-plan']) {
       expect(usage.stdout).toContain(name)
       const help = strata([name, '--help'], {})
       expect(help.code, name).toBe(0)
@@ -48,7 +48,7 @@ describe('the strata command', () => {
     const first = strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` })
     expect(first.code).toBe(0)
     expect(first.stdout).toBe(
-      'applied: 001-organizations, 002-ledger-data, 003-network, 004-mainnet-layout, 005-coverage, 006-contract-state\n',
+      'applied: 001-organizations, 002-ledger-data, 003-network, 004-mainnet-layout, 005-coverage, 006-contract-state, 007-management\n',
     )
     expect(strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` }).stdout).toBe('database is up to date\n')
     const key = strata(['create-key', '--org', 'cli-org', '--org-name', 'CLI Org', '--name', 'ops'], db.env)
@@ -106,6 +106,23 @@ describe('the strata command', () => {
         headers: { authorization: `Bearer ${login.json().access_token}` },
       })
       expect(keys.json().map((k: { id: string }) => k.id)).toEqual([created.api_key_id])
+      // What the commands did is in the organization's audit log, by the operator, from no address.
+      const audit = await app.inject({
+        method: 'GET',
+        url: '/v1/org/audit-log',
+        headers: { authorization: `Bearer ${login.json().access_token}` },
+      })
+      const events = audit.json().data as Array<{
+        action: string
+        actor: string | null
+        client_ip: string | null
+      }>
+      expect(events.map((e) => [e.action, e.actor, e.client_ip])).toEqual([
+        ['user.login', JSON.parse(user.stdout).user_id, '127.0.0.1'],
+        ['user.created', 'admin', null],
+        ['api_key.created', 'admin', null],
+        ['organization.created', 'admin', null],
+      ])
       const data = await app.inject({
         method: 'GET',
         url: '/v1/users/GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7/positions/vaultprotocol',

@@ -46,4 +46,64 @@ describe('configuration', () => {
     }
     expect((error as ConfigError).problems).toHaveLength(6)
   })
+
+  it('throttles signup per client address (10 per hour by default) and trusts no proxy by default', () => {
+    const config = loadConfig({})
+    expect(config.signupAttemptsPerWindow).toBe(10)
+    expect(config.signupWindowS).toBe(3600)
+    expect(config.trustProxy).toBe(false)
+    const custom = loadConfig({ SIGNUP_ATTEMPTS_PER_WINDOW: '3', SIGNUP_WINDOW_S: '60' })
+    expect([custom.signupAttemptsPerWindow, custom.signupWindowS]).toEqual([3, 60])
+  })
+
+  it('reads TRUST_PROXY as Fastify takes it: true, a hop count, or addresses and CIDRs', () => {
+    const cases: Array<[string, unknown]> = [
+      ['', false],
+      ['false', false],
+      ['FALSE', false],
+      ['true', true],
+      ['True', true],
+      ['1', 1],
+      ['2', 2],
+      ['10.0.0.1', ['10.0.0.1']],
+      ['10.0.0.0/8, 192.168.1.1 ,fd00::/8', ['10.0.0.0/8', '192.168.1.1', 'fd00::/8']],
+      ['loopback,10.1.2.3', ['loopback', '10.1.2.3']],
+      ['::1', ['::1']],
+    ]
+    for (const [value, expected] of cases)
+      expect(loadConfig({ TRUST_PROXY: value }).trustProxy, value).toEqual(expected)
+  })
+
+  it('names TRUST_PROXY and the signup throttle when they are wrong', () => {
+    for (const bad of [
+      'yes',
+      '0',
+      '33',
+      '10.0.0.0/33',
+      '300.1.1.1',
+      '10.0.0.1,',
+      'fd00::/129',
+      '10.0.0.0/8/1',
+    ]) {
+      let error: unknown
+      try {
+        loadConfig({ TRUST_PROXY: bad })
+      } catch (e) {
+        error = e
+      }
+      expect(error, bad).toBeInstanceOf(ConfigError)
+      expect((error as ConfigError).problems, bad).toHaveLength(1)
+      expect((error as ConfigError).problems[0], bad).toMatch(/^TRUST_PROXY /)
+    }
+    let error: unknown
+    try {
+      loadConfig({ SIGNUP_ATTEMPTS_PER_WINDOW: '0', SIGNUP_WINDOW_S: 'hour' })
+    } catch (e) {
+      error = e
+    }
+    const problems = (error as ConfigError).problems
+    expect(problems).toHaveLength(2)
+    expect(problems[0]).toContain('SIGNUP_ATTEMPTS_PER_WINDOW')
+    expect(problems[1]).toContain('SIGNUP_WINDOW_S')
+  })
 })

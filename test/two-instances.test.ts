@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, TEST_DB_KIND, type TestDatabase } from './support/database.ts'
 import { type ServerProcess, startServerProcess } from './support/process.ts'
 
 const ADMIN = 'two-instance-admin-token-0123'
 const QUOTA = 6
+const SIGNUPS_PER_HOUR = 3
+
+/** A client address of the documentation range, new for each run: Redis keeps counters between runs. */
+const clientAddress = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`
 const DATA_PATH = '/v1/users/GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7/positions/vaultprotocol'
 
 // Two server processes on one PostgreSQL database and the real Redis: what a production deployment runs.
@@ -19,6 +24,10 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('two instances on one PostgreSQL an
       REDIS_URL: process.env.STRATA_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
       STRATA_ADMIN_TOKEN: ADMIN,
       RATE_LIMIT_PER_MINUTE: String(QUOTA),
+      SIGNUP_ATTEMPTS_PER_WINDOW: String(SIGNUPS_PER_HOUR),
+      SIGNUP_WINDOW_S: '3600',
+      // Both instances stand behind one load balancer (the test), which names the client.
+      TRUST_PROXY: 'loopback',
       PORT: '0',
     }
     ;[a, b] = await Promise.all([startServerProcess(['serve'], env), startServerProcess(['serve'], env)])
@@ -33,7 +42,12 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('two instances on one PostgreSQL an
     const response = await fetch(`${a.url}/v1/org/api-keys`, {
       method: 'POST',
       headers: { 'x-svc-admin-token': ADMIN, 'content-type': 'application/json' },
-      body: JSON.stringify({ organization_name: 'Two', organization_slug: slug, key_name: 'k' }),
+      body: JSON.stringify({
+        organization_name: 'Two',
+        organization_slug: slug,
+        key_name: 'k',
+        reuse_signup_organization: true,
+      }),
     })
     expect(response.status).toBe(201)
     return (await response.json()) as { key: string; api_key_id: string; organization_slug: string }
@@ -43,7 +57,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('two instances on one PostgreSQL an
     const slug = `two-${Date.now()}`
     const signup = await fetch(`${a.url}/v1/auth/signup`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': clientAddress() },
       body: JSON.stringify({
         organization_name: 'Two',
         organization_slug: slug,
@@ -81,5 +95,33 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('two instances on one PostgreSQL an
       )
     }
     expect(statuses).toEqual([...Array(QUOTA).fill(200), 429, 429])
+  })
+
+  it('shares the signup throttle of a client address across both instances, per client', async () => {
+    const [client, other] = [clientAddress(), clientAddress()]
+    const signup = (target: ServerProcess, from: string) => {
+      const slug = `thr-${randomBytes(4).toString('hex')}`
+      return fetch(`${target.url}/v1/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+        body: JSON.stringify({
+          organization_name: 'Throttle',
+          organization_slug: slug,
+          email: `${slug}@example.com`,
+          password: 'long password 1',
+        }),
+      })
+    }
+    // Stay inside one throttle window.
+    const intoWindow = Date.now() % 3_600_000
+    if (intoWindow > 3_590_000) await new Promise((r) => setTimeout(r, 3_600_500 - intoWindow))
+    const statuses: number[] = []
+    for (let i = 0; i < SIGNUPS_PER_HOUR + 1; i++) statuses.push((await signup(i % 2 ? b : a, client)).status)
+    expect(statuses).toEqual([...Array(SIGNUPS_PER_HOUR).fill(201), 429])
+    const refused = await signup(a, client)
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    // Another client behind the same proxy has its own bucket, on either instance.
+    expect((await signup(b, other)).status).toBe(201)
   })
 })

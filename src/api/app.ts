@@ -8,19 +8,23 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from 'fastify'
+import type { TrustProxy } from '../config.ts'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
+import { slugProblem } from '../org/slug.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { buildOpenApiOptions } from './openapi.ts'
 import { requireAddress } from './params.ts'
 import { renderReferencePage } from './reference-page.ts'
 import type { Caller, RouteAuth } from './request-context.ts'
+import { registerAuditLogRoutes } from './routes/audit-log.ts'
 import { registerAuthRoutes } from './routes/auth.ts'
 import { registerHealthRoutes } from './routes/health.ts'
 import { registerKeyRoutes } from './routes/keys.ts'
 import { registerOrgRoutes } from './routes/org.ts'
 import { registerPositionRoutes } from './routes/positions.ts'
+import { registerSignupRoutes } from './routes/signup.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
 export type App = ReturnType<typeof createFastify>
@@ -34,6 +38,8 @@ function createFastify(ctx: AppContext) {
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimitBytes,
+    // Which proxies' x-forwarded-for names the client: request.ip feeds the throttles and the audit log.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
@@ -49,7 +55,7 @@ function createFastify(ctx: AppContext) {
         // Each error carries its schema, whose description words the message in `details`.
         verbose: true,
       },
-      plugins: [formatsPlugin] as unknown as AjvPlugins,
+      plugins: [formatsPlugin, slugFormat] as unknown as AjvPlugins,
     },
     routerOptions: { ignoreTrailingSlash: true },
     // The router's own refusals (a malformed percent-escape, an over-long path segment) answer in
@@ -65,6 +71,40 @@ function createFastify(ctx: AppContext) {
       logRequest(request, reply)
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
+}
+
+/** The `slug` string format: the one slug rule of `src/org/slug.ts`, also used by the CLI. */
+function slugFormat(ajv: { addFormat: (name: string, format: object) => unknown }) {
+  ajv.addFormat('slug', { type: 'string', validate: (value: string) => slugProblem(value) === null })
+  return ajv
+}
+
+/** The fields a body schema requires. */
+function requiredFields(schema: unknown): string[] {
+  return (schema as { required?: string[] } | undefined)?.required ?? []
+}
+
+/** A request without a body for a route whose body has required fields. */
+function missingBody(schema: unknown): AppError {
+  const fields = requiredFields(schema)
+  return new AppError(
+    'invalid_request',
+    `the request body is missing: send a JSON object with ${fields.join(', ')} (content-type: application/json)`,
+    { details: fields.map((field) => ({ field, message: `${field} is required` })) },
+  )
+}
+
+/** Whether the request carries a body at all (a length above zero, or chunked). */
+function carriesBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length']
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+/** A hop count as the function Fastify builds from one (its types do not list the number form). */
+function trustProxyOption(
+  value: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value
 }
 
 /** The one log line of a request. */
@@ -100,6 +140,19 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx)
 
   app.decorateRequest<Caller | null>('caller', null)
+  // JSON as Fastify parses it, except an empty body: a route without a body (a DELETE sent with
+  // content-type: application/json, as many clients do) has nothing to parse, and a route whose
+  // body fields are all optional reads it as {}.
+  const parseJson = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body)
+    if (text !== '') return parseJson(request, text, done)
+    const schema = request.routeOptions.schema?.body
+    if (schema === undefined) return done(null, undefined)
+    if (requiredFields(schema).length > 0) return done(missingBody(schema), undefined)
+    return done(null, {})
+  })
   app.addSchema(ErrorEnvelope)
   await app.register(swagger, buildOpenApiOptions())
 
@@ -130,7 +183,13 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
     const route = request.routeOptions
-    if (BODY_METHODS.has(request.method) && route.schema?.body) {
+    const bodySchema = route.schema?.body
+    if (BODY_METHODS.has(request.method) && bodySchema && !carriesBody(request)) {
+      // No body at all: say so (a 415 would blame a content type nobody sent), unless every field
+      // is optional.
+      if (requiredFields(bodySchema).length > 0) throw missingBody(bodySchema)
+      request.body = {}
+    } else if (BODY_METHODS.has(request.method) && bodySchema) {
       const type = request.headers['content-type']
       if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
         throw new AppError(
@@ -176,9 +235,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   })
 
   registerHealthRoutes(app, ctx)
+  registerSignupRoutes(app, ctx)
   registerAuthRoutes(app, ctx)
   registerKeyRoutes(app, ctx)
   registerOrgRoutes(app, ctx)
+  registerAuditLogRoutes(app, ctx)
   registerPositionRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())

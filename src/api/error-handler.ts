@@ -1,11 +1,14 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, type ErrorDetail } from '../errors.ts'
+import { slugProblem } from '../org/slug.ts'
 import { isStoreUnavailable } from '../store/db.ts'
 
 interface ValidationIssue {
   instancePath?: string
   keyword?: string
   message?: string
+  /** The failing value (ajv's `verbose` option). */
+  data?: unknown
   params?: Record<string, unknown>
   /** The failing schema (ajv's `verbose` option); its description words pattern failures. */
   parentSchema?: { description?: string; anyOf?: Array<{ const?: unknown }>; format?: string }
@@ -23,6 +26,12 @@ const FORMAT_WORDS: Record<string, string> = {
   email: 'an email address',
 }
 
+/**
+ * Formats whose rule lives in one function shared with the CLI: that function words the message
+ * from the value, whichever of the schema's keywords failed first, so both say the same thing.
+ */
+const FORMAT_EXPLAINERS: Record<string, (value: string) => string | null> = { slug: slugProblem }
+
 const listed = (values: unknown[]) => values.map((v) => JSON.stringify(v)).join(', ')
 
 /**
@@ -32,6 +41,9 @@ const listed = (values: unknown[]) => values.map((v) => JSON.stringify(v)).join(
 function messageOf(issue: ValidationIssue): string {
   const params = issue.params ?? {}
   const schema = issue.parentSchema ?? {}
+  const explain = schema.format === undefined ? undefined : FORMAT_EXPLAINERS[schema.format]
+  const explained = explain && typeof issue.data === 'string' ? explain(issue.data) : null
+  if (explained) return explained
   switch (issue.keyword) {
     case 'additionalProperties':
       return 'is not a known field'

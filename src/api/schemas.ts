@@ -1,5 +1,6 @@
 import { type TSchema, Type } from 'typebox'
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from '../errors.ts'
+import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN, SLUG_WORDS } from '../org/slug.ts'
 
 export const ErrorEnvelope = Type.Object(
   {
@@ -35,12 +36,16 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, TSchema> {
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 timestamp (UTC)' })
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()])
 
+/**
+ * An organization slug. The `slug` format runs the same rule as the CLI (`src/org/slug.ts`) and
+ * words its errors; length and pattern are spelt out too, for the OpenAPI document.
+ */
 export const Slug = Type.String({
-  minLength: 2,
-  maxLength: 64,
-  pattern: '^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
-  // Worded to complete "<field> must be …" in a validation error's details.
-  description: 'Lower-case letters, digits and inner hyphens (not at either end)',
+  minLength: SLUG_MIN_LENGTH,
+  maxLength: SLUG_MAX_LENGTH,
+  pattern: SLUG_PATTERN,
+  format: 'slug',
+  description: `${SLUG_WORDS.charAt(0).toUpperCase()}${SLUG_WORDS.slice(1)}, ${SLUG_MIN_LENGTH} to ${SLUG_MAX_LENGTH} characters`,
 })
 export const DisplayName = Type.String({ minLength: 1, maxLength: 200 })
 export const Email = Type.String({ format: 'email', maxLength: 254 })
@@ -50,3 +55,17 @@ export function toRfc3339(ms: number | null): string | null
 export function toRfc3339(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString()
 }
+
+/** The seed's key creation result: admin creation, the first key at signup, and a rotation. */
+export const KeyCreationResult = Type.Object({
+  organization_id: Type.String(),
+  organization_slug: Type.String(),
+  organization_reused: Type.Boolean({
+    description: 'true when the key joined an organization that existed before this request',
+  }),
+  api_key_id: Type.String(),
+  key_prefix: Type.String(),
+  scopes: Type.Array(Type.String()),
+  key: Type.String({ description: 'The secret, shown in this response only' }),
+  expires_at: NullableTimestamp,
+})

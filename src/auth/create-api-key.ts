@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely'
+import { AppError } from '../errors.ts'
 import { insertApiKey } from '../store/api-keys.ts'
+import { insertAuditEvent } from '../store/audit-log.ts'
 import { getOrganizationBySlug, insertOrganization } from '../store/organizations.ts'
 import type { Schema } from '../store/schema.ts'
 import { generateApiKey, hashApiKey, keyPrefixOf } from './api-key.ts'
@@ -15,6 +17,13 @@ export interface CreateApiKeyInput {
   scopes: string[]
   /** Epoch milliseconds, or null for no expiry. */
   expiresAt: number | null
+  /**
+   * The operator means the organization someone created by signup with this slug. Without it,
+   * such a slug is a 409: the operator may be issuing a key "for acme" to whoever signed up first.
+   */
+  reuseSignupOrganization?: boolean
+  /** The address the operator called from (HTTP), for the audit log; null from the CLI. */
+  clientIp?: string | null
 }
 
 /** The key creation result of the spec; `key` is the only time the secret is ever shown. */
@@ -29,9 +38,50 @@ export interface CreatedApiKey {
   expires_at: number | null
 }
 
+/** A new key of an organization, as inserted: the secret is in `key`, only its HMAC is stored. */
+export interface NewApiKey {
+  id: string
+  key: string
+  prefix: string
+  scopes: string[]
+  expiresAt: number | null
+}
+
+/** Inserts a new key for an existing organization, inside the caller's transaction. */
+export async function insertNewApiKey(
+  trx: Kysely<Schema>,
+  pepper: string,
+  now: number,
+  input: { organizationId: string; name: string; scopes: string[]; expiresAt: number | null },
+): Promise<NewApiKey> {
+  const key = generateApiKey()
+  const id = newId('key')
+  const scopes = [...new Set(input.scopes)]
+  await insertApiKey(trx, {
+    id,
+    organization_id: input.organizationId,
+    name: input.name,
+    prefix: keyPrefixOf(key),
+    key_hash: hashApiKey(pepper, key),
+    scopes: JSON.stringify(scopes),
+    created_at: now,
+    last_used_at: null,
+    expires_at: input.expiresAt,
+    revoked_at: null,
+    replaced_by: null,
+  })
+  return { id, key, prefix: keyPrefixOf(key), scopes, expiresAt: input.expiresAt }
+}
+
+/** The audit details of a new key: what identifies it in a listing. */
+export function keyDetails(key: NewApiKey, name: string): Record<string, string> {
+  return { name, key_prefix: key.prefix, scopes: key.scopes.join(' ') }
+}
+
 /**
- * Creates a key, and its organization unless one with the slug exists (then that one is reused
- * as it is: its name is not changed). Only the key's HMAC is stored.
+ * The operator's key creation (admin endpoint, `strata create-key`, the demo): creates the
+ * organization, or reuses the one with the slug as it is (its name is not changed). A slug taken
+ * by signup is reused only when the input says so. Both are audited with the actor `admin`.
  */
 export async function createApiKey(
   db: Kysely<Schema>,
@@ -48,33 +98,65 @@ export async function createApiKey(
       plan: 'free',
       billing_email: null,
       created_at: now,
+      created_by: 'admin',
+      max_plan: 'free',
     })
-    const org = created ? { id: candidateId } : await getOrganizationBySlug(trx, input.organizationSlug)
+    const org = created
+      ? { id: candidateId, created_by: 'admin' }
+      : await getOrganizationBySlug(trx, input.organizationSlug)
     if (!org) throw new Error(`organization ${input.organizationSlug} vanished during key creation`)
-    const key = generateApiKey()
-    const id = newId('key')
-    const scopes = [...new Set(input.scopes)]
-    await insertApiKey(trx, {
-      id,
-      organization_id: org.id,
+    if (!created && org.created_by === 'signup' && input.reuseSignupOrganization !== true) {
+      const slug = input.organizationSlug
+      const optIn = 'set reuse_signup_organization (strata create-key: --reuse-signup-org) if you mean it'
+      throw new AppError(
+        'conflict',
+        `organization "${slug}" was created by self-service signup, not by an operator; ${optIn}`,
+        {
+          details: [
+            {
+              field: 'organization_slug',
+              message: `organization_slug "${slug}" belongs to an organization created by self-service signup; ${optIn}`,
+            },
+          ],
+        },
+      )
+    }
+    const clientIp = input.clientIp ?? null
+    if (created) {
+      await insertAuditEvent(trx, {
+        organizationId: org.id,
+        at: now,
+        action: 'organization.created',
+        actor: 'admin',
+        target: org.id,
+        clientIp,
+        details: { slug: input.organizationSlug },
+      })
+    }
+    const key = await insertNewApiKey(trx, pepper, now, {
+      organizationId: org.id,
       name: input.keyName,
-      prefix: keyPrefixOf(key),
-      key_hash: hashApiKey(pepper, key),
-      scopes: JSON.stringify(scopes),
-      created_at: now,
-      last_used_at: null,
-      expires_at: input.expiresAt,
-      revoked_at: null,
+      scopes: input.scopes,
+      expiresAt: input.expiresAt,
+    })
+    await insertAuditEvent(trx, {
+      organizationId: org.id,
+      at: now,
+      action: 'api_key.created',
+      actor: 'admin',
+      target: key.id,
+      clientIp,
+      details: keyDetails(key, input.keyName),
     })
     return {
       organization_id: org.id,
       organization_slug: input.organizationSlug,
       organization_reused: !created,
-      api_key_id: id,
-      key_prefix: keyPrefixOf(key),
-      scopes,
-      key,
-      expires_at: input.expiresAt,
+      api_key_id: key.id,
+      key_prefix: key.prefix,
+      scopes: key.scopes,
+      key: key.key,
+      expires_at: key.expiresAt,
     }
   })
 }

@@ -28,6 +28,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     summary: 'create an organization (or reuse one by slug) and an API key',
     load: async () => (await import('./commands/create-key.ts')).createKeyCommand,
   },
+  'set-plan': {
+    summary: "set an organization's plan and the highest plan it may choose itself",
+    load: async () => (await import('./commands/set-plan.ts')).setPlanCommand,
+  },
   'create-user': {
     summary: 'give an organization a login (email and password)',
     load: async () => (await import('./commands/create-user.ts')).createUserCommand,

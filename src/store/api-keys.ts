@@ -12,6 +12,8 @@ export interface ApiKeyWithPlan {
   scopes: string
   expires_at: number | null
   revoked_at: number | null
+  /** Set once the key was rotated: it then expires at the end of its overlap window. */
+  replaced_by: string | null
   plan: string
 }
 
@@ -20,7 +22,7 @@ export async function insertApiKey(db: Kysely<Schema>, key: ApiKeyRow): Promise<
 }
 
 const KEY_SQL = {
-  byHash: `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, o.plan
+  byHash: `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, k.replaced_by, o.plan
              FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = $1`,
 }
 
@@ -44,32 +46,59 @@ export async function listApiKeys(db: Kysely<Schema>, organizationId: string): P
     .execute()
 }
 
+export async function getApiKey(
+  db: Kysely<Schema>,
+  organizationId: string,
+  id: string,
+): Promise<ApiKeyRow | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst()
+}
+
 /**
- * Revokes a key of the organization. Returns false when no such key belongs to it; revoking a
- * revoked key succeeds and keeps the first revocation time.
+ * Revokes a key of the organization. Returns null when no such key belongs to it, otherwise
+ * whether this call revoked it: revoking a revoked key succeeds and keeps the first revocation time.
  */
 export async function revokeApiKey(
   db: Kysely<Schema>,
   organizationId: string,
   id: string,
   now: number,
-): Promise<boolean> {
-  const key = await db
-    .selectFrom('api_keys')
-    .select(['id', 'revoked_at'])
+): Promise<{ revoked: boolean } | null> {
+  const key = await getApiKey(db, organizationId, id)
+  if (!key) return null
+  if (key.revoked_at !== null) return { revoked: false }
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
     .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
+    .where('revoked_at', 'is', null)
     .executeTakeFirst()
-  if (!key) return false
-  if (key.revoked_at === null) {
-    await db
-      .updateTable('api_keys')
-      .set({ revoked_at: now })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .execute()
-  }
-  return true
+  return { revoked: Number(result.numUpdatedRows) === 1 }
+}
+
+/**
+ * Marks a key as replaced and moves its expiry to the end of its overlap window. Returns false when
+ * another request revoked or rotated it first (nothing written).
+ */
+export async function markApiKeyReplaced(
+  db: Kysely<Schema>,
+  id: string,
+  replacedBy: string,
+  expiresAt: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ replaced_by: replacedBy, expires_at: expiresAt })
+    .where('id', '=', id)
+    .where('replaced_by', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
 }
 
 /** Writes buffered last-use times; a time never moves backwards. */

@@ -6,6 +6,7 @@ import * as network from './migrations/003-network.ts'
 import * as mainnetLayout from './migrations/004-mainnet-layout.ts'
 import * as coverage from './migrations/005-coverage.ts'
 import * as contractState from './migrations/006-contract-state.ts'
+import * as management from './migrations/007-management.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-mainnet-layout': mainnetLayout,
   '005-coverage': coverage,
   '006-contract-state': contractState,
+  '007-management': management,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -24,13 +24,29 @@ export async function insertOrganization(db: Kysely<Schema>, org: Organization):
   return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1
 }
 
-export async function updateOrganizationBilling(
+export async function updateOrganizationBillingEmail(
   db: Kysely<Schema>,
   id: string,
-  changes: { plan?: string; billing_email?: string | null },
-): Promise<Organization | undefined> {
-  if (Object.keys(changes).length > 0) {
-    await db.updateTable('organizations').set(changes).where('id', '=', id).execute()
-  }
-  return getOrganization(db, id)
+  billingEmail: string | null,
+): Promise<void> {
+  await db.updateTable('organizations').set({ billing_email: billingEmail }).where('id', '=', id).execute()
+}
+
+/**
+ * Sets the plan and the allowed maximum, provided neither moved since `seen` was read. Returns
+ * false when another change came first (nothing written).
+ */
+export async function setOrganizationPlan(
+  db: Kysely<Schema>,
+  seen: Organization,
+  next: { plan: string; max_plan: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('organizations')
+    .set(next)
+    .where('id', '=', seen.id)
+    .where('plan', '=', seen.plan)
+    .where('max_plan', '=', seen.max_plan)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
 }

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely'
+
 /**
  * Table types. Times are epoch milliseconds (`*_at`) or ledger close times in epoch seconds
  * (`close_time`); ledger sequences are integers; amounts are decimal integer strings, never floats.
@@ -10,6 +12,10 @@ export interface OrganizationsTable {
   plan: string
   billing_email: string | null
   created_at: number
+  /** How the organization came to be: `admin` (admin endpoint or CLI) or `signup`. */
+  created_by: 'admin' | 'signup'
+  /** The highest plan the organization may choose itself; the operator raises it. */
+  max_plan: string
 }
 
 export interface UsersTable {
@@ -33,6 +39,8 @@ export interface ApiKeysTable {
   last_used_at: number | null
   expires_at: number | null
   revoked_at: number | null
+  /** The key that replaced this one when it was rotated; null otherwise. */
+  replaced_by: string | null
 }
 
 export interface RefreshTokensTable {
@@ -41,6 +49,22 @@ export interface RefreshTokensTable {
   expires_at: number
   revoked_at: number | null
   created_at: number
+}
+
+/** One security event of an organization. */
+export interface AuditEventsTable {
+  /** Write order, assigned by the database; cursors page on it. Never shown. */
+  seq: Generated<number>
+  id: string
+  organization_id: string
+  at: number
+  action: string
+  /** A user id, `admin`, or null (an unauthenticated attempt). */
+  actor: string | null
+  target: string | null
+  client_ip: string | null
+  /** JSON object of strings, or null. */
+  details: string | null
 }
 
 export interface ServerSecretsTable {
@@ -110,6 +134,7 @@ export interface Schema {
   users: UsersTable
   api_keys: ApiKeysTable
   refresh_tokens: RefreshTokensTable
+  audit_events: AuditEventsTable
   server_secrets: ServerSecretsTable
   ledgers: LedgersTable
   indexer_state: IndexerStateTable

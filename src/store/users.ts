@@ -37,18 +37,22 @@ export async function getRefreshToken(
   return db.selectFrom('refresh_tokens').selectAll().where('jti', '=', jti).executeTakeFirst()
 }
 
-/** Revokes one refresh token of the user; a token already revoked keeps its first revocation time. */
+/**
+ * Revokes one refresh token of the user; a token already revoked keeps its first revocation time.
+ * Returns whether this call revoked it.
+ */
 export async function revokeRefreshToken(
   db: Kysely<Schema>,
   jti: string,
   userId: string,
   now: number,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now })
     .where('jti', '=', jti)
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-    .execute()
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
 }

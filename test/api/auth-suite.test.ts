@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RouteAuth } from '../../src/api/request-context.ts'
 import { generateApiKey } from '../../src/auth/api-key.ts'
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, bearer, createKey, type SignedUp, signUp } from '../support/factories.ts'
+import { apiKey, bearer, createKey, createKeyFor, type SignedUp, signUp } from '../support/factories.ts'
 
 const ADDRESS = 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'
 
@@ -22,6 +22,14 @@ const ROUTES: ProtectedRoute[] = [
   { method: 'PATCH', path: '/v1/org/billing', url: '/v1/org/billing', auth: 'bearer', body: { plan: 'pro' } },
   { method: 'GET', path: '/v1/org/api-keys', url: '/v1/org/api-keys', auth: 'bearer' },
   { method: 'DELETE', path: '/v1/org/api-keys/{id}', url: '/v1/org/api-keys/key_unknown', auth: 'bearer' },
+  {
+    method: 'POST',
+    path: '/v1/org/api-keys/{id}/rotate',
+    url: '/v1/org/api-keys/key_unknown/rotate',
+    auth: 'bearer',
+    body: { old_key_expires_in_seconds: 60 },
+  },
+  { method: 'GET', path: '/v1/org/audit-log', url: '/v1/org/audit-log', auth: 'bearer' },
   {
     method: 'POST',
     path: '/v1/auth/logout',
@@ -61,8 +69,8 @@ describe('shared auth suite: every protected route', () => {
   beforeAll(async () => {
     t = await createTestApp({ ACCESS_TOKEN_TTL_S: '60' })
     user = await signUp(t.app)
-    key = (await createKey(t.app, { organization_slug: user.organization_slug })).key
-    const revoked = await createKey(t.app, { organization_slug: user.organization_slug })
+    key = (await createKeyFor(t.app, user)).key
+    const revoked = await createKeyFor(t.app, user)
     await t.app.inject({
       method: 'DELETE',
       url: `/v1/org/api-keys/${revoked.api_key_id}`,
@@ -176,7 +184,7 @@ describe('shared auth suite: every protected route', () => {
 
   it("acts only on the caller's organization", async () => {
     const other = await signUp(t.app)
-    const otherKey = await createKey(t.app, { organization_slug: other.organization_slug })
+    const otherKey = await createKeyFor(t.app, other)
     const org = (
       await t.app.inject({ method: 'GET', url: '/v1/org', headers: bearer(user.access_token) })
     ).json()
@@ -191,6 +199,42 @@ describe('shared auth suite: every protected route', () => {
       headers: bearer(user.access_token),
     })
     expect(revoke.statusCode).toBe(404)
+    const rotate = await t.app.inject({
+      method: 'POST',
+      url: `/v1/org/api-keys/${otherKey.api_key_id}/rotate`,
+      headers: { ...bearer(user.access_token), 'content-type': 'application/json' },
+      payload: { old_key_expires_in_seconds: 60 },
+    })
+    expect(rotate.statusCode).toBe(404)
+    expect(rotate.json().error.code).toBe('not_found')
+    // Neither attempt touched the other organization's key: it still works, unrotated.
+    const data = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${ADDRESS}/positions/vaultprotocol`,
+      headers: apiKey(otherKey.key),
+    })
+    expect(data.statusCode).toBe(200)
+    const theirKeys = (
+      await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(other.access_token) })
+    ).json() as Array<{ id: string; expires_at: string | null; revoked: boolean }>
+    expect(theirKeys.find((k) => k.id === otherKey.api_key_id)).toMatchObject({
+      expires_at: null,
+      revoked: false,
+    })
+    // Each audit log holds its own organization's events only.
+    const auditOf = async (token: string) =>
+      (
+        (await t.app.inject({ method: 'GET', url: '/v1/org/audit-log', headers: bearer(token) })).json() as {
+          data: Array<{ target: string | null }>
+        }
+      ).data.map((event) => event.target)
+    const mine = await auditOf(user.access_token)
+    const theirs = await auditOf(other.access_token)
+    expect(mine).toContain(user.user_id)
+    expect(mine).not.toContain(other.user_id)
+    expect(mine).not.toContain(otherKey.api_key_id)
+    expect(theirs).toContain(otherKey.api_key_id)
+    expect(theirs).not.toContain(user.user_id)
   })
 
   it('covers every protected operation of the OpenAPI document', async () => {

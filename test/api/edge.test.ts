@@ -1,7 +1,7 @@
 import { Keypair } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, createKey } from '../support/factories.ts'
+import { apiKey, bearer, createKey, signUp } from '../support/factories.ts'
 
 /** The request log lines among everything the app logged. */
 const requestLines = (t: TestApp) =>
@@ -204,5 +204,78 @@ describe('validation messages and the quota', () => {
     }
     // Only the second good request itself is counted.
     expect(await remaining()).toBe(before - 1)
+  })
+})
+
+describe('requests without a body', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(async () => t.close())
+
+  it('serves a bodiless DELETE sent with content-type: application/json', async () => {
+    const user = await signUp(t.app)
+    // With and without a Content-Length: 0, as different clients send it.
+    for (const headers of [
+      { 'content-type': 'application/json' },
+      { 'content-type': 'application/json', 'content-length': '0' },
+      { 'content-type': 'application/json; charset=utf-8' },
+    ]) {
+      const response = await t.app.inject({
+        method: 'DELETE',
+        url: `/v1/org/api-keys/${user.api_key.api_key_id}`,
+        headers: { ...bearer(user.access_token), ...headers },
+      })
+      expect(response.statusCode, JSON.stringify(headers)).toBe(204)
+    }
+  })
+
+  it('says the body is missing, naming the required fields, when a logout has none', async () => {
+    const user = await signUp(t.app)
+    for (const headers of [{}, { 'content-type': 'application/json' }]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/auth/logout',
+        headers: { ...bearer(user.access_token), ...headers },
+      })
+      expect(response.statusCode, JSON.stringify(headers)).toBe(400)
+      expect(response.json().error).toEqual({
+        code: 'invalid_request',
+        message:
+          'the request body is missing: send a JSON object with refresh_token (content-type: application/json)',
+        details: [{ field: 'refresh_token', message: 'refresh_token is required' }],
+      })
+    }
+    // A body of another type is still 415, and an empty object names the missing field.
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/logout',
+      headers: { ...bearer(user.access_token), 'content-type': 'text/plain' },
+      payload: 'refresh_token=x',
+    })
+    expect(text.statusCode).toBe(415)
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/logout',
+      headers: { ...bearer(user.access_token), 'content-type': 'application/json' },
+      payload: '{}',
+    })
+    expect(empty.statusCode).toBe(400)
+    expect(empty.json().error.details).toEqual([
+      { field: 'refresh_token', message: 'refresh_token is required' },
+    ])
+  })
+
+  it('reads a missing body as {} where every field is optional (rotation)', async () => {
+    for (const headers of [{}, { 'content-type': 'application/json' }]) {
+      const user = await signUp(t.app)
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/v1/org/api-keys/${user.api_key.api_key_id}/rotate`,
+        headers: { ...bearer(user.access_token), ...headers },
+      })
+      expect(response.statusCode, JSON.stringify(headers)).toBe(201)
+    }
   })
 })

@@ -91,6 +91,7 @@ describe('bad input gets a clear 4xx, never a 500', () => {
       invalid_address: 400,
       unauthorized: 401,
       insufficient_scope: 403,
+      forbidden: 403,
       not_found: 404,
       method_not_allowed: 405,
       conflict: 409,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_KEY_LENGTH } from '../../src/auth/api-key.ts'
 import { ADMIN_TOKEN, createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, bearer, createKey, signUp, uniqueSlug } from '../support/factories.ts'
+import { apiKey, bearer, createKey, createKeyFor, signUp, uniqueSlug } from '../support/factories.ts'
 
 const VALID_ADDRESS = 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'
 
@@ -79,9 +79,10 @@ describe('API keys', () => {
 
   it('lists keys newest first without secrets, and records last use within seconds', async () => {
     const user = await signUp(t.app)
-    const a = await createKey(t.app, { organization_slug: user.organization_slug, key_name: 'a' })
     t.clock.advance(1000)
-    const b = await createKey(t.app, { organization_slug: user.organization_slug, key_name: 'b' })
+    const a = await createKeyFor(t.app, user, { key_name: 'a' })
+    t.clock.advance(1000)
+    const b = await createKeyFor(t.app, user, { key_name: 'b' })
     const list = await t.app.inject({
       method: 'GET',
       url: '/v1/org/api-keys',
@@ -89,7 +90,9 @@ describe('API keys', () => {
     })
     expect(list.statusCode).toBe(200)
     const records = list.json() as Array<Record<string, unknown>>
-    expect(records.map((r) => r.id)).toEqual([b.api_key_id, a.api_key_id])
+    // Signup made the organization's first key, named "default".
+    expect(records.map((r) => r.id)).toEqual([b.api_key_id, a.api_key_id, user.api_key.api_key_id])
+    expect(records[2]).toMatchObject({ name: 'default', prefix: user.api_key.key_prefix, revoked: false })
     expect(Object.keys(records[0]!).sort()).toEqual(
       ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked', 'scopes'].sort(),
     )
@@ -123,7 +126,8 @@ describe('API keys', () => {
 
   it('revokes with 204, idempotently, and the key is refused on the very next request', async () => {
     const user = await signUp(t.app)
-    const key = await createKey(t.app, { organization_slug: user.organization_slug })
+    t.clock.advance(1000)
+    const key = await createKeyFor(t.app, user)
     const url = `/v1/users/${VALID_ADDRESS}/positions/vaultprotocol`
     expect((await t.app.inject({ method: 'GET', url, headers: apiKey(key.key) })).statusCode).toBe(200)
     const revoke = () =>
@@ -148,7 +152,7 @@ describe('API keys', () => {
   it('answers 404 for an unknown key id and for another organization’s key, changing nothing', async () => {
     const mine = await signUp(t.app)
     const theirs = await signUp(t.app)
-    const theirKey = await createKey(t.app, { organization_slug: theirs.organization_slug })
+    const theirKey = await createKeyFor(t.app, theirs)
     for (const id of ['key_doesnotexist', theirKey.api_key_id]) {
       const response = await t.app.inject({
         method: 'DELETE',
@@ -167,7 +171,7 @@ describe('API keys', () => {
     const mineList = (
       await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(mine.access_token) })
     ).json()
-    expect(mineList).toEqual([])
+    expect(mineList.map((k: { id: string }) => k.id)).toEqual([mine.api_key.api_key_id])
   })
 
   it('refuses an expired key with 401', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, bearer, createKey, signUp } from '../support/factories.ts'
+import { createTestApp, grantPlan, type TestApp } from '../support/app.ts'
+import { apiKey, bearer, createKey, createKeyFor, signUp } from '../support/factories.ts'
 
 const URL = '/v1/users/GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7/positions/vaultprotocol'
 const FREE_QUOTA = 4
@@ -16,8 +16,8 @@ describe('per-organization rate limits', () => {
 
   it('shares one quota across every key of the organization, with draft headers and 429 + Retry-After', async () => {
     const user = await signUp(t.app)
-    const a = await createKey(t.app, { organization_slug: user.organization_slug })
-    const b = await createKey(t.app, { organization_slug: user.organization_slug })
+    const a = await createKeyFor(t.app, user)
+    const b = await createKeyFor(t.app, user)
     const seen: Array<{ status: number; policy: unknown; limit: unknown }> = []
     for (const key of [a, b, a, b]) {
       t.clock.advance(1000)
@@ -55,19 +55,27 @@ describe('per-organization rate limits', () => {
 
   it('changes the quota at once when the plan changes', async () => {
     const user = await signUp(t.app)
-    const key = await createKey(t.app, { organization_slug: user.organization_slug })
+    const key = await createKeyFor(t.app, user)
     for (let i = 0; i < FREE_QUOTA; i++)
       await t.app.inject({ method: 'GET', url: URL, headers: apiKey(key.key) })
     expect((await t.app.inject({ method: 'GET', url: URL, headers: apiKey(key.key) })).statusCode).toBe(429)
 
-    const patch = await t.app.inject({
-      method: 'PATCH',
-      url: '/v1/org/billing',
-      headers: { ...bearer(user.access_token), 'content-type': 'application/json' },
-      payload: { plan: 'pro', billing_email: 'Billing@Example.com' },
-    })
-    expect(patch.statusCode).toBe(200)
-    expect(patch.json()).toEqual({
+    // The operator allows pro (strata set-plan pro), then the organization moves down and back up.
+    await grantPlan(t, user.organization_id, 'pro')
+    const patch = async (payload: Record<string, unknown>) => {
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: '/v1/org/billing',
+        headers: { ...bearer(user.access_token), 'content-type': 'application/json' },
+        payload,
+      })
+      expect(response.statusCode, response.body).toBe(200)
+      return response
+    }
+    expect((await patch({ plan: 'free' })).json().rate_limit.limit).toBe(FREE_QUOTA)
+    expect((await t.app.inject({ method: 'GET', url: URL, headers: apiKey(key.key) })).statusCode).toBe(429)
+    const upgraded = await patch({ plan: 'pro', billing_email: 'Billing@Example.com' })
+    expect(upgraded.json()).toEqual({
       plan: 'pro',
       billing_email: 'billing@example.com',
       rate_limit: { limit: FREE_QUOTA * 10, window_seconds: 60 },

@@ -60,6 +60,8 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
       'POST /v1/org/api-keys',
       'GET /v1/org/api-keys',
       'DELETE /v1/org/api-keys/{id}',
+      'POST /v1/org/api-keys/{id}/rotate',
+      'GET /v1/org/audit-log',
       'GET /v1/org',
       'PATCH /v1/org/billing',
       'GET /v1/users/{address}/positions/vaultprotocol',
@@ -76,12 +78,16 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
       'as_of_ledger',
       'key_prefix',
       'plan',
+      'api_key.key_prefix',
+      'old_key_expires_in_seconds',
+      'data[].client_ip',
+      'reuse_signup_organization',
     ]) {
       expect(dom, field).toContain(`<code>${field}</code>`)
     }
     expect(dom).toContain('string (date-time)')
     // Allowed values: the plans and the scopes.
-    for (const value of ['free', 'pro', 'enterprise', 'data:read'])
+    for (const value of ['free', 'pro', 'enterprise', 'data:read', 'api_key.rotated', 'user.login_failed'])
       expect(dom, value).toContain(`<code>"${value}"</code>`)
     expect(dom).toContain('<summary>example</summary>')
   })

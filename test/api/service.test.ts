@@ -7,7 +7,7 @@ import { ERROR_STATUS } from '../../src/errors.ts'
 import { createLogger } from '../../src/logger.ts'
 import { createDatabase } from '../../src/store/db.ts'
 import { ADMIN_TOKEN, createTestApp, seedCheckpoint, type TestApp } from '../support/app.ts'
-import { apiKey, bearer, createKey, signUp } from '../support/factories.ts'
+import { apiKey, bearer, createKeyFor, signUp } from '../support/factories.ts'
 
 describe('service surface', () => {
   let t: TestApp
@@ -35,7 +35,7 @@ describe('service surface', () => {
 
   it('never writes a secret to the logs', async () => {
     const user = await signUp(t.app)
-    const key = await createKey(t.app, { organization_slug: user.organization_slug })
+    const key = await createKeyFor(t.app, user)
     await t.app.inject({
       method: 'GET',
       url: '/v1/users/GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7/positions/vaultprotocol',

@@ -1,9 +1,10 @@
 import { Writable } from 'node:stream'
 import { type App, buildApp } from '../../src/api/app.ts'
 import type { Clock } from '../../src/clock.ts'
-import { type Config, loadConfig } from '../../src/config.ts'
+import { type Config, loadConfig, type Plan } from '../../src/config.ts'
 import { type AppContext, createContext } from '../../src/context.ts'
 import { createLogger } from '../../src/logger.ts'
+import { changePlan } from '../../src/org/plans.ts'
 import type { Database } from '../../src/store/db.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 
@@ -47,7 +48,14 @@ export async function createTestApp(
   const testDb = await createTestDatabase()
   const database = testDb.open()
   const config = loadConfig(
-    { STRATA_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'info', ...testDb.env, ...env },
+    // Tests sign up many organizations from one address; a test of the signup throttle sets its own.
+    {
+      STRATA_ADMIN_TOKEN: ADMIN_TOKEN,
+      LOG_LEVEL: 'info',
+      SIGNUP_ATTEMPTS_PER_WINDOW: '100000',
+      ...testDb.env,
+      ...env,
+    },
     { database: testDb.config, ...overrides },
   )
   const logs: string[] = []
@@ -88,4 +96,13 @@ export async function seedCheckpoint(t: TestApp, sequence: number, ageS: number)
     .insertInto('indexer_state')
     .values({ name: 'ledgers', last_ledger: sequence, first_ledger: sequence, updated_at: t.clock.now() })
     .execute()
+}
+
+/** What `strata set-plan` does: the operator puts the organization on a plan and allows it. */
+export async function grantPlan(t: TestApp, organizationId: string, plan: Plan): Promise<void> {
+  await t.database.db
+    .transaction()
+    .execute((trx) =>
+      changePlan(trx, { organizationId, plan, by: { kind: 'admin' }, clientIp: null, now: t.clock.now() }),
+    )
 }

@@ -23,13 +23,17 @@ export interface TestDatabase {
   drop: () => Promise<void>
 }
 
-/** A fresh, empty, migrated database of the suite's kind, private to the caller. */
-export async function createTestDatabase(kind = TEST_DB_KIND): Promise<TestDatabase> {
+/** A fresh, empty, migrated (unless told not to) database of the suite's kind, private to the caller. */
+export async function createTestDatabase(
+  kind = TEST_DB_KIND,
+  options: { migrate?: boolean } = {},
+): Promise<TestDatabase> {
+  const migrate = options.migrate !== false
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'strata-test-'))
     const config: DatabaseConfig = { kind: 'sqlite', path: join(dir, 'test.db') }
     const db = createDatabase(config)
-    await migrateToLatest(db)
+    if (migrate) await migrateToLatest(db)
     await db.close()
     return {
       config,
@@ -46,7 +50,7 @@ export async function createTestDatabase(kind = TEST_DB_KIND): Promise<TestDatab
   await admin.end()
   const config: DatabaseConfig = { kind: 'postgres', url: TEST_POSTGRES_URL }
   const db = createDatabase(config, { schema })
-  await migrateToLatest(db)
+  if (migrate) await migrateToLatest(db)
   await db.close()
   const url = new URL(TEST_POSTGRES_URL)
   url.searchParams.set('options', `-c search_path=${schema}`)

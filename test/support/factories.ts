@@ -19,6 +19,8 @@ export async function createKey(
     key_name?: string
     scopes?: string[]
     expires_at?: string | null
+    /** Needed to give a key to an organization made by `signUp`. */
+    reuse_signup_organization?: boolean
   } = {},
 ): Promise<CreatedKey> {
   const response = await app.inject({
@@ -31,6 +33,9 @@ export async function createKey(
       key_name: body.key_name ?? 'test key',
       ...(body.scopes ? { scopes: body.scopes } : {}),
       ...(body.expires_at !== undefined ? { expires_at: body.expires_at } : {}),
+      ...(body.reuse_signup_organization !== undefined
+        ? { reuse_signup_organization: body.reuse_signup_organization }
+        : {}),
     },
   })
   if (response.statusCode !== 201) throw new Error(`createKey: ${response.statusCode} ${response.body}`)
@@ -44,6 +49,8 @@ export interface SignedUp {
   access_token: string
   refresh_token: string
   expires_in: number
+  /** The organization's first key, made by signup. */
+  api_key: CreatedKey
   email: string
   password: string
 }
@@ -61,11 +68,17 @@ export async function signUp(app: App, slug = uniqueSlug()): Promise<SignedUp> {
   return { ...(response.json() as Omit<SignedUp, 'email' | 'password'>), email, password }
 }
 
-/** An organization with both a user (bearer token) and an API key, the common starting point. */
-export async function createOrgWithUserAndKey(app: App) {
-  const user = await signUp(app)
-  const key = await createKey(app, { organization_slug: user.organization_slug })
-  return { user, key }
+/** Another key for an organization made by `signUp`, through the admin endpoint. */
+export function createKeyFor(
+  app: App,
+  user: SignedUp,
+  body: Omit<Parameters<typeof createKey>[1], 'organization_slug'> = {},
+): Promise<CreatedKey> {
+  return createKey(app, {
+    ...body,
+    organization_slug: user.organization_slug,
+    reuse_signup_organization: true,
+  })
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })

@@ -80,7 +80,14 @@ export async function authenticate(
   const row = await ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key))
   if (!row) throw unauthorized('the API key is invalid')
   if (row.revoked_at !== null) throw unauthorized('the API key has been revoked')
-  if (row.expires_at !== null && row.expires_at <= now) throw unauthorized('the API key has expired')
+  // A rotated key is refused as any expired one: rotation moved its expiry to the end of its window.
+  if (row.expires_at !== null && row.expires_at <= now) {
+    throw unauthorized(
+      row.replaced_by === null
+        ? 'the API key has expired'
+        : `the API key was rotated and its overlap window has ended; use its replacement ${row.replaced_by}`,
+    )
+  }
   const scopes = parseScopes(row.scopes)
   if (scope && !scopes.includes(scope)) {
     throw new AppError('insufficient_scope', `the API key lacks the scope "${scope}"`)

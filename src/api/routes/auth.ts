@@ -1,110 +1,23 @@
 import { Type } from 'typebox'
-import { newId } from '../../auth/ids.ts'
-import {
-  hashPassword,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  verifyPassword,
-} from '../../auth/passwords.ts'
+import { PASSWORD_MAX_LENGTH, verifyPassword } from '../../auth/passwords.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
-import { insertOrganization } from '../../store/organizations.ts'
+import { insertAuditEvent } from '../../store/audit-log.ts'
 import {
   getRefreshToken,
   getUser,
   getUserByEmail,
-  insertRefreshToken,
-  insertUser,
   normaliseEmail,
   revokeRefreshToken,
 } from '../../store/users.ts'
 import type { App } from '../app.ts'
 import { requireBearer } from '../caller.ts'
-import { DisplayName, Email, errorResponses, Slug } from '../schemas.ts'
+import { errorResponses } from '../schemas.ts'
+import { requireWithinThrottle } from '../throttle.ts'
+import { ExpiresIn, signTokenPair, storeTokenPair, TokenPair } from '../token-pair.ts'
 
-const Password = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH })
-const ExpiresIn = Type.Integer({ description: 'Access token lifetime in seconds' })
-const TokenPair = Type.Object({
-  access_token: Type.String(),
-  refresh_token: Type.String(),
-  expires_in: ExpiresIn,
-})
-
+/** Login, refresh and logout. Signup is in signup.ts. */
 export function registerAuthRoutes(app: App, ctx: AppContext): void {
-  const issuePair = async (userId: string, organizationId: string) => {
-    const now = ctx.clock.now()
-    const claims = { userId, organizationId }
-    const access = await ctx.tokens.signAccess(claims, now)
-    const refresh = await ctx.tokens.signRefresh(claims, now)
-    await insertRefreshToken(ctx.database.db, {
-      jti: refresh.jti,
-      user_id: userId,
-      expires_at: refresh.expiresAt,
-      revoked_at: null,
-      created_at: now,
-    })
-    return { access_token: access.token, refresh_token: refresh.token, expires_in: access.expiresIn }
-  }
-
-  app.post(
-    '/v1/auth/signup',
-    {
-      config: { auth: 'none' },
-      schema: {
-        summary: 'Sign up organization',
-        description: 'Creates an organization and its first user, and logs that user in.',
-        tags: ['auth'],
-        body: Type.Object(
-          { organization_name: DisplayName, organization_slug: Slug, email: Email, password: Password },
-          { additionalProperties: false },
-        ),
-        response: {
-          201: Type.Object({
-            organization_id: Type.String(),
-            organization_slug: Type.String(),
-            user_id: Type.String(),
-            ...TokenPair.properties,
-          }),
-          ...errorResponses('invalid_request', 'conflict', 'unsupported_media_type', 'payload_too_large'),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { organization_name, organization_slug, email, password } = request.body
-      if (await getUserByEmail(ctx.database.db, email)) {
-        throw new AppError('conflict', 'a user with this email exists already')
-      }
-      const now = ctx.clock.now()
-      const organizationId = newId('org')
-      const userId = newId('usr')
-      const passwordHash = await hashPassword(password)
-      await ctx.database.db.transaction().execute(async (trx) => {
-        const created = await insertOrganization(trx, {
-          id: organizationId,
-          slug: organization_slug,
-          name: organization_name,
-          plan: 'free',
-          billing_email: normaliseEmail(email),
-          created_at: now,
-        })
-        if (!created)
-          throw new AppError('conflict', `an organization with slug "${organization_slug}" exists already`)
-        const inserted = await insertUser(trx, {
-          id: userId,
-          organization_id: organizationId,
-          email,
-          password_hash: passwordHash,
-          created_at: now,
-        })
-        if (!inserted) throw new AppError('conflict', 'a user with this email exists already')
-      })
-      const pair = await issuePair(userId, organizationId)
-      return reply
-        .code(201)
-        .send({ organization_id: organizationId, organization_slug, user_id: userId, ...pair })
-    },
-  )
-
   app.post(
     '/v1/auth/login',
     {
@@ -129,27 +42,52 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
     async (request) => {
       const { email, password } = request.body
       const window = ctx.config.loginWindowS
-      const perEmail = await ctx.rateLimiter.consume(
-        `login:${normaliseEmail(email)}`,
-        ctx.config.loginAttemptsPerWindow,
-        window,
+      await requireWithinThrottle(
+        ctx,
+        [
+          {
+            subject: `login:${normaliseEmail(email)}`,
+            limit: ctx.config.loginAttemptsPerWindow,
+            windowS: window,
+          },
+          {
+            subject: `login-ip:${request.ip}`,
+            limit: ctx.config.loginAttemptsPerWindow * 10,
+            windowS: window,
+          },
+        ],
+        'login attempts',
       )
-      const perClient = await ctx.rateLimiter.consume(
-        `login-ip:${request.ip}`,
-        ctx.config.loginAttemptsPerWindow * 10,
-        window,
-      )
-      for (const decision of [perEmail, perClient]) {
-        if (!decision.allowed) {
-          throw new AppError('rate_limited', 'too many login attempts; try again later', {
-            headers: { 'retry-after': String(decision.resetS) },
-          })
-        }
-      }
       const user = await getUserByEmail(ctx.database.db, email)
       const valid = await verifyPassword(user?.password_hash ?? null, password)
-      if (!user || !valid) throw new AppError('unauthorized', 'the email or password is incorrect')
-      return issuePair(user.id, user.organization_id)
+      const now = ctx.clock.now()
+      if (!user || !valid) {
+        // An unknown email belongs to no organization: nothing to record (see docs/api.md).
+        if (user) {
+          await insertAuditEvent(ctx.database.db, {
+            organizationId: user.organization_id,
+            at: now,
+            action: 'user.login_failed',
+            actor: null,
+            target: user.id,
+            clientIp: request.ip,
+          })
+        }
+        throw new AppError('unauthorized', 'the email or password is incorrect')
+      }
+      const pair = await signTokenPair(ctx, user.id, user.organization_id, now)
+      await ctx.database.db.transaction().execute(async (trx) => {
+        await storeTokenPair(trx, pair, now)
+        await insertAuditEvent(trx, {
+          organizationId: user.organization_id,
+          at: now,
+          action: 'user.login',
+          actor: user.id,
+          target: user.id,
+          clientIp: request.ip,
+        })
+      })
+      return pair.body
     },
   )
 
@@ -220,7 +158,19 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       if (!claims || claims.userId !== caller.userId) {
         throw new AppError('unauthorized', 'the refresh token is invalid or belongs to another user')
       }
-      await revokeRefreshToken(ctx.database.db, claims.jti, caller.userId, ctx.clock.now())
+      const now = ctx.clock.now()
+      await ctx.database.db.transaction().execute(async (trx) => {
+        // Revoking a revoked token changes nothing, so it records nothing.
+        if (!(await revokeRefreshToken(trx, claims.jti, caller.userId, now))) return
+        await insertAuditEvent(trx, {
+          organizationId: caller.organizationId,
+          at: now,
+          action: 'user.logout',
+          actor: caller.userId,
+          target: caller.userId,
+          clientIp: request.ip,
+        })
+      })
       return reply.code(204).send(null)
     },
   )

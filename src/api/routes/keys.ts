@@ -1,11 +1,21 @@
 import { Type } from 'typebox'
 import { createApiKey, DEFAULT_SCOPES, KNOWN_SCOPES } from '../../auth/create-api-key.ts'
+import { MAX_ROTATION_OVERLAP_S, rotateApiKey } from '../../auth/rotate-api-key.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { listApiKeys, revokeApiKey } from '../../store/api-keys.ts'
+import { insertAuditEvent } from '../../store/audit-log.ts'
 import type { App } from '../app.ts'
 import { requireBearer } from '../caller.ts'
-import { DisplayName, errorResponses, NullableTimestamp, Slug, Timestamp, toRfc3339 } from '../schemas.ts'
+import {
+  DisplayName,
+  errorResponses,
+  KeyCreationResult,
+  NullableTimestamp,
+  Slug,
+  Timestamp,
+  toRfc3339,
+} from '../schemas.ts'
 
 const Scopes = Type.Array(Type.Literal(KNOWN_SCOPES[0]), {
   maxItems: 16,
@@ -32,7 +42,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Create an organization and an API key',
         description:
-          'Creates the organization (or reuses the one with this slug, unchanged) and a new key. The `key` value appears only in this response; only its HMAC is stored.',
+          'Creates the organization (or reuses the one with this slug, unchanged) and a new key. The `key` value appears only in this response; only its HMAC is stored. A slug taken by self-service signup is 409 unless `reuse_signup_organization` is true.',
         tags: ['api keys'],
         security: [{ admin: [] }],
         body: Type.Object(
@@ -42,21 +52,24 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
             key_name: DisplayName,
             scopes: Type.Optional(Scopes),
             expires_at: Type.Optional(NullableTimestamp),
+            reuse_signup_organization: Type.Optional(
+              Type.Boolean({
+                description:
+                  'Issue the key to the organization someone created by signup with this slug. Without it such a slug is 409: the operator confirms that this organization is the one meant.',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
         response: {
-          201: Type.Object({
-            organization_id: Type.String(),
-            organization_slug: Type.String(),
-            organization_reused: Type.Boolean(),
-            api_key_id: Type.String(),
-            key_prefix: Type.String(),
-            scopes: Type.Array(Type.String()),
-            key: Type.String(),
-            expires_at: NullableTimestamp,
-          }),
-          ...errorResponses('invalid_request', 'unauthorized', 'unsupported_media_type', 'payload_too_large'),
+          201: KeyCreationResult,
+          ...errorResponses(
+            'invalid_request',
+            'unauthorized',
+            'conflict',
+            'unsupported_media_type',
+            'payload_too_large',
+          ),
         },
       },
     },
@@ -78,6 +91,8 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
         keyName: body.key_name,
         scopes: body.scopes ?? DEFAULT_SCOPES,
         expiresAt,
+        reuseSignupOrganization: body.reuse_signup_organization === true,
+        clientIp: request.ip,
       })
       return reply.code(201).send({ ...created, expires_at: toRfc3339(created.expires_at) })
     },
@@ -127,14 +142,73 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const caller = requireBearer(request)
-      const found = await revokeApiKey(
-        ctx.database.db,
-        caller.organizationId,
-        request.params.id,
-        ctx.clock.now(),
-      )
+      const now = ctx.clock.now()
+      const found = await ctx.database.db.transaction().execute(async (trx) => {
+        const outcome = await revokeApiKey(trx, caller.organizationId, request.params.id, now)
+        // Revoking a revoked key changes nothing, so it records nothing.
+        if (outcome?.revoked) {
+          await insertAuditEvent(trx, {
+            organizationId: caller.organizationId,
+            at: now,
+            action: 'api_key.revoked',
+            actor: caller.userId,
+            target: request.params.id,
+            clientIp: request.ip,
+          })
+        }
+        return outcome !== null
+      })
       if (!found) throw new AppError('not_found', `API key ${request.params.id} not found`)
       return reply.code(204).send(null)
+    },
+  )
+
+  app.post(
+    '/v1/org/api-keys/:id/rotate',
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        summary: 'Rotate an API key',
+        description:
+          'Creates a new key with the same name, scopes and expiry (shown once) and lets the old key live `old_key_expires_in_seconds` more (default 0: refused at once), never past its own expiry. A revoked, expired or already rotated key is 409.',
+        tags: ['api keys'],
+        security: [{ bearer: [] }],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        body: Type.Object(
+          {
+            old_key_expires_in_seconds: Type.Optional(
+              Type.Integer({
+                minimum: 0,
+                maximum: MAX_ROTATION_OVERLAP_S,
+                default: 0,
+                description: 'How long the old key stays valid, in seconds (at most one week)',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: KeyCreationResult,
+          ...errorResponses(
+            'invalid_request',
+            'unauthorized',
+            'not_found',
+            'conflict',
+            'unsupported_media_type',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = requireBearer(request)
+      const created = await rotateApiKey(ctx.database.db, ctx.keyPepper, ctx.clock.now(), {
+        organizationId: caller.organizationId,
+        keyId: request.params.id,
+        overlapS: request.body.old_key_expires_in_seconds ?? 0,
+        actor: caller.userId,
+        clientIp: request.ip,
+      })
+      return reply.code(201).send({ ...created, expires_at: toRfc3339(created.expires_at) })
     },
   )
 }

@@ -2,7 +2,12 @@ import { Type } from 'typebox'
 import type { Plan } from '../../config.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
-import { getOrganization, type Organization, updateOrganizationBilling } from '../../store/organizations.ts'
+import { changePlan } from '../../org/plans.ts'
+import {
+  getOrganization,
+  type Organization,
+  updateOrganizationBillingEmail,
+} from '../../store/organizations.ts'
 import { normaliseEmail } from '../../store/users.ts'
 import type { App } from '../app.ts'
 import { requireBearer } from '../caller.ts'
@@ -74,7 +79,8 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'bearer' },
       schema: {
         summary: 'Update billing',
-        description: "Changes the plan (the organization's quota changes at once) and/or the billing email.",
+        description:
+          "Changes the plan (the organization's quota changes at once) and/or the billing email. An organization may choose `free` and any plan up to the one the operator allows it (`strata set-plan`); a higher plan is 403 `forbidden`. Plan changes are recorded in the audit log.",
         tags: ['organization'],
         security: [{ bearer: [] }],
         body: Type.Object(
@@ -83,7 +89,7 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
         ),
         response: {
           200: BillingSchema,
-          ...errorResponses('invalid_request', 'unauthorized', 'unsupported_media_type'),
+          ...errorResponses('invalid_request', 'unauthorized', 'forbidden', 'unsupported_media_type'),
         },
       },
     },
@@ -91,11 +97,23 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
       const caller = requireBearer(request)
       await requireOrganization(caller.organizationId)
       const { plan, billing_email } = request.body
-      const changes: { plan?: string; billing_email?: string | null } = {}
-      if (plan !== undefined) changes.plan = plan
-      if (billing_email !== undefined)
-        changes.billing_email = billing_email === null ? null : normaliseEmail(billing_email)
-      const org = await updateOrganizationBilling(ctx.database.db, caller.organizationId, changes)
+      const now = ctx.clock.now()
+      const org = await ctx.database.db.transaction().execute(async (trx) => {
+        if (plan !== undefined) {
+          await changePlan(trx, {
+            organizationId: caller.organizationId,
+            plan,
+            by: { kind: 'user', userId: caller.userId },
+            clientIp: request.ip,
+            now,
+          })
+        }
+        if (billing_email !== undefined) {
+          const email = billing_email === null ? null : normaliseEmail(billing_email)
+          await updateOrganizationBillingEmail(trx, caller.organizationId, email)
+        }
+        return getOrganization(trx, caller.organizationId)
+      })
       if (!org) throw new AppError('unauthorized', 'the organization of this token no longer exists')
       return { plan: org.plan as Plan, billing_email: org.billing_email, rate_limit: rateLimitOf(org) }
     },

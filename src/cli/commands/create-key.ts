@@ -1,11 +1,18 @@
 import { createApiKey, DEFAULT_SCOPES, KNOWN_SCOPES } from '../../auth/create-api-key.ts'
+import { AppError } from '../../errors.ts'
+import { slugProblem } from '../../org/slug.ts'
 import { resolveSecret } from '../../store/secrets.ts'
 import type { Command } from '../command.ts'
 import { openRuntime, stringOption } from '../runtime.ts'
 
 export const createKeyCommand: Command = {
   help: `
-Usage: strata create-key --org <slug> --org-name <name> --name <key name> [--scopes data:read] [--expires-at <RFC 3339>]
+Usage: strata create-key --org <slug> --name <key name> [--org-name <name>] [--scopes data:read] [--expires-at <RFC 3339>] [--reuse-signup-org]
+
+Creates an API key for the organization with this slug, creating the organization (named
+--org-name, by default the slug) when it does not exist. Slugs are 2 to 64 lower-case letters,
+digits and inner hyphens, as the API requires. An organization created by self-service signup
+gets a key only with --reuse-signup-org: say so when you mean that organization.
 
 Prints the key creation result as JSON. The key itself is shown only this once.`,
   options: {
@@ -14,12 +21,19 @@ Prints the key creation result as JSON. The key itself is shown only this once.`
     name: { type: 'string' },
     scopes: { type: 'string' },
     'expires-at': { type: 'string' },
+    'reuse-signup-org': { type: 'boolean' },
   },
   async run(values) {
     const slug = stringOption(values.org)
     const keyName = stringOption(values.name)
     if (!slug || !keyName) {
       process.stderr.write('strata create-key: --org and --name are required\n')
+      return 1
+    }
+    // The same rule and words as the API's organization_slug.
+    const problem = slugProblem(slug)
+    if (problem) {
+      process.stderr.write(`strata create-key: --org ${problem}\n`)
       return 1
     }
     const scopes =
@@ -47,10 +61,16 @@ Prints the key creation result as JSON. The key itself is shown only this once.`
         keyName,
         scopes,
         expiresAt,
+        reuseSignupOrganization: values['reuse-signup-org'] === true,
+        clientIp: null,
       })
       const shown = { ...result, expires_at: expiresAt === null ? null : new Date(expiresAt).toISOString() }
       process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`)
       return 0
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error
+      process.stderr.write(`strata create-key: ${error.message}\n`)
+      return 1
     } finally {
       await database.close()
     }

@@ -1,5 +1,6 @@
 import { newId } from '../../auth/ids.ts'
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords.ts'
+import { insertAuditEvent } from '../../store/audit-log.ts'
 import { getOrganizationBySlug } from '../../store/organizations.ts'
 import { insertUser } from '../../store/users.ts'
 import type { Command } from '../command.ts'
@@ -39,12 +40,27 @@ arguments, so it stays out of shell history and process lists.`,
         return 1
       }
       const id = newId('usr')
-      const inserted = await insertUser(database.db, {
-        id,
-        organization_id: org.id,
-        email,
-        password_hash: await hashPassword(password),
-        created_at: Date.now(),
+      const passwordHash = await hashPassword(password)
+      const now = Date.now()
+      const inserted = await database.db.transaction().execute(async (trx) => {
+        const inserted = await insertUser(trx, {
+          id,
+          organization_id: org.id,
+          email,
+          password_hash: passwordHash,
+          created_at: now,
+        })
+        if (inserted) {
+          await insertAuditEvent(trx, {
+            organizationId: org.id,
+            at: now,
+            action: 'user.created',
+            actor: 'admin',
+            target: id,
+            clientIp: null,
+          })
+        }
+        return inserted
       })
       if (!inserted) {
         process.stderr.write(`strata create-user: a user with email "${email}" exists already\n`)

@@ -27,7 +27,8 @@ is set), and prints a ready API key and a curl command.
 Configuration comes from the environment: PORT, HOST, DATABASE_URL, REDIS_URL, STELLAR_RPC_URL,
 STRATA_NETWORK, STRATA_ADMIN_TOKEN,
 STRATA_JWT_SECRET, STRATA_KEY_PEPPER, ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S,
-RATE_LIMIT_PER_MINUTE, MAX_PRICE_AGE_S, METRICS_PORT, LOG_LEVEL. Logs are JSON lines on stdout.`,
+RATE_LIMIT_PER_MINUTE, LOGIN_ATTEMPTS_PER_WINDOW, LOGIN_WINDOW_S, SIGNUP_ATTEMPTS_PER_WINDOW,
+SIGNUP_WINDOW_S, TRUST_PROXY, MAX_PRICE_AGE_S, METRICS_PORT, LOG_LEVEL. Logs are JSON lines on stdout.`,
   options: { port: { type: 'string' }, host: { type: 'string' }, demo: { type: 'boolean' } },
   async run(values) {
     const overrides: { port?: number; host?: string } = {}

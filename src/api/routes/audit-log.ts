@@ -1,0 +1,105 @@
+import { Type } from 'typebox'
+import type { AppContext } from '../../context.ts'
+import { AppError } from '../../errors.ts'
+import { AUDIT_ACTIONS, type AuditAction, listAuditEvents } from '../../store/audit-log.ts'
+import type { App } from '../app.ts'
+import { requireBearer } from '../caller.ts'
+import { errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
+
+export const AUDIT_LOG_DEFAULT_LIMIT = 100
+
+const AuditEventSchema = Type.Object({
+  id: Type.String(),
+  at: Timestamp,
+  action: Type.Unsafe<AuditAction>(Type.Union(AUDIT_ACTIONS.map((action) => Type.Literal(action)))),
+  actor: Type.Union([Type.String(), Type.Null()], {
+    description: 'The user who acted, `admin` for the operator, or null for an unauthenticated attempt',
+  }),
+  target: Type.Union([Type.String(), Type.Null()], {
+    description: 'What was acted on: a key, user or organization id',
+  }),
+  client_ip: Type.Union([Type.String(), Type.Null()], {
+    description: 'The client address (see TRUST_PROXY); null for the CLI',
+  }),
+  details: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+    description: 'Facts of the event: a key name and prefix, the plans before and after, a replacement key',
+  }),
+})
+
+const CURSOR_VERSION = 'a1'
+
+/** Opaque to clients: the write-order position after which the next page starts. */
+function encodeCursor(seq: number): string {
+  return Buffer.from(`${CURSOR_VERSION}:${seq}`).toString('base64url')
+}
+
+function decodeCursor(cursor: string): number {
+  const match = /^a1:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
+  if (!match?.[1]) {
+    throw new AppError('invalid_request', 'invalid querystring: cursor', {
+      details: [{ field: 'cursor', message: 'cursor must be a next_cursor value from an earlier page' }],
+    })
+  }
+  return Number(match[1])
+}
+
+export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/v1/org/audit-log',
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        summary: "List the organization's security events",
+        description:
+          'Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked. Each event is written in the same transaction as the change it records.',
+        tags: ['organization'],
+        security: [{ bearer: [] }],
+        querystring: Type.Object({
+          limit: Type.Optional(
+            Type.String({
+              pattern: '^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$',
+              // Worded to complete "<field> must be …" in a validation error's details.
+              description: `A whole number from 1 to 500 (default ${AUDIT_LOG_DEFAULT_LIMIT})`,
+            }),
+          ),
+          cursor: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 64, description: 'The `next_cursor` of an earlier page' }),
+          ),
+        }),
+        response: {
+          200: Type.Object({
+            data: Type.Array(AuditEventSchema),
+            next_cursor: Type.Union([Type.String(), Type.Null()], {
+              description: 'Pass as `cursor` for the next page; null on the last page',
+            }),
+          }),
+          ...errorResponses('invalid_request', 'unauthorized'),
+        },
+      },
+    },
+    async (request) => {
+      const caller = requireBearer(request)
+      const limit = request.query.limit === undefined ? AUDIT_LOG_DEFAULT_LIMIT : Number(request.query.limit)
+      const beforeSeq = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor)
+      // One row more than the page tells whether another page follows.
+      const rows = await listAuditEvents(ctx.database.db, caller.organizationId, {
+        limit: limit + 1,
+        beforeSeq,
+      })
+      const page = rows.slice(0, limit)
+      const last = page.at(-1)
+      return {
+        data: page.map((event) => ({
+          id: event.id,
+          at: toRfc3339(event.at),
+          action: event.action,
+          actor: event.actor,
+          target: event.target,
+          client_ip: event.client_ip,
+          details: event.details,
+        })),
+        next_cursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
+      }
+    },
+  )
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely'
+import { PLANS, type Plan } from '../config.ts'
+import { AppError } from '../errors.ts'
+import { insertAuditEvent } from '../store/audit-log.ts'
+import { getOrganization, type Organization, setOrganizationPlan } from '../store/organizations.ts'
+import type { Schema } from '../store/schema.ts'
+
+/** The plans an organization may choose itself: every plan up to the one the operator allows. */
+export function plansAllowed(maxPlan: string): Plan[] {
+  const ceiling = PLANS.indexOf(maxPlan as Plan)
+  return PLANS.slice(0, Math.max(0, ceiling) + 1)
+}
+
+export interface ChangePlanInput {
+  organizationId: string
+  plan: Plan
+  /**
+   * `user`: a member of the organization, who may choose any plan up to `max_plan` (so `free`
+   * always). `admin`: the operator, who sets the plan and raises or lowers `max_plan` to it.
+   */
+  by: { kind: 'user'; userId: string } | { kind: 'admin' }
+  clientIp: string | null
+  now: number
+}
+
+/**
+ * Changes an organization's plan inside the caller's transaction and records
+ * `organization.plan_changed` when anything changed. A user asking for more than the operator
+ * allows is 403 `forbidden`. Returns the organization as it is afterwards.
+ */
+export async function changePlan(trx: Kysely<Schema>, input: ChangePlanInput): Promise<Organization> {
+  // A concurrent change makes the conditional update miss; read again and retry.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const org = await getOrganization(trx, input.organizationId)
+    if (!org) throw new AppError('not_found', `organization ${input.organizationId} not found`)
+    const maxPlan = input.by.kind === 'admin' ? input.plan : org.max_plan
+    if (input.by.kind === 'user' && !plansAllowed(maxPlan).includes(input.plan)) {
+      const allowed = plansAllowed(maxPlan).join(', ')
+      throw new AppError(
+        'forbidden',
+        `the ${input.plan} plan is granted by the operator; this organization may choose: ${allowed}`,
+        { details: [{ field: 'plan', message: `plan must be one of ${allowed} for this organization` }] },
+      )
+    }
+    if (org.plan === input.plan && org.max_plan === maxPlan) return org
+    if (!(await setOrganizationPlan(trx, org, { plan: input.plan, max_plan: maxPlan }))) continue
+    await insertAuditEvent(trx, {
+      organizationId: org.id,
+      at: input.now,
+      action: 'organization.plan_changed',
+      actor: input.by.kind === 'admin' ? 'admin' : input.by.userId,
+      target: org.id,
+      clientIp: input.clientIp,
+      details: { from: org.plan, to: input.plan, max_plan: maxPlan },
+    })
+    return { ...org, plan: input.plan, max_plan: maxPlan }
+  }
+  throw new AppError('conflict', 'the plan was being changed by another request; try again')
+}

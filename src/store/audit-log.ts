@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { Schema } from './schema.ts'
+
+/** Every security event the audit log records. */
+export const AUDIT_ACTIONS = [
+  'organization.created',
+  'organization.plan_changed',
+  'user.created',
+  'user.login',
+  'user.login_failed',
+  'user.logout',
+  'api_key.created',
+  'api_key.rotated',
+  'api_key.revoked',
+] as const
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number]
+
+/** Who acted: a user id, the operator (`admin`, over HTTP or the CLI), or nobody authenticated. */
+export type AuditActor = string | 'admin' | null
+
+export interface AuditEventInput {
+  organizationId: string
+  at: number
+  action: AuditAction
+  actor: AuditActor
+  target: string | null
+  clientIp: string | null
+  details?: Record<string, string> | null
+}
+
+export interface AuditEvent {
+  seq: number
+  id: string
+  at: number
+  action: AuditAction
+  actor: string | null
+  target: string | null
+  client_ip: string | null
+  details: Record<string, string> | null
+}
+
+/**
+ * Records one event. Callers pass the transaction that makes the change the event records, so
+ * the change and its record commit together or not at all.
+ */
+export async function insertAuditEvent(db: Kysely<Schema>, event: AuditEventInput): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .values({
+      id: `evt_${randomBytes(12).toString('base64url')}`,
+      organization_id: event.organizationId,
+      at: event.at,
+      action: event.action,
+      actor: event.actor,
+      target: event.target,
+      client_ip: event.clientIp,
+      details: event.details ? JSON.stringify(event.details) : null,
+    })
+    .execute()
+}
+
+/** One page of the organization's events, newest first: those written before `beforeSeq`, if given. */
+export async function listAuditEvents(
+  db: Kysely<Schema>,
+  organizationId: string,
+  options: { limit: number; beforeSeq: number | null },
+): Promise<AuditEvent[]> {
+  let query = db
+    .selectFrom('audit_events')
+    .select(['seq', 'id', 'at', 'action', 'actor', 'target', 'client_ip', 'details'])
+    .where('organization_id', '=', organizationId)
+  if (options.beforeSeq !== null) query = query.where('seq', '<', options.beforeSeq)
+  const rows = await query.orderBy('seq', 'desc').limit(options.limit).execute()
+  return rows.map((row) => ({
+    ...row,
+    seq: Number(row.seq),
+    action: row.action as AuditAction,
+    details: row.details === null ? null : (JSON.parse(row.details) as Record<string, string>),
+  }))
+}
