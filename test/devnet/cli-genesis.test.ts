@@ -71,6 +71,19 @@ describe('strata devnet dates its ledgers', () => {
     expect(iso.output).toContain('devnet: ledgers close from 2025-01-01T00:00:00Z to 2025-01-01T00:02:25Z\n')
   })
 
+  it('on a busy port, says so in one line and exits 1', async () => {
+    const { url } = await startDevnetCli(['--genesis-time', '0'])
+    const port = new URL(url).port
+    const run = spawnSync(process.execPath, [CLI, 'devnet', '--port', port, '--ledgers', '5'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    expect(run.status).toBe(1)
+    expect(run.stderr).toBe(
+      `strata devnet: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (--port)\n`,
+    )
+  })
+
   it('refuses a --genesis-time it cannot read', () => {
     const run = spawnSync(process.execPath, [CLI, 'devnet', '--genesis-time', 'yesterday'], {
       encoding: 'utf8',

@@ -3,6 +3,7 @@ import { writeDatalake } from '../../chain/devnet/datalake-writer.ts'
 import { startDevnet } from '../../chain/devnet/index.ts'
 import { LEDGER_INTERVAL_S } from '../../chain/devnet/world-state.ts'
 import type { Command, CommandValues } from '../command.ts'
+import { describeStartupError } from '../startup.ts'
 
 export const devnetCommand: Command = {
   help: `
@@ -86,7 +87,14 @@ Stops on Ctrl-C.`,
     const genesisCloseTimeS =
       genesis ?? Math.floor(Date.now() / 1000) - (options.ledgers - 1) * LEDGER_INTERVAL_S
     const started = performance.now()
-    const devnet = await startDevnet({ ...options, genesisCloseTimeS })
+    let devnet: Awaited<ReturnType<typeof startDevnet>>
+    try {
+      devnet = await startDevnet({ ...options, genesisCloseTimeS })
+    } catch (error) {
+      const portNames = options.port ? { [options.port]: '--port' } : {}
+      process.stderr.write(`strata devnet: ${describeStartupError(error, portNames)}\n`)
+      return 1
+    }
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     const lakeDir = values['write-datalake']
     if (typeof lakeDir === 'string') {
