@@ -44,7 +44,9 @@ describe('the strata command', () => {
   })
 
   it('prints its version from package.json with --version and -v', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string
+    }
     expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/)
     for (const flag of ['--version', '-v']) {
       const run = strata([flag], {})

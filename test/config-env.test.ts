@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ENV_VARS, envHelpText, replaceEnvTable } from '../src/config-env.ts'
 import { ConfigError, loadConfig } from '../src/config.ts'
+import { ENV_VARS, envHelpText, replaceEnvTable } from '../src/config-env.ts'
 import { CLI } from './support/process.ts'
 
 const NAMES = Object.keys(ENV_VARS)

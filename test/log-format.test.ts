@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { formatLogLine } from '../src/log-pretty.ts'
 import { createLogger, resolveLogFormat } from '../src/logger.ts'
+import { TEST_DB_KIND } from './support/database.ts'
 import { CLI, type ServerProcess, startServerProcess } from './support/process.ts'
 
 function capture() {
@@ -73,7 +74,8 @@ describe('readable log lines', () => {
   })
 })
 
-describe('strata serve', () => {
+// Servers on SQLite files of their own: the SQLite pass only.
+describe.skipIf(TEST_DB_KIND !== 'sqlite')('strata serve', () => {
   const dir = mkdtempSync(join(tmpdir(), 'strata-logs-'))
   const servers: ServerProcess[] = []
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { TEST_DB_KIND } from './support/database.ts'
 import { CLI, type ServerProcess, startServerProcess } from './support/process.ts'
 
 const dirs: string[] = []
@@ -59,106 +60,110 @@ const demoFiles = (dir: string) =>
     ? readdirSync(join(dir, '.strata')).filter((f) => f.startsWith('demo'))
     : []
 
-describe('start-up failures stop what was started and exit 1 with one line', () => {
-  it('a busy port, after the demo has started its devnet and indexer', async () => {
-    const { server, port } = await holdPort()
-    const cwd = scratchDir()
-    try {
-      // Exiting at all proves the devnet's listener and the indexer were stopped: either would keep
-      // the process alive.
-      const run = await runToExit(['serve', '--demo', '--port', String(port)], {}, cwd, 150_000)
-      expect(run.code, run.stderr).toBe(1)
-      expect(run.stderr).toContain(
-        `strata serve: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (--port)\n`,
-      )
-      expect(run.stderr).not.toContain('    at ')
-      expect(demoFiles(cwd)).toEqual([])
-    } finally {
-      server.close()
-    }
-  }, 160_000)
+// Store-independent (the demo and these failures use SQLite files of their own): the SQLite pass only.
+describe.skipIf(TEST_DB_KIND !== 'sqlite')(
+  'start-up failures stop what was started and exit 1 with one line',
+  () => {
+    it('a busy port, after the demo has started its devnet and indexer', async () => {
+      const { server, port } = await holdPort()
+      const cwd = scratchDir()
+      try {
+        // Exiting at all proves the devnet's listener and the indexer were stopped: either would keep
+        // the process alive.
+        const run = await runToExit(['serve', '--demo', '--port', String(port)], {}, cwd, 150_000)
+        expect(run.code, run.stderr).toBe(1)
+        expect(run.stderr).toContain(
+          `strata serve: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (--port)\n`,
+        )
+        expect(run.stderr).not.toContain('    at ')
+        expect(demoFiles(cwd)).toEqual([])
+      } finally {
+        server.close()
+      }
+    }, 160_000)
 
-  it('a busy port given by PORT, without the demo', async () => {
-    const { server, port } = await holdPort()
-    try {
-      const run = await runToExit(
-        ['serve'],
-        { PORT: String(port), DATABASE_URL: `sqlite:${join(scratchDir(), 's.db')}` },
+    it('a busy port given by PORT, without the demo', async () => {
+      const { server, port } = await holdPort()
+      try {
+        const run = await runToExit(
+          ['serve'],
+          { PORT: String(port), DATABASE_URL: `sqlite:${join(scratchDir(), 's.db')}` },
+          scratchDir(),
+          60_000,
+        )
+        expect(run.code).toBe(1)
+        expect(run.stderr).toBe(
+          `strata serve: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (PORT or --port)\n`,
+        )
+      } finally {
+        server.close()
+      }
+    }, 70_000)
+
+    it('a busy METRICS_PORT closes the API listener it had opened', async () => {
+      const { server, port } = await holdPort()
+      try {
+        const run = await runToExit(
+          ['serve', '--port', '0'],
+          { METRICS_PORT: String(port), DATABASE_URL: `sqlite:${join(scratchDir(), 'm.db')}` },
+          scratchDir(),
+          60_000,
+        )
+        expect(run.code).toBe(1)
+        expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
+        expect(run.stderr).toContain('(METRICS_PORT)')
+      } finally {
+        server.close()
+      }
+    }, 70_000)
+
+    it('an unreachable Stellar RPC, for serve and for index', async () => {
+      const rpc = `http://127.0.0.1:${await closedPort()}`
+      const db = { DATABASE_URL: `sqlite:${join(scratchDir(), 'r.db')}` }
+      const described = await runToExit(
+        ['serve', '--port', '0'],
+        { ...db, STELLAR_RPC_URL: rpc },
         scratchDir(),
         60_000,
       )
+      expect(described.code).toBe(1)
+      expect(described.stderr).toMatch(
+        new RegExp(
+          `^strata serve: cannot fetch the network description ${rpc}/network.json: fetch failed \\(ECONNREFUSED\\)\\n$`,
+        ),
+      )
+      const pubnet = await runToExit(
+        ['serve', '--port', '0'],
+        { ...db, STELLAR_RPC_URL: rpc, STRATA_NETWORK: 'pubnet' },
+        scratchDir(),
+        60_000,
+      )
+      expect(pubnet.code).toBe(1)
+      expect(pubnet.stderr).toContain(`strata serve: cannot reach the Stellar RPC at ${rpc}: getNetwork:`)
+      expect(pubnet.stderr).toContain('(ECONNREFUSED)')
+      const index = await runToExit(
+        ['index', '--rpc-url', rpc, '--network', 'pubnet'],
+        db,
+        scratchDir(),
+        60_000,
+      )
+      expect(index.code).toBe(1)
+      expect(index.stderr).toContain(`strata index: cannot reach the Stellar RPC at ${rpc}: getNetwork:`)
+    }, 120_000)
+
+    it('a bad configuration names every problem', async () => {
+      const run = await runToExit(['serve'], { PORT: 'eighty', LOG_FORMAT: 'yaml' }, scratchDir(), 60_000)
       expect(run.code).toBe(1)
       expect(run.stderr).toBe(
-        `strata serve: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (PORT or --port)\n`,
+        'strata serve: invalid configuration:\n' +
+          '  - PORT must be a whole number, got "eighty"\n' +
+          '  - LOG_FORMAT must be one of json, pretty, got "yaml"\n',
       )
-    } finally {
-      server.close()
-    }
-  }, 70_000)
+    }, 70_000)
+  },
+)
 
-  it('a busy METRICS_PORT closes the API listener it had opened', async () => {
-    const { server, port } = await holdPort()
-    try {
-      const run = await runToExit(
-        ['serve', '--port', '0'],
-        { METRICS_PORT: String(port), DATABASE_URL: `sqlite:${join(scratchDir(), 'm.db')}` },
-        scratchDir(),
-        60_000,
-      )
-      expect(run.code).toBe(1)
-      expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
-      expect(run.stderr).toContain('(METRICS_PORT)')
-    } finally {
-      server.close()
-    }
-  }, 70_000)
-
-  it('an unreachable Stellar RPC, for serve and for index', async () => {
-    const rpc = `http://127.0.0.1:${await closedPort()}`
-    const db = { DATABASE_URL: `sqlite:${join(scratchDir(), 'r.db')}` }
-    const described = await runToExit(
-      ['serve', '--port', '0'],
-      { ...db, STELLAR_RPC_URL: rpc },
-      scratchDir(),
-      60_000,
-    )
-    expect(described.code).toBe(1)
-    expect(described.stderr).toMatch(
-      new RegExp(
-        `^strata serve: cannot fetch the network description ${rpc}/network.json: fetch failed \\(ECONNREFUSED\\)\\n$`,
-      ),
-    )
-    const pubnet = await runToExit(
-      ['serve', '--port', '0'],
-      { ...db, STELLAR_RPC_URL: rpc, STRATA_NETWORK: 'pubnet' },
-      scratchDir(),
-      60_000,
-    )
-    expect(pubnet.code).toBe(1)
-    expect(pubnet.stderr).toContain(`strata serve: cannot reach the Stellar RPC at ${rpc}: getNetwork:`)
-    expect(pubnet.stderr).toContain('(ECONNREFUSED)')
-    const index = await runToExit(
-      ['index', '--rpc-url', rpc, '--network', 'pubnet'],
-      db,
-      scratchDir(),
-      60_000,
-    )
-    expect(index.code).toBe(1)
-    expect(index.stderr).toContain(`strata index: cannot reach the Stellar RPC at ${rpc}: getNetwork:`)
-  }, 120_000)
-
-  it('a bad configuration names every problem', async () => {
-    const run = await runToExit(['serve'], { PORT: 'eighty', LOG_FORMAT: 'yaml' }, scratchDir(), 60_000)
-    expect(run.code).toBe(1)
-    expect(run.stderr).toBe(
-      'strata serve: invalid configuration:\n' +
-        '  - PORT must be a whole number, got "eighty"\n' +
-        '  - LOG_FORMAT must be one of json, pretty, got "yaml"\n',
-    )
-  }, 70_000)
-})
-
-describe('two demos in one checkout', () => {
+describe.skipIf(TEST_DB_KIND !== 'sqlite')('two demos in one checkout', () => {
   let a: ServerProcess | null = null
   let b: ServerProcess | null = null
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
+import { TEST_DB_KIND } from '../support/database.ts'
 import { CLI } from '../support/process.ts'
 import { callRaw, rpcRequest } from './rpc-client.ts'
 
@@ -43,7 +44,8 @@ async function ledgers(
     .ledgers
 }
 
-describe('strata devnet dates its ledgers', () => {
+// The devnet alone, no store: the SQLite pass only.
+describe.skipIf(TEST_DB_KIND !== 'sqlite')('strata devnet dates its ledgers', () => {
   it('by default the last generated ledger closes now, so staleness reads as on a live network', async () => {
     const before = Math.floor(Date.now() / 1000)
     const { url, output } = await startDevnetCli([])
