@@ -84,6 +84,9 @@ async function main(): Promise<void> {
       '2000',
       '--activity',
       '0.01',
+      // The same ledgers on every run, so runs compare.
+      '--genesis-time',
+      '2025-01-01T00:00:00Z',
     ],
     {},
     /\(latest (\d+)\)[\s\S]*JSON-RPC on (http:\S+), contracts[\s\S]*open vault: (G[A-Z0-9]{55})/,

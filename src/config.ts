@@ -1,9 +1,11 @@
-import { isIP } from 'node:net'
-
 /**
  * The only reader of process.env. Every variable is validated at once so a bad deployment stops
- * with one message that lists every problem.
+ * with one message that lists every problem. The variables, their defaults and bounds are listed in
+ * config-env.ts.
  */
+
+import { isIP } from 'node:net'
+import { ENV_VARS, type EnvName } from './config-env.ts'
 
 export type Plan = 'free' | 'pro' | 'enterprise'
 export const PLANS: readonly Plan[] = ['free', 'pro', 'enterprise']
@@ -33,6 +35,8 @@ export interface Config {
   refreshTokenTtlS: number
   maxPriceAgeS: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** `json` or `pretty` log lines; null: pretty on a terminal, JSON otherwise. */
+  logFormat: 'json' | 'pretty' | null
   /** Requests per rate-limit window for the free plan; other plans are multiples. */
   rateLimitPerMinute: number
   rateLimitWindowS: number
@@ -64,6 +68,7 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const LOG_FORMATS = ['json', 'pretty'] as const
 
 type Env = Record<string, string | undefined>
 
@@ -71,25 +76,35 @@ type Env = Record<string, string | undefined>
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = []
 
-  const int = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+  // Each reader takes the variable's default and bounds from ENV_VARS, the one list of them.
+  /** The value as set, else the listed default; null when neither. */
+  const str = (name: EnvName): string | null => {
     const raw = env[name]
-    if (raw === undefined || raw === '') return fallback
+    return raw === undefined || raw === '' ? ENV_VARS[name].default : raw
+  }
+  /** A variable whose list entry has a default: never null. */
+  const text = (name: EnvName): string => str(name) ?? ''
+  const int = (name: EnvName): number => {
+    const { default: fallback, min = 0, max = Number.MAX_SAFE_INTEGER } = ENV_VARS[name]
+    const raw = str(name) ?? '0'
     if (!/^\d+$/.test(raw.trim())) {
       problems.push(`${name} must be a whole number, got "${raw}"`)
-      return fallback
+      return Number(fallback ?? 0)
     }
     const value = Number(raw.trim())
     if (value < min || value > max) {
       problems.push(`${name} must be between ${min} and ${max}, got ${value}`)
-      return fallback
+      return Number(fallback ?? 0)
     }
     return value
   }
-  const str = (name: string): string | null => {
-    const raw = env[name]
-    return raw === undefined || raw === '' ? null : raw
+  const oneOf = <T extends string>(name: EnvName, allowed: readonly T[]): T | null => {
+    const value = str(name)
+    if (value === null || (allowed as readonly string[]).includes(value)) return value as T | null
+    problems.push(`${name} must be one of ${allowed.join(', ')}, got "${value}"`)
+    return ENV_VARS[name].default as T | null
   }
-  const secret = (name: string, minLength: number): string | null => {
+  const secret = (name: EnvName, minLength: number): string | null => {
     const value = str(name)
     if (value !== null && value.length < minLength) {
       problems.push(`${name} must be at least ${minLength} characters`)
@@ -97,7 +112,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     }
     return value
   }
-  const url = (name: string, protocols: string[]): string | null => {
+  const url = (name: EnvName, protocols: string[]): string | null => {
     const value = str(name)
     if (value === null) return null
     try {
@@ -113,39 +128,33 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     }
   }
 
-  const database = parseDatabaseUrl(str('DATABASE_URL') ?? 'sqlite:./strata.db', problems)
-
-  const logLevelRaw = str('LOG_LEVEL') ?? 'info'
-  let logLevel: Config['logLevel'] = 'info'
-  if ((LOG_LEVELS as readonly string[]).includes(logLevelRaw)) logLevel = logLevelRaw as Config['logLevel']
-  else problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevelRaw}"`)
-
   const config: Config = {
-    port: int('PORT', 3000, 0, 65535),
-    host: str('HOST') ?? '127.0.0.1',
-    metricsPort: str('METRICS_PORT') === null ? null : int('METRICS_PORT', 0, 0, 65535),
-    database,
+    port: int('PORT'),
+    host: text('HOST'),
+    metricsPort: str('METRICS_PORT') === null ? null : int('METRICS_PORT'),
+    database: parseDatabaseUrl(text('DATABASE_URL'), problems),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     stellarRpcUrl: url('STELLAR_RPC_URL', ['http:', 'https:']),
     networkSource: str('STRATA_NETWORK'),
     adminToken: secret('STRATA_ADMIN_TOKEN', 16),
     jwtSecret: secret('STRATA_JWT_SECRET', 32),
     keyPepper: secret('STRATA_KEY_PEPPER', 32),
-    accessTokenTtlS: int('ACCESS_TOKEN_TTL_S', 900, 1, 86_400),
-    refreshTokenTtlS: int('REFRESH_TOKEN_TTL_S', 30 * 86_400, 60, 365 * 86_400),
-    maxPriceAgeS: int('MAX_PRICE_AGE_S', 3600, 1),
-    logLevel,
-    rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600, 1, 10_000_000),
+    accessTokenTtlS: int('ACCESS_TOKEN_TTL_S'),
+    refreshTokenTtlS: int('REFRESH_TOKEN_TTL_S'),
+    maxPriceAgeS: int('MAX_PRICE_AGE_S'),
+    logLevel: oneOf('LOG_LEVEL', LOG_LEVELS) ?? 'info',
+    logFormat: oneOf('LOG_FORMAT', LOG_FORMATS),
+    rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE'),
     rateLimitWindowS: 60,
-    loginAttemptsPerWindow: int('LOGIN_ATTEMPTS_PER_WINDOW', 10, 1, 10_000),
-    loginWindowS: int('LOGIN_WINDOW_S', 300, 1, 86_400),
-    signupAttemptsPerWindow: int('SIGNUP_ATTEMPTS_PER_WINDOW', 10, 1, 1_000_000),
-    signupWindowS: int('SIGNUP_WINDOW_S', 3600, 1, 86_400),
+    loginAttemptsPerWindow: int('LOGIN_ATTEMPTS_PER_WINDOW'),
+    loginWindowS: int('LOGIN_WINDOW_S'),
+    signupAttemptsPerWindow: int('SIGNUP_ATTEMPTS_PER_WINDOW'),
+    signupWindowS: int('SIGNUP_WINDOW_S'),
     trustProxy: parseTrustProxy(str('TRUST_PROXY'), problems),
-    lastUsedFlushMs: int('LAST_USED_FLUSH_MS', 1000, 10, 5000),
-    bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
-    jwtIssuer: str('STRATA_JWT_ISSUER') ?? 'strata',
-    jwtAudience: str('STRATA_JWT_AUDIENCE') ?? 'strata-api',
+    lastUsedFlushMs: int('LAST_USED_FLUSH_MS'),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES'),
+    jwtIssuer: text('STRATA_JWT_ISSUER'),
+    jwtAudience: text('STRATA_JWT_AUDIENCE'),
     ...overrides,
   }
   if (problems.length > 0) throw new ConfigError(problems)

@@ -1,7 +1,9 @@
+import { readdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { createApiKey } from './auth/create-api-key.ts'
 import { type Devnet, startDevnet } from './chain/devnet/index.ts'
 import type { NetworkConfig } from './chain/network.ts'
-import { createIndexer, type Indexer } from './indexer/index.ts'
+import { createIndexer, type Indexer, type IndexerOptions } from './indexer/index.ts'
 import type { Logger } from './logger.ts'
 import type { Database } from './store/db.ts'
 
@@ -30,12 +32,14 @@ export const EMBEDDED_PAGE_SIZE = 50
  * Runs the indexer in this process until stopped: the embedded deployment. Transient failures are
  * retried inside `run`; a fatal one is logged and ends ingestion, the API keeps serving.
  */
-export function runIndexerInBackground(options: {
-  database: Database
-  logger: Logger
-  rpcUrl: string
-  network: NetworkConfig
-}): RunningIndexer {
+export function runIndexerInBackground(
+  options: {
+    database: Database
+    logger: Logger
+    rpcUrl: string
+    network: NetworkConfig
+  } & Pick<IndexerOptions, 'onStart' | 'onProgress'>,
+): RunningIndexer {
   const indexer = createIndexer({ ...options, batchSize: EMBEDDED_BATCH_SIZE, pageSize: EMBEDDED_PAGE_SIZE })
   const controller = new AbortController()
   const running = indexer.run(controller.signal).catch((error: unknown) => {
@@ -57,12 +61,21 @@ export interface Demo {
 }
 
 /** Starts the simulated network and catches the indexer up to its head before the API opens. */
-export async function startDemoNetwork(database: Database, logger: Logger): Promise<Demo> {
+export async function startDemoNetwork(
+  database: Database,
+  logger: Logger,
+  signal?: AbortSignal,
+): Promise<Demo> {
   // The demo's history ends now, so staleness figures read as they would on a live network.
   const genesisCloseTimeS = Math.floor(Date.now() / 1000) - DEMO_DEVNET.ledgers * 5
   const devnet = await startDevnet({ ...DEMO_DEVNET, genesisCloseTimeS })
-  const catchUp = createIndexer({ database, logger, rpcUrl: devnet.url, network: devnet.network })
-  await catchUp.syncTo(devnet.latestLedger())
+  try {
+    const catchUp = createIndexer({ database, logger, rpcUrl: devnet.url, network: devnet.network })
+    await catchUp.syncTo(devnet.latestLedger(), signal)
+  } catch (error) {
+    await devnet.close()
+    throw error
+  }
   const indexer = runIndexerInBackground({ database, logger, rpcUrl: devnet.url, network: devnet.network })
   return {
     devnet,
@@ -72,6 +85,51 @@ export async function startDemoNetwork(database: Database, logger: Logger): Prom
       await devnet.close()
     },
   }
+}
+
+/** Where demos keep their databases, relative to the directory `npm start` runs in. */
+export const DEMO_DIR = './.strata'
+const DEMO_FILE = /^demo-(\d+)\.db(-wal|-shm|-journal)?$/
+
+/** This process's demo database: one per process, so two demos in one checkout never share one. */
+export function demoDatabasePath(pid = process.pid, dir = DEMO_DIR): string {
+  return `${dir}/demo-${pid}.db`
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Removes the databases of demos whose process is gone (killed before they could clean up); a
+ * running demo's database is never touched. Returns the files removed.
+ */
+export function removeStaleDemoDatabases(dir = DEMO_DIR): string[] {
+  const removed: string[] = []
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return removed
+  }
+  for (const name of names) {
+    const pid = Number(DEMO_FILE.exec(name)?.[1] ?? Number.NaN)
+    if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue
+    rmSync(join(dir, name), { force: true })
+    removed.push(name)
+  }
+  return removed
+}
+
+/** A demo database and its SQLite side files (WAL, shared memory). */
+export function removeDemoDatabase(path: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true })
 }
 
 /** A ready key for the demo organization, created afresh at each start (keys are shown once). */

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino'
 import type { Config } from './config.ts'
+import { prettyDestination } from './log-pretty.ts'
 
 export type { Logger }
 
@@ -20,13 +21,26 @@ export const REDACTED_PATHS = [
   'adminToken',
 ]
 
+/** LOG_FORMAT as set, else readable lines on a terminal and JSON lines for everything else. */
+export function resolveLogFormat(
+  format: Config['logFormat'],
+  stdout: { isTTY?: boolean } = process.stdout,
+): 'json' | 'pretty' {
+  return format ?? (stdout.isTTY === true ? 'pretty' : 'json')
+}
+
 /**
- * JSON lines on stdout (or the given stream), secrets redacted. Stdout is written asynchronously:
+ * Log lines on stdout (or the given stream), secrets redacted: JSON lines, or with `pretty` one
+ * readable line each (the same redacted record, reformatted). Stdout is written asynchronously:
  * lines logged while a write is in flight go out together in the next one, so a busy server makes
  * far fewer write(2) calls than lines, and a quiet process's line still appears at once. Pino
  * flushes what is pending when the process exits.
  */
-export function createLogger(level: Config['logLevel'], destination?: DestinationStream): Logger {
+export function createLogger(
+  level: Config['logLevel'],
+  destination?: DestinationStream,
+  format: 'json' | 'pretty' = 'json',
+): Logger {
   return pino(
     {
       level,
@@ -34,6 +48,8 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    format === 'pretty'
+      ? prettyDestination(destination ?? process.stdout)
+      : (destination ?? pino.destination({ dest: 1, sync: false })),
   )
 }

@@ -22,24 +22,32 @@ export async function startServer(
   database: Database,
 ): Promise<RunningServer> {
   const ctx = await createContext(config, logger, { database })
-  const app = await buildApp(ctx)
-  const address = await app.listen({ port: config.port, host: config.host })
-  const url = address.replace('[::1]', 'localhost')
-  const metricsServer =
-    config.metricsPort === null
-      ? null
-      : await startMetricsServer(ctx.metrics, config.metricsPort, config.host)
-  return {
-    app,
-    ctx,
-    url,
-    metricsUrl: metricsServer
-      ? `http://${config.host}:${(metricsServer.address() as AddressInfo).port}/metrics`
-      : null,
-    async close() {
-      metricsServer?.close()
-      await app.close()
-      await ctx.close()
-    },
+  // A failure to build or listen closes what was opened (the Redis client, the key-usage timer,
+  // the first listener), so the caller can stop and the process can exit.
+  let app: App | null = null
+  try {
+    app = await buildApp(ctx)
+    const address = await app.listen({ port: config.port, host: config.host })
+    const url = address.replace('[::1]', 'localhost')
+    const metrics =
+      config.metricsPort === null
+        ? null
+        : await startMetricsServer(ctx.metrics, config.metricsPort, config.host)
+    const listening = app
+    return {
+      app: listening,
+      ctx,
+      url,
+      metricsUrl: metrics ? `http://${config.host}:${(metrics.address() as AddressInfo).port}/metrics` : null,
+      async close() {
+        metrics?.close()
+        await listening.close()
+        await ctx.close()
+      },
+    }
+  } catch (error) {
+    await app?.close().catch(() => {})
+    await ctx.close().catch(() => {})
+    throw error
   }
 }

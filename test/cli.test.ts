@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -41,6 +41,19 @@ describe('the strata command', () => {
     const unknown = strata(['frobnicate'], {})
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toContain('unknown command')
+  })
+
+  it('prints its version from package.json with --version and -v', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string
+    }
+    expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/)
+    for (const flag of ['--version', '-v']) {
+      const run = strata([flag], {})
+      expect(run.code, flag).toBe(0)
+      expect(run.stdout).toBe(`strata ${pkg.version}\n`)
+    }
+    expect(strata(['--help'], {}).stdout).toContain('strata --version')
   })
 
   it('creates a key, then a login for that organization that works over HTTP', async () => {

@@ -156,9 +156,22 @@ export function normalizeNetworkConfig(config: NetworkConfig): NetworkConfig {
 /** Reads a NetworkConfig from an http(s) URL, a JSON file, or the name of a shipped description. */
 export async function loadNetworkConfig(source: string, signal?: AbortSignal): Promise<NetworkConfig> {
   if (/^https?:\/\//.test(source)) {
-    const response = await fetch(source, { signal: signal ?? AbortSignal.timeout(10_000) })
-    if (!response.ok) throw new Error(`${source}: HTTP ${response.status}`)
-    return parseNetworkConfig(await response.json(), source)
+    const timeout = AbortSignal.timeout(10_000)
+    let response: Response
+    let body: unknown
+    try {
+      response = await fetch(source, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout })
+      if (!response.ok) throw new Error(`HTTP ${response.status}`)
+      body = await response.json()
+    } catch (error) {
+      if (signal?.aborted) throw error
+      // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause.
+      const code = (error as Error & { cause?: { code?: string } }).cause?.code
+      throw new Error(
+        `cannot fetch the network description ${source}: ${(error as Error).message}${code ? ` (${code})` : ''}`,
+      )
+    }
+    return parseNetworkConfig(body, source)
   }
   const path = SHIPPED_NETWORKS[source] ?? source
   let text: string

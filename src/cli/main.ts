@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util'
+import { VERSION } from '../version.ts'
 import type { CommandValues } from './command.ts'
 import { COMMANDS } from './commands.ts'
 
@@ -9,6 +10,10 @@ async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(usage())
     return name === undefined ? 1 : 0
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    process.stdout.write(`strata ${VERSION}\n`)
+    return 0
   }
   const entry = COMMANDS[name]
   if (!entry) {
@@ -27,12 +32,18 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`strata ${name}: ${(error as Error).message}\n\n${command.help.trim()}\n`)
     return 1
   }
-  return command.run(values)
+  try {
+    return await command.run(values)
+  } catch (error) {
+    // A command's failure is one line, named after the command.
+    process.stderr.write(`strata ${name}: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 1
+  }
 }
 
 function usage(): string {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`)
-  return `Usage: strata <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun "strata <command> --help" for a command's options.\n`
+  return `Usage: strata <command> [options]\n       strata --version\n\nCommands:\n${lines.join('\n')}\n\nRun "strata <command> --help" for a command's options.\n`
 }
 
 main(process.argv.slice(2)).then(

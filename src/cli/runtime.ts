@@ -1,5 +1,5 @@
 import { type Config, loadConfig } from '../config.ts'
-import { createLogger, type Logger } from '../logger.ts'
+import { createLogger, type Logger, resolveLogFormat } from '../logger.ts'
 import { createDatabase, type Database } from '../store/db.ts'
 import { migrateToLatest } from '../store/migrate.ts'
 
@@ -12,7 +12,7 @@ export async function openRuntime(
   options: { migrate?: boolean } = {},
 ): Promise<{ config: Config; logger: Logger; database: Database }> {
   const config = loadConfig(process.env, overrides)
-  const logger = createLogger(config.logLevel)
+  const logger = createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat))
   const database = createDatabase(config.database)
   if (options.migrate !== false) await migrateToLatest(database)
   return { config, logger, database }

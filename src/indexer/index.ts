@@ -58,6 +58,8 @@ const RESTART_BASE_DELAY_MS = 500
 const RESTART_MAX_DELAY_MS = 30_000
 
 export interface IndexerProgress {
+  /** The first ledger this run ingested (a restart within the run keeps it). */
+  fromLedger: number
   /** The checkpoint just committed. */
   lastLedger: number
   /** The chain head as last reported by the source. */
@@ -68,7 +70,22 @@ export interface IndexerProgress {
   elapsedMs: number
 }
 
+/** Where a run starts, told once before its first ledger is read. */
+export interface IndexerStart {
+  /** The first ledger this run ingests. */
+  fromLedger: number
+  /** The checkpoint it continues from; null for an empty store. */
+  resumedFrom: number | null
+  /** The RPC's head and oldest ledger at the start. */
+  headLedger: number
+  rpcOldestLedger: number
+  /** Whether ledgers below the RPC's oldest come from the data lake first. */
+  backfill: boolean
+}
+
 interface RunTotals {
+  /** Set by the run's first pass. */
+  fromLedger: number | null
   ingestedLedgers: number
   ingestedChanges: number
   startedAt: number
@@ -96,6 +113,8 @@ export interface IndexerOptions {
   decodeInWorker?: boolean
   /** Accounts whose protocol state stays cached between batches (the store holds the rest). */
   stateCacheAccounts?: number
+  /** Called once a run knows where it starts, before it reads a ledger. */
+  onStart?: (start: IndexerStart) => void
   /** Called after every committed batch. */
   onProgress?: (progress: IndexerProgress) => void
 }
@@ -141,15 +160,24 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const resume = await loadResumePoint(database)
     if (resume.checkpoint !== null) notifyCommitted(resume.checkpoint)
     if (until !== undefined && resume.checkpoint !== null && resume.checkpoint >= until) return
+    const health = await client.getHealth(signal)
     const startLedger =
-      resume.checkpoint !== null
-        ? resume.checkpoint + 1
-        : (options.fromLedger ?? (await client.getHealth(signal)).oldestLedger)
+      resume.checkpoint !== null ? resume.checkpoint + 1 : (options.fromLedger ?? health.oldestLedger)
+    if (started.fromLedger === null) {
+      started.fromLedger = startLedger
+      options.onStart?.({
+        fromLedger: startLedger,
+        resumedFrom: resume.checkpoint,
+        headLedger: health.latestLedger,
+        rpcOldestLedger: health.oldestLedger,
+        backfill: lake !== null && startLedger < health.oldestLedger,
+      })
+    }
     const pipeline = createLedgerPipeline(database, network, resume, {
       ...(options.stateCacheAccounts !== undefined ? { stateCacheAccounts: options.stateCacheAccounts } : {}),
     })
     let lastWrite = Date.now()
-    let latest = 0
+    let latest = health.latestLedger
 
     const flush = async () => {
       const changes = pipeline.pendingChanges()
@@ -163,6 +191,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       notifyCommitted(batch.lastLedger)
       logger.debug({ lastLedger: batch.lastLedger, ledgers: batch.ledgers.length }, 'batch committed')
       options.onProgress?.({
+        fromLedger: started.fromLedger ?? startLedger,
         lastLedger: batch.lastLedger,
         latestLedger: latest,
         ingestedLedgers: started.ingestedLedgers,
@@ -275,7 +304,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
       throw error
     })
     const combined = AbortSignal.any([signal, lock.lost])
-    const progress: RunTotals = { ingestedLedgers: 0, ingestedChanges: 0, startedAt: performance.now() }
+    const progress: RunTotals = {
+      fromLedger: null,
+      ingestedLedgers: 0,
+      ingestedChanges: 0,
+      startedAt: performance.now(),
+    }
     let networkChecked = false
     try {
       for (let failures = 0; !signal.aborted; ) {

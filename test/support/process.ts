@@ -15,8 +15,10 @@ export function startServerProcess(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  cwd?: string,
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [CLI, ...args], {
+    ...(cwd !== undefined ? { cwd } : {}),
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

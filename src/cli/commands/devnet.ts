@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises'
 import { writeDatalake } from '../../chain/devnet/datalake-writer.ts'
 import { startDevnet } from '../../chain/devnet/index.ts'
+import { LEDGER_INTERVAL_S } from '../../chain/devnet/world-state.ts'
 import type { Command, CommandValues } from '../command.ts'
+import { describeStartupError } from '../startup.ts'
 
 export const devnetCommand: Command = {
   help: `
@@ -10,8 +12,9 @@ Usage: strata devnet [--port 8000] [--host 127.0.0.1] [--seed 1] [--ledgers 2000
                      [--fault-rate 0] [--fault-timeout-ms 2500] [--protocol-switch-ledger L]
                      [--reflector-v3-ledger L] [--vault-ttl-ledgers N] [--write-network FILE]
                      [--write-datalake DIR] [--rpc-retention-ledgers N] [--lending-activity P]
+                     [--genesis-time EPOCH_S|RFC3339]
 
-Generates --ledgers ledgers from --seed (same seed and options: byte-identical ledgers), then
+Generates --ledgers ledgers from --seed, then
 serves JSON-RPC 2.0 on POST / (getHealth, getNetwork, getLatestLedger, getLedgers, getEvents,
 getLedgerEntries, getTransaction) and the watched contracts on GET /network.json.
 With --close-interval-ms, one more ledger closes every M milliseconds.
@@ -23,6 +26,10 @@ oracle is Reflector v2 (prices in storage, no events); vault entries idle for --
 lake (one ledger per file, as the public lake); --rpc-retention-ledgers makes the RPC serve only the
 latest N ledgers, as Stellar RPC keeps about 7 days. --lending-activity is the chance that a
 lending account submits to its Blend pool in a ledger (default: --activity); 0 deploys no pools.
+Ledgers close ${LEDGER_INTERVAL_S} s apart and the last generated one closes now, so data staleness reads as on a
+live network. --genesis-time fixes the first ledger's close time instead (epoch seconds or an
+RFC 3339 date, e.g. 2025-01-01T00:00:00Z): with it, the same seed and options give byte-identical
+ledgers on every run.
 The contracts' layouts: docs/devnet.md.
 Stops on Ctrl-C.`,
   options: {
@@ -43,6 +50,7 @@ Stops on Ctrl-C.`,
     'write-datalake': { type: 'string' },
     'rpc-retention-ledgers': { type: 'string' },
     'lending-activity': { type: 'string' },
+    'genesis-time': { type: 'string' },
   },
   async run(values) {
     const problems: string[] = []
@@ -69,12 +77,24 @@ Stops on Ctrl-C.`,
         ? { lendingActivity: fraction('lending-activity', 0.02) }
         : {}),
     }
+    const genesis = readGenesisTime(values['genesis-time'], problems)
     if (problems.length > 0) {
       process.stderr.write(`strata devnet: ${problems.join('; ')}\n`)
       return 1
     }
+    // Without --genesis-time the history ends now, as the demo's does (a fixed 2025 date would
+    // make every staleness figure read hundreds of days).
+    const genesisCloseTimeS =
+      genesis ?? Math.floor(Date.now() / 1000) - (options.ledgers - 1) * LEDGER_INTERVAL_S
     const started = performance.now()
-    const devnet = await startDevnet(options)
+    let devnet: Awaited<ReturnType<typeof startDevnet>>
+    try {
+      devnet = await startDevnet({ ...options, genesisCloseTimeS })
+    } catch (error) {
+      const portNames = options.port ? { [options.port]: '--port' } : {}
+      process.stderr.write(`strata devnet: ${describeStartupError(error, portNames)}\n`)
+      return 1
+    }
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
     const lakeDir = values['write-datalake']
     if (typeof lakeDir === 'string') {
@@ -87,6 +107,7 @@ Stops on Ctrl-C.`,
     }
     process.stdout.write(
       `devnet: ${options.ledgers} ledgers generated in ${seconds}s (latest ${devnet.latestLedger()})\n` +
+        `devnet: ledgers close from ${isoTime(genesisCloseTimeS)} to ${isoTime(genesisCloseTimeS + (options.ledgers - 1) * LEDGER_INTERVAL_S)}${genesis === null ? ' (now; --genesis-time fixes it)' : ''}\n` +
         `devnet: JSON-RPC on ${devnet.url}, contracts on ${devnet.url}/network.json\n` +
         `devnet: an account with an open vault: ${devnet.sampleVaultHolder()}\n`,
     )
@@ -114,4 +135,21 @@ function readNumber(
     return fallback
   }
   return value
+}
+
+const isoTime = (epochS: number) => new Date(epochS * 1000).toISOString().replace('.000Z', 'Z')
+
+/** --genesis-time as epoch seconds: a whole number, or an RFC 3339 date with its offset. */
+function readGenesisTime(raw: unknown, problems: string[]): number | null {
+  if (typeof raw !== 'string') return null
+  if (/^\d+$/.test(raw)) return Number(raw)
+  const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i
+  const ms = rfc3339.test(raw) ? Date.parse(raw) : Number.NaN
+  if (Number.isNaN(ms) || ms < 0) {
+    problems.push(
+      `--genesis-time must be epoch seconds or an RFC 3339 date (2025-01-01T00:00:00Z), got "${raw}"`,
+    )
+    return null
+  }
+  return Math.floor(ms / 1000)
 }

@@ -1,47 +1,13 @@
 import { defaultNetworkUrl, loadNetworkConfig } from '../../chain/load-network.ts'
+import { watchedContracts } from '../../chain/network.ts'
 import { loadConfig } from '../../config.ts'
-import { createIndexer, type IndexerProgress } from '../../indexer/index.ts'
-import { createLogger, type Logger } from '../../logger.ts'
+import { createIndexer } from '../../indexer/index.ts'
+import { createLogger, resolveLogFormat } from '../../logger.ts'
 import { createDatabase } from '../../store/db.ts'
 import { migrateToLatest } from '../../store/migrate.ts'
 import type { Command } from '../command.ts'
-
-const PROGRESS_LOG_INTERVAL_MS = 5000
-const PROGRESS_BAR_WIDTH = 30
-
-function formatProgressBar(p: IndexerProgress, rate: number): string {
-  const lag = Math.max(0, p.latestLedger - p.lastLedger)
-  const done = p.latestLedger > 0 ? Math.min(1, p.lastLedger / p.latestLedger) : 0
-  const filled = Math.round(done * PROGRESS_BAR_WIDTH)
-  const bar = `${'#'.repeat(filled)}${'-'.repeat(PROGRESS_BAR_WIDTH - filled)}`
-  return `ledger ${p.lastLedger} [${bar}] ${p.ingestedLedgers} ledgers, ${Math.round(rate)} ledgers/s, lag ${lag}`
-}
-
-/** A progress bar on a terminal; otherwise a JSON log line every few seconds. */
-function createProgressReporter(logger: Logger): (p: IndexerProgress) => void {
-  const tty = process.stderr.isTTY === true
-  let lastShown = 0
-  return (p) => {
-    const now = Date.now()
-    const rate = p.elapsedMs > 0 ? (p.ingestedLedgers * 1000) / p.elapsedMs : 0
-    if (tty) {
-      process.stderr.write(`\r${formatProgressBar(p, rate)}\x1b[K`)
-      return
-    }
-    if (now - lastShown < PROGRESS_LOG_INTERVAL_MS) return
-    lastShown = now
-    logger.info(
-      {
-        lastLedger: p.lastLedger,
-        latestLedger: p.latestLedger,
-        lag: Math.max(0, p.latestLedger - p.lastLedger),
-        ingestedLedgers: p.ingestedLedgers,
-        ledgersPerSecond: Math.round(rate),
-      },
-      'indexer progress',
-    )
-  }
-}
+import { createProgressReporter, describeNetwork } from '../indexing-report.ts'
+import { checkRpcSource, createStarted, describeStartupError } from '../startup.ts'
 
 function parseLedgerOption(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined
@@ -64,7 +30,12 @@ the described network, and a store keeps the one network it was first filled fro
 --datalake names a ledger data lake (SEP-54, as Galexie writes it: a directory or an http(s) URL):
 ledgers older than the RPC's oldest are read from it, so --from-ledger can reach back before the
 RPC's window (to a contract's first ledger); ingestion then hands over to the RPC without a gap.
-On PostgreSQL a second indexer waits as a hot standby until the first one stops.`,
+On PostgreSQL a second indexer waits as a hot standby until the first one stops.
+
+It prints the network, the watched contracts and the range it ingests, then its progress: on a
+terminal a bar over that range with the current rate and the time left, otherwise a log record
+every few seconds. An unreachable RPC, or one serving another network, stops it at start-up.
+Environment: DATABASE_URL, STELLAR_RPC_URL, LOG_LEVEL, LOG_FORMAT (strata serve --help lists all).`,
   options: {
     'rpc-url': { type: 'string' },
     'from-ledger': { type: 'string' },
@@ -73,25 +44,50 @@ On PostgreSQL a second indexer waits as a hot standby until the first one stops.
     datalake: { type: 'string' },
   },
   async run(values) {
-    const rpcUrl = typeof values['rpc-url'] === 'string' ? values['rpc-url'] : loadConfig().stellarRpcUrl
+    const config = loadConfig()
+    const rpcUrl = typeof values['rpc-url'] === 'string' ? values['rpc-url'] : config.stellarRpcUrl
     if (!rpcUrl) {
       process.stderr.write('strata index: --rpc-url (or STELLAR_RPC_URL) is required\n')
       return 1
     }
     const fromLedger = parseLedgerOption(values['from-ledger'], '--from-ledger')
     const batchSize = parseLedgerOption(values['batch-size'], '--batch-size')
-    const config = loadConfig()
-    const logger = createLogger(config.logLevel)
-    const networkSource = typeof values.network === 'string' ? values.network : defaultNetworkUrl(rpcUrl)
-    const network = await loadNetworkConfig(networkSource)
-    const database = createDatabase(config.database)
+    const logger = createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat))
     const controller = new AbortController()
     const stop = () => controller.abort(new Error('interrupted'))
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
+    const started = createStarted()
+    const mode = process.stderr.isTTY === true ? 'bar' : 'log'
+    const write = (text: string) => process.stderr.write(text)
+    let report: ReturnType<typeof createProgressReporter> | null = null
     try {
+      const networkSource = typeof values.network === 'string' ? values.network : defaultNetworkUrl(rpcUrl)
+      const network = await loadNetworkConfig(networkSource, controller.signal)
+      if (mode === 'bar')
+        write(
+          describeNetwork(network)
+            .map((line) => `indexer: ${line}\n`)
+            .join(''),
+        )
+      else {
+        const contracts = watchedContracts(network)
+        logger.info(
+          {
+            rpcUrl,
+            network: network.name,
+            passphrase: network.passphrase,
+            contracts: contracts.length,
+            kinds: [...new Set(contracts.map((c) => c.kind))],
+          },
+          'indexer starting',
+        )
+      }
+      await checkRpcSource(rpcUrl, network, controller.signal)
+      const database = createDatabase(config.database)
+      started.add(() => database.close())
       await migrateToLatest(database)
-      logger.info({ rpcUrl, network: network.name }, 'indexer starting')
+      report = createProgressReporter({ mode, logger, rpcUrl, network, write })
       const indexer = createIndexer({
         database,
         logger,
@@ -100,16 +96,22 @@ On PostgreSQL a second indexer waits as a hot standby until the first one stops.
         ...(fromLedger !== undefined ? { fromLedger } : {}),
         ...(batchSize !== undefined && batchSize > 0 ? { batchSize } : {}),
         ...(typeof values.datalake === 'string' ? { datalake: values.datalake } : {}),
-        onProgress: createProgressReporter(logger),
+        onStart: report.onStart,
+        onProgress: report.onProgress,
       })
       await indexer.run(controller.signal)
-      if (process.stderr.isTTY) process.stderr.write('\n')
+      report.finish()
       logger.info({ lastLedger: indexer.lastIndexedLedger() }, 'indexer stopped')
       return 0
+    } catch (error) {
+      if (controller.signal.aborted) return 0
+      report?.finish()
+      process.stderr.write(`strata index: ${describeStartupError(error)}\n`)
+      return 1
     } finally {
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
-      await database.close()
+      await started.stopAll()
     }
   },
 }

@@ -1,37 +1,43 @@
-import { mkdirSync, rmSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { defaultNetworkUrl, loadNetworkConfig } from '../../chain/load-network.ts'
+import { type Config, ConfigError, loadConfig } from '../../config.ts'
+import { envHelpText } from '../../config-env.ts'
 import {
   createDemoKey,
+  DEMO_DIR,
   type Demo,
-  type RunningIndexer,
+  demoDatabasePath,
+  removeDemoDatabase,
+  removeStaleDemoDatabases,
   runIndexerInBackground,
   startDemoNetwork,
 } from '../../demo.ts'
-import { startServer } from '../../server.ts'
+import { createLogger, resolveLogFormat } from '../../logger.ts'
+import { type RunningServer, startServer } from '../../server.ts'
+import { createDatabase } from '../../store/db.ts'
+import { migrateToLatest } from '../../store/migrate.ts'
 import type { Command } from '../command.ts'
-import { openRuntime, stringOption } from '../runtime.ts'
-
-/** The demo's own database, recreated at each start so it always matches the simulated chain. */
-const DEMO_DATABASE_PATH = './.strata/demo.db'
+import { createProgressReporter, describeNetwork } from '../indexing-report.ts'
+import { stringOption } from '../runtime.ts'
+import { checkRpcSource, createStarted, describeStartupError } from '../startup.ts'
 
 export const serveCommand: Command = {
   help: `
 Usage: strata serve [--port N] [--host H] [--demo]
 
-Runs the API on DATABASE_URL (default sqlite:./strata.db). With STELLAR_RPC_URL it also runs the
-indexer in the same process (STRATA_NETWORK names the network description, by default
-<rpc origin>/network.json); without it, the API serves what a separate "strata index" writes.
---demo starts a simulated network, indexes it into ${DEMO_DATABASE_PATH} (unless DATABASE_URL
-is set), and prints a ready API key and a curl command.
+Runs the API on DATABASE_URL. With STELLAR_RPC_URL it also runs the indexer in the same process
+(STRATA_NETWORK names the network description, by default <rpc origin>/network.json) and prints
+what it indexes and its progress; without it, the API serves what a separate "strata index" writes.
+--demo starts a simulated network, indexes it into a database of its own under ${DEMO_DIR}/ (one
+per process, removed when it stops; unless DATABASE_URL is set), and prints a ready API key and a
+curl command. Any start-up failure (port in use, bad configuration, unreachable RPC) stops what was
+started and exits 1 with one line saying why.
 
-Configuration comes from the environment: PORT, HOST, DATABASE_URL, REDIS_URL, STELLAR_RPC_URL,
-STRATA_NETWORK, STRATA_ADMIN_TOKEN,
-STRATA_JWT_SECRET, STRATA_KEY_PEPPER, ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S,
-RATE_LIMIT_PER_MINUTE, LOGIN_ATTEMPTS_PER_WINDOW, LOGIN_WINDOW_S, SIGNUP_ATTEMPTS_PER_WINDOW,
-SIGNUP_WINDOW_S, TRUST_PROXY, MAX_PRICE_AGE_S, METRICS_PORT, LOG_LEVEL. Logs are JSON lines on stdout.`,
+Environment (validated together at start-up; --port and --host override PORT and HOST):
+${envHelpText()}`,
   options: { port: { type: 'string' }, host: { type: 'string' }, demo: { type: 'boolean' } },
   async run(values) {
-    const overrides: { port?: number; host?: string } = {}
+    const overrides: Partial<Config> = {}
     const port = stringOption(values.port)
     if (port !== undefined) {
       if (!/^\d+$/.test(port) || Number(port) > 65535) {
@@ -43,47 +49,107 @@ SIGNUP_WINDOW_S, TRUST_PROXY, MAX_PRICE_AGE_S, METRICS_PORT, LOG_LEVEL. Logs are
     const host = stringOption(values.host)
     if (host !== undefined) overrides.host = host
     const demo = values.demo === true
-    if (demo && !process.env.DATABASE_URL) {
-      rmSync('./.strata', { recursive: true, force: true })
-      mkdirSync('./.strata', { recursive: true })
-      process.env.DATABASE_URL = `sqlite:${DEMO_DATABASE_PATH}`
-    }
-    const { config, logger, database } = await openRuntime(overrides)
 
-    let demoNetwork: Demo | null = null
-    let ingest: RunningIndexer | null = null
-    if (demo) {
-      process.stderr.write('Starting the simulated network and indexing it...\n')
-      demoNetwork = await startDemoNetwork(database, logger)
-    } else if (config.stellarRpcUrl) {
-      const network = await loadNetworkConfig(config.networkSource ?? defaultNetworkUrl(config.stellarRpcUrl))
-      ingest = runIndexerInBackground({ database, logger, rpcUrl: config.stellarRpcUrl, network })
-    }
+    // Ctrl-C while starting stops what has started so far, as a failure would.
+    const starting = new AbortController()
+    const interrupt = () => starting.abort(new Error('interrupted'))
+    process.once('SIGINT', interrupt)
+    process.once('SIGTERM', interrupt)
+    const started = createStarted()
+    const portNames: Record<number, string> = {}
+    let server: RunningServer
+    const lines: string[] = []
+    try {
+      const config = loadConfig(process.env, overrides)
+      if (config.metricsPort) portNames[config.metricsPort] = 'METRICS_PORT'
+      if (config.port) portNames[config.port] = port !== undefined ? '--port' : 'PORT or --port'
+      let databasePath: string | null = null
+      if (demo && config.database.kind === 'sqlite' && !process.env.DATABASE_URL) {
+        mkdirSync(DEMO_DIR, { recursive: true })
+        removeStaleDemoDatabases()
+        const path = demoDatabasePath()
+        databasePath = path
+        removeDemoDatabase(path)
+        started.add(() => removeDemoDatabase(path))
+        config.database = { kind: 'sqlite', path }
+      }
+      const logger = createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat))
+      const database = createDatabase(config.database)
+      started.add(() => database.close())
+      await migrateToLatest(database)
 
-    const server = await startServer(config, logger, database)
-    const lines = [`Strata API listening on ${server.url}`, `  OpenAPI: ${server.url}/v1/openapi.json`]
-    if (server.metricsUrl) lines.push(`  metrics: ${server.metricsUrl}`)
-    if (server.ctx.adminTokenGenerated) {
-      lines.push(`  admin token (generated; set STRATA_ADMIN_TOKEN to fix one): ${server.ctx.adminToken}`)
-    }
-    if (demoNetwork) {
-      const key = await createDemoKey(database, server.ctx.keyPepper)
-      const holder = demoNetwork.devnet.sampleVaultHolder()
-      lines.push(
-        `  simulated network (Stellar RPC): ${demoNetwork.devnet.url}, head ledger ${demoNetwork.devnet.latestLedger()}`,
-        `  demo API key: ${key}`,
-        '',
-        'Try:',
-        `  curl -H 'x-svc-token: ${key}' ${server.url}/v1/users/${holder}/positions/vaultprotocol`,
+      let demoNetwork: Demo | null = null
+      if (demo) {
+        process.stderr.write('Starting the simulated network and indexing it...\n')
+        demoNetwork = await startDemoNetwork(database, logger, starting.signal)
+        const running = demoNetwork
+        started.add(() => running.close())
+      } else if (config.stellarRpcUrl) {
+        const rpcUrl = config.stellarRpcUrl
+        const network = await loadNetworkConfig(
+          config.networkSource ?? defaultNetworkUrl(rpcUrl),
+          starting.signal,
+        )
+        await checkRpcSource(rpcUrl, network, starting.signal)
+        lines.push(...describeNetwork(network).map((line) => `  indexer ${line}`))
+        const report = createProgressReporter({
+          mode: process.stderr.isTTY === true ? 'lines' : 'log',
+          logger,
+          rpcUrl,
+          network,
+          write: (text) => process.stderr.write(text),
+        })
+        const ingest = runIndexerInBackground({
+          database,
+          logger,
+          rpcUrl,
+          network,
+          onStart: report.onStart,
+          onProgress: report.onProgress,
+        })
+        started.add(() => ingest.stop())
+      }
+      starting.signal.throwIfAborted()
+
+      server = await startServer(config, logger, database)
+      const running = server
+      started.add(() => running.close())
+      lines.unshift(
+        `Strata API listening on ${server.url}`,
+        `  reference: ${server.url}/v1/docs (${server.url} opens it in a browser)`,
+        `  OpenAPI:   ${server.url}/v1/openapi.json`,
+        `  health:    ${server.url}/v1/health`,
       )
+      if (server.metricsUrl) lines.push(`  metrics:   ${server.metricsUrl}`)
+      if (server.ctx.adminTokenGenerated) {
+        lines.push(`  admin token (generated; set STRATA_ADMIN_TOKEN to fix one): ${server.ctx.adminToken}`)
+      }
+      if (databasePath) lines.push(`  database: ${databasePath} (this demo's own; removed when it stops)`)
+      if (demoNetwork) {
+        const key = await createDemoKey(database, server.ctx.keyPepper)
+        const holder = demoNetwork.devnet.sampleVaultHolder()
+        lines.push(
+          `  simulated network (Stellar RPC): ${demoNetwork.devnet.url}, head ledger ${demoNetwork.devnet.latestLedger()}`,
+          `  demo API key: ${key}`,
+          '',
+          'Try:',
+          `  curl -H 'x-svc-token: ${key}' ${server.url}/v1/users/${holder}/positions/vaultprotocol`,
+        )
+      }
+    } catch (error) {
+      await started.stopAll().catch(() => {})
+      if (starting.signal.aborted) return 0
+      const reason = error instanceof ConfigError ? error.message : describeStartupError(error, portNames)
+      process.stderr.write(`strata serve: ${reason}\n`)
+      return 1
+    } finally {
+      process.off('SIGINT', interrupt)
+      process.off('SIGTERM', interrupt)
     }
-    process.stderr.write(`${lines.join('\n')}\n`)
-    await waitForShutdown(async () => {
-      await server.close()
-      await demoNetwork?.close()
-      await ingest?.stop()
-      await database.close()
-    })
+    // Set apart from the log lines around it: the listener's own line is written out first.
+    await new Promise<void>((resolve) => server.app.log.flush(() => resolve()))
+    process.stderr.write(`\n${lines.join('\n')}\n\nCtrl-C stops it.\n\n`)
+    await waitForShutdown(() => started.stopAll())
     return 0
   },
 }

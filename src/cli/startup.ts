@@ -1,0 +1,91 @@
+import type { NetworkConfig } from '../chain/network.ts'
+import { createRpcClient } from '../chain/rpc-client.ts'
+
+/**
+ * What a command has started so far, stopped in reverse order: a start-up that fails half-way
+ * stops the devnet, the indexer, the listeners and the database it had opened, so the process
+ * exits on its own instead of hanging on a live server.
+ */
+export interface Started {
+  /** Registers how to stop something just started. */
+  add(stop: () => Promise<void> | void): void
+  /** Stops everything registered, newest first; a failing stop does not keep the others running. */
+  stopAll(): Promise<void>
+}
+
+export function createStarted(): Started {
+  const stops: Array<() => Promise<void> | void> = []
+  return {
+    add(stop) {
+      stops.push(stop)
+    },
+    async stopAll() {
+      const failures: unknown[] = []
+      while (stops.length > 0) {
+        try {
+          await stops.pop()!()
+        } catch (error) {
+          failures.push(error)
+        }
+      }
+      if (failures.length > 0) throw failures[0]
+    },
+  }
+}
+
+/** A listen failure as Node reports it. */
+interface ListenError extends Error {
+  code?: string
+  port?: number
+  address?: string
+}
+
+/**
+ * One line saying why start-up failed and, where there is one, what to do about it. `portNames`
+ * says which setting chose each port, so a busy one names the setting to change.
+ */
+export function describeStartupError(error: unknown, portNames: Record<number, string> = {}): string {
+  const e = error as ListenError
+  const where = e.port !== undefined ? `port ${e.port}${e.address ? ` on ${e.address}` : ''}` : 'the port'
+  const setting = e.port !== undefined ? portNames[e.port] : undefined
+  if (e.code === 'EADDRINUSE') {
+    return `${where} is already in use; stop what holds it, or choose another port${setting ? ` (${setting})` : ''}`
+  }
+  if (e.code === 'EACCES') return `not allowed to listen on ${where} (ports below 1024 need privileges)`
+  if (e.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such address on this machine (HOST)`
+  return e instanceof Error ? e.message.split('\n').join(' ') : String(error)
+}
+
+/** A Stellar RPC that cannot serve this start: unreachable, or serving another network. */
+export class RpcSourceError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'RpcSourceError'
+  }
+}
+
+/** Attempts before an unreachable RPC stops start-up (the indexer retries without end once running). */
+const PREFLIGHT_ATTEMPTS = 4
+
+/**
+ * Checks, before anything else starts, that the RPC answers and serves the described network: a
+ * wrong URL or network is one clear line at start-up, not an indexer retrying in the background.
+ */
+export async function checkRpcSource(rpcUrl: string, network: NetworkConfig, signal?: AbortSignal) {
+  const client = createRpcClient({ url: rpcUrl, maxAttempts: PREFLIGHT_ATTEMPTS, timeoutMs: 10_000 })
+  let passphrase: string
+  try {
+    passphrase = (await client.getNetwork(signal)).passphrase
+  } catch (error) {
+    if (signal?.aborted) throw error
+    const cause = (error as Error & { cause?: { cause?: { code?: string } } }).cause?.cause?.code
+    throw new RpcSourceError(
+      `cannot reach the Stellar RPC at ${rpcUrl}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`,
+    )
+  }
+  if (passphrase !== network.passphrase) {
+    throw new RpcSourceError(
+      `${rpcUrl} serves the network "${passphrase}", but the network description "${network.name}" is "${network.passphrase}"`,
+    )
+  }
+}

@@ -1,0 +1,222 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { TEST_DB_KIND } from './support/database.ts'
+import { CLI, type ServerProcess, startServerProcess } from './support/process.ts'
+
+const dirs: string[] = []
+function scratchDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-startup-'))
+  dirs.push(dir)
+  return dir
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+/** Runs the CLI to its exit (or kills it at the deadline): exit code, output, and how long it took. */
+function runToExit(args: string[], env: Record<string, string>, cwd: string, timeoutMs: number) {
+  return new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) => {
+    const started = Date.now()
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stderr, ms: Date.now() - started })
+    })
+  })
+}
+
+function holdPort(): Promise<{ server: Server; port: number }> {
+  const server = createServer()
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      resolve({ server, port: typeof address === 'object' && address ? address.port : 0 })
+    }),
+  )
+}
+
+/** A port nothing listens on: held, then released. */
+async function closedPort(): Promise<number> {
+  const { server, port } = await holdPort()
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+const demoFiles = (dir: string) =>
+  existsSync(join(dir, '.strata'))
+    ? readdirSync(join(dir, '.strata')).filter((f) => f.startsWith('demo'))
+    : []
+
+// Store-independent (the demo and these failures use SQLite files of their own): the SQLite pass only.
+describe.skipIf(TEST_DB_KIND !== 'sqlite')(
+  'start-up failures stop what was started and exit 1 with one line',
+  () => {
+    it('a busy port, after the demo has started its devnet and indexer', async () => {
+      const { server, port } = await holdPort()
+      const cwd = scratchDir()
+      try {
+        // Exiting at all proves the devnet's listener and the indexer were stopped: either would keep
+        // the process alive.
+        const run = await runToExit(['serve', '--demo', '--port', String(port)], {}, cwd, 150_000)
+        expect(run.code, run.stderr).toBe(1)
+        expect(run.stderr).toContain(
+          `strata serve: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (--port)\n`,
+        )
+        expect(run.stderr).not.toContain('    at ')
+        expect(demoFiles(cwd)).toEqual([])
+      } finally {
+        server.close()
+      }
+    }, 160_000)
+
+    it('a busy port given by PORT, without the demo', async () => {
+      const { server, port } = await holdPort()
+      try {
+        const run = await runToExit(
+          ['serve'],
+          { PORT: String(port), DATABASE_URL: `sqlite:${join(scratchDir(), 's.db')}` },
+          scratchDir(),
+          60_000,
+        )
+        expect(run.code).toBe(1)
+        expect(run.stderr).toBe(
+          `strata serve: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (PORT or --port)\n`,
+        )
+      } finally {
+        server.close()
+      }
+    }, 70_000)
+
+    it('a busy METRICS_PORT closes the API listener it had opened', async () => {
+      const { server, port } = await holdPort()
+      try {
+        const run = await runToExit(
+          ['serve', '--port', '0'],
+          { METRICS_PORT: String(port), DATABASE_URL: `sqlite:${join(scratchDir(), 'm.db')}` },
+          scratchDir(),
+          60_000,
+        )
+        expect(run.code).toBe(1)
+        expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`)
+        expect(run.stderr).toContain('(METRICS_PORT)')
+      } finally {
+        server.close()
+      }
+    }, 70_000)
+
+    it('an unreachable Stellar RPC, for serve and for index', async () => {
+      const rpc = `http://127.0.0.1:${await closedPort()}`
+      const db = { DATABASE_URL: `sqlite:${join(scratchDir(), 'r.db')}` }
+      const described = await runToExit(
+        ['serve', '--port', '0'],
+        { ...db, STELLAR_RPC_URL: rpc },
+        scratchDir(),
+        60_000,
+      )
+      expect(described.code).toBe(1)
+      expect(described.stderr).toMatch(
+        new RegExp(
+          `^strata serve: cannot fetch the network description ${rpc}/network.json: fetch failed \\(ECONNREFUSED\\)\\n$`,
+        ),
+      )
+      const pubnet = await runToExit(
+        ['serve', '--port', '0'],
+        { ...db, STELLAR_RPC_URL: rpc, STRATA_NETWORK: 'pubnet' },
+        scratchDir(),
+        60_000,
+      )
+      expect(pubnet.code).toBe(1)
+      expect(pubnet.stderr).toContain(`strata serve: cannot reach the Stellar RPC at ${rpc}: getNetwork:`)
+      expect(pubnet.stderr).toContain('(ECONNREFUSED)')
+      const index = await runToExit(
+        ['index', '--rpc-url', rpc, '--network', 'pubnet'],
+        db,
+        scratchDir(),
+        60_000,
+      )
+      expect(index.code).toBe(1)
+      expect(index.stderr).toContain(`strata index: cannot reach the Stellar RPC at ${rpc}: getNetwork:`)
+    }, 120_000)
+
+    it('a bad configuration names every problem', async () => {
+      const run = await runToExit(['serve'], { PORT: 'eighty', LOG_FORMAT: 'yaml' }, scratchDir(), 60_000)
+      expect(run.code).toBe(1)
+      expect(run.stderr).toBe(
+        'strata serve: invalid configuration:\n' +
+          '  - PORT must be a whole number, got "eighty"\n' +
+          '  - LOG_FORMAT must be one of json, pretty, got "yaml"\n',
+      )
+    }, 70_000)
+  },
+)
+
+describe.skipIf(TEST_DB_KIND !== 'sqlite')('two demos in one checkout', () => {
+  let a: ServerProcess | null = null
+  let b: ServerProcess | null = null
+  afterAll(async () => {
+    await a?.stop()
+    await b?.stop()
+  })
+
+  it('each has its own database, keeps it while the other starts and stops, and removes only its own', async () => {
+    const cwd = scratchDir()
+    // A demo killed before it could clean up left its file behind; one of a live process did not.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    })
+    mkdirSync(join(cwd, '.strata'))
+    writeFileSync(join(cwd, '.strata', `demo-${dead.stdout}.db`), 'left over')
+    writeFileSync(join(cwd, '.strata', `demo-${process.pid}.db`), 'in use')
+
+    const start = () => startServerProcess(['serve', '--demo', '--port', '0'], {}, 150_000, cwd)
+    ;[a, b] = await Promise.all([start(), start()])
+    const pathOf = (p: ServerProcess) => /database: (\S+) \(this demo's own/.exec(p.output())?.[1]
+    const pathA = pathOf(a)
+    const pathB = pathOf(b)
+    expect(pathA).toBe(`./.strata/demo-${a.child.pid}.db`)
+    expect(pathB).toBe(`./.strata/demo-${b.child.pid}.db`)
+    expect(demoFiles(cwd)).not.toContain(`demo-${dead.stdout}.db`)
+    expect(demoFiles(cwd)).toContain(`demo-${process.pid}.db`)
+
+    const ask = async (p: ServerProcess) => {
+      const key = /demo API key: (\S+)/.exec(p.output())![1]!
+      const holder = /\/v1\/users\/(G[A-Z2-7]{55})\//.exec(p.output())![1]!
+      const res = await fetch(`${p.url}/v1/users/${holder}/positions/vaultprotocol`, {
+        headers: { 'x-svc-token': key },
+      })
+      return {
+        status: res.status,
+        vaults: ((await res.json()) as { data: { vaults: unknown[] } }).data.vaults.length,
+      }
+    }
+    expect(existsSync(join(cwd, pathA!))).toBe(true)
+    expect(existsSync(join(cwd, pathB!))).toBe(true)
+    expect((await ask(a)).status).toBe(200)
+    expect((await ask(b)).vaults).toBeGreaterThan(0)
+
+    await a.stop()
+    expect(a.child.exitCode).toBe(0)
+    a = null
+    expect(existsSync(join(cwd, pathA!))).toBe(false)
+    expect(existsSync(join(cwd, pathB!))).toBe(true)
+    expect((await ask(b)).vaults).toBeGreaterThan(0)
+
+    await b.stop()
+    expect(b.child.exitCode).toBe(0)
+    b = null
+    expect(demoFiles(cwd).sort()).toEqual([`demo-${process.pid}.db`])
+  }, 180_000)
+})
