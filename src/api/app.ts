@@ -21,6 +21,7 @@ import { registerHealthRoutes } from './routes/health.ts'
 import { registerKeyRoutes } from './routes/keys.ts'
 import { registerOrgRoutes } from './routes/org.ts'
 import { registerPositionRoutes } from './routes/positions.ts'
+import { registerProtocolRoutes } from './routes/protocols.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
 export type App = ReturnType<typeof createFastify>
@@ -180,6 +181,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerKeyRoutes(app, ctx)
   registerOrgRoutes(app, ctx)
   registerPositionRoutes(app, ctx)
+  registerProtocolRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())
   let referencePage: string | null = null
