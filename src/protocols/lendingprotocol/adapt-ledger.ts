@@ -1,33 +1,67 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import type { AccountGroupChange, ContractStateChange, StoredItem, StoredValue } from '../protocol-module.ts'
+import type {
+  AccountGroupChange,
+  ContractStateChange,
+  ProtocolLedgerFacts,
+  StoredItem,
+  StoredValue,
+} from '../protocol-module.ts'
+import { readLendingActions } from './actions.ts'
 
 /**
- * Blend v2 pools as mainnet writes them (notes: protocols.md §1; blend-contracts-v2 pool/src/storage.rs).
+ * Blend v2 pools as mainnet writes them (blend-contracts-v2 pool/src/storage.rs; docs/devnet.md).
  * Positions come from the persistent `Positions(user)` entries alone, never from replaying events:
- * auctions move b- and d-tokens between users with no supply or borrow event. A `Positions` value is
- * `{collateral, liabilities, supply}`, each a `Map<u32 reserve index, i128 tokens>` of b-tokens
- * (collateral, supply) or d-tokens (liabilities). The pool's own state is kept as history:
- * `ResData(asset)` (rates, totals), `ResConfig(asset)`, `ResList`, `EmisData(res_token_id)`,
- * `PoolEmis`, and from instance storage `Config` (PoolConfig) and `Name`.
+ * auctions move b- and d-tokens between users with no supply or borrow event. A `Positions` value
+ * is `{collateral, liabilities, supply}`, each a `Map<u32 reserve index, i128>` of b-tokens
+ * (collateral, supply) or d-tokens (liabilities). Each user's emissions of a reserve token,
+ * `UserEmis({reserve_id, user})` = `{accrued, index}`, are part of the account's state too: a claim
+ * or an accrual changes what it is owed. The pool's own state is kept as history: `ResData(asset)`,
+ * `ResConfig(asset)`, `ResList`, `EmisData(res_token_id)`, `PoolEmis`, and from instance storage
+ * `Config` (PoolConfig) and `Name`.
  */
 
 export type BalanceKind = 'collateral' | 'liabilities' | 'supply'
 export const BALANCE_KINDS: readonly BalanceKind[] = ['collateral', 'liabilities', 'supply']
 
-/** One stored lending item: a balance of b- or d-tokens of one reserve of one pool. */
+/** One stored balance: b-tokens (collateral, supply) or d-tokens (liabilities) of one reserve of one pool. */
 export interface StoredLendingBalance {
   pool: string
   reserve_index: number
   kind: BalanceKind
-  /** b-tokens (collateral, supply) or d-tokens (liabilities), an integer string. */
+  /** An integer string, in the reserve's decimals. */
   tokens: string
-  /** Ledger at which this balance itself last changed (added by the account book). */
+  /** Ledger at which this item itself last changed (added by the account book). */
   ledger: number
 }
 
-/** The key of a balance item: sorted by pool, then reserve index (two digits: at most 30 reserves), then kind. */
-export function balanceKey(pool: string, reserveIndex: number, kind: BalanceKind): string {
-  return `${pool}/${String(reserveIndex).padStart(2, '0')}/${kind}`
+/** One stored `UserEmis` entry: what the pool owes the account for one reserve token. */
+export interface StoredLendingEmissions {
+  pool: string
+  /** reserve index × 2 for the d-token, × 2 + 1 for the b-token. */
+  reserve_token_id: number
+  kind: 'emissions'
+  /** BLND, 7 decimals, an integer string. */
+  accrued: string
+  /** The token's emission index the account last accrued to, an integer string. */
+  index: string
+  ledger: number
+}
+
+export type StoredLendingItem = StoredLendingBalance | StoredLendingEmissions
+
+const pad2 = (n: number) => String(n).padStart(2, '0')
+
+/** The group of a pool's `Positions` entry: every balance item sits under it. */
+export const positionsGroup = (pool: string) => `${pool}/positions`
+/** The group (and key) of one `UserEmis` entry. */
+export const emissionsGroup = (pool: string, reserveTokenId: number) =>
+  `${pool}/emissions/${pad2(reserveTokenId)}`
+
+/** The key of a stored item: sorted by pool, emissions before positions, then reserve and kind. */
+export function lendingItemKey(item: StoredItem): string {
+  const pool = String(item.pool)
+  if (item.kind === 'emissions') return emissionsGroup(pool, Number(item.reserve_token_id))
+  return `${positionsGroup(pool)}/${pad2(Number(item.reserve_index))}/${String(item.kind)}`
 }
 
 /** State keys of a pool's history (`contract_state.key`). */
@@ -71,13 +105,23 @@ function readPositions(pool: string, value: unknown): Array<{ key: string; value
       const reserveIndex = Number(index)
       if (!Number.isInteger(reserveIndex) || typeof tokens !== 'bigint') return null
       if (tokens === 0n) continue
-      items.push({
-        key: balanceKey(pool, reserveIndex, kind),
-        value: { pool, reserve_index: reserveIndex, kind, tokens: tokens.toString() },
-      })
+      const item = { pool, reserve_index: reserveIndex, kind, tokens: tokens.toString() }
+      items.push({ key: lendingItemKey(item), value: item })
     }
   }
   return items
+}
+
+/** `UserEmissionData{accrued, index}` -> its stored item. */
+function readUserEmissions(pool: string, reserveTokenId: number, value: unknown): StoredItem | null {
+  if (!isRecord(value) || typeof value.accrued !== 'bigint' || typeof value.index !== 'bigint') return null
+  return {
+    pool,
+    reserve_token_id: reserveTokenId,
+    kind: 'emissions',
+    accrued: value.accrued.toString(),
+    index: value.index.toString(),
+  }
 }
 
 /** `Vec[Symbol(tag), arg]` keys as native values: `[tag, arg]`. */
@@ -90,10 +134,7 @@ function taggedKey(key: unknown): [string, unknown] | null {
  * The pool facts of one ledger, in apply order. A restored entry (protocol 23) comes back with the
  * value it held: no change. Failed transactions changed nothing and are skipped.
  */
-export function adaptLendingLedger(
-  ledger: DecodedLedger,
-  pools: ReadonlySet<string>,
-): { accounts: AccountGroupChange[]; states: ContractStateChange[] } {
+export function adaptLendingLedger(ledger: DecodedLedger, pools: ReadonlySet<string>): ProtocolLedgerFacts {
   const accounts: AccountGroupChange[] = []
   const states: ContractStateChange[] = []
   for (const tx of ledger.transactions) {
@@ -103,19 +144,29 @@ export function adaptLendingLedger(
         continue
       const pool = change.contract
       if (change.key === STATE.resList || change.key === STATE.poolEmis) {
-        if (change.kind !== 'removed') states.push({ contract: pool, key: change.key, value: toStoredValue(change.value) })
+        if (change.kind !== 'removed')
+          states.push({ contract: pool, key: change.key, value: toStoredValue(change.value) })
         continue
       }
       const tagged = taggedKey(change.key)
       if (tagged === null) continue
       const [tag, arg] = tagged
       if (tag === 'Positions' && typeof arg === 'string') {
-        if (change.kind === 'removed') {
-          accounts.push({ account: arg, group: pool, items: [] })
-          continue
-        }
-        const items = readPositions(pool, change.value)
-        if (items !== null) accounts.push({ account: arg, group: pool, items })
+        const items = change.kind === 'removed' ? [] : readPositions(pool, change.value)
+        if (items !== null) accounts.push({ account: arg, group: positionsGroup(pool), items })
+        continue
+      }
+      if (
+        tag === 'UserEmis' &&
+        isRecord(arg) &&
+        typeof arg.user === 'string' &&
+        typeof arg.reserve_id === 'number'
+      ) {
+        const group = emissionsGroup(pool, arg.reserve_id)
+        const item = change.kind === 'removed' ? null : readUserEmissions(pool, arg.reserve_id, change.value)
+        if (change.kind === 'removed') accounts.push({ account: arg.user, group, items: [] })
+        else if (item !== null)
+          accounts.push({ account: arg.user, group, items: [{ key: group, value: item }] })
         continue
       }
       if (change.kind === 'removed') continue
@@ -135,5 +186,5 @@ export function adaptLendingLedger(
       }
     }
   }
-  return { accounts, states }
+  return { accounts, states, actions: readLendingActions(ledger, pools) }
 }

@@ -1,11 +1,5 @@
 import { Type } from 'typebox'
-
-const nullableString = (description: string, pattern?: string) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], description, ...(pattern ? { pattern } : {}) })
-const nullableInteger = (description: string) =>
-  Type.Unsafe<number | null>({ type: ['integer', 'null'], description })
-
-const AMOUNT = '^-?[0-9]+\\.[0-9]+$'
+import { Amount, NullableAmount, nullableInteger, nullableString } from '../../positions/response-schema.ts'
 
 const Position = Type.Object({
   protocol: Type.String({ description: '`lendingprotocol`' }),
@@ -13,17 +7,26 @@ const Position = Type.Object({
   position_type: Type.Unsafe<'supply' | 'collateral' | 'borrow'>({
     type: 'string',
     enum: ['supply', 'collateral', 'borrow'],
-    description: 'supply (not collateral), collateral, or borrow',
+    description: '`supply` (lent, not collateral), `collateral`, or `borrow`',
   }),
-  asset: Type.String({ description: "The reserve's asset contract (C…)" }),
-  shares: Type.String({ description: "b-tokens (supply, collateral) or d-tokens (borrow), in the asset's decimals", pattern: AMOUNT }),
-  amount: nullableString(
-    "Underlying amount in the asset's decimals: floor(b × b_rate / 10^12), ceil(d × d_rate / 10^12); null when the rate is not known",
-    AMOUNT,
+  asset: nullableString(
+    "The reserve's asset contract (C…); null when the store never saw the pool's reserve list",
   ),
-  amount_usd: nullableString('amount × the asset price at the valuation ledger, 7 decimals; null when unavailable', AMOUNT),
-  rate: nullableString('b_rate or d_rate used, 12 decimals', AMOUNT),
-  rate_ledger: nullableInteger('The ledger at which that rate was written (the reserve\'s ResData)'),
+  shares: Amount(
+    "b-tokens (supply, collateral) or d-tokens (borrow) as the pool's `Positions` entry holds them, in the asset's decimals",
+  ),
+  amount: NullableAmount(
+    "Underlying in the asset's decimals: floor(b × b_rate / 10^12) or ceil(d × d_rate / 10^12), Blend's own rounding; null when the rate is unknown",
+  ),
+  amount_usd: NullableAmount(
+    "amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable",
+  ),
+  rate: NullableAmount(
+    'The b_rate or d_rate used, 12 decimals, exactly as the pool last wrote it (not projected)',
+  ),
+  rate_ledger: nullableInteger(
+    "Ledger at which that rate was written (the reserve's `ResData`); null when unknown",
+  ),
   ledger: Type.Integer({ description: 'Ledger at which this balance itself last changed' }),
   usd_unavailable_reason: Type.Unsafe<'price_missing' | 'price_stale' | 'rate_missing' | null>({
     type: ['string', 'null'],
@@ -32,72 +35,61 @@ const Position = Type.Object({
   }),
 })
 
+const Emission = Type.Object({
+  reserve_token_id: Type.Integer({
+    description: 'reserve index × 2 for the d-token, × 2 + 1 for the b-token',
+  }),
+  asset: nullableString("The reserve's asset (C…); null when unknown"),
+  token_type: Type.Unsafe<'b_token' | 'd_token'>({
+    type: 'string',
+    enum: ['b_token', 'd_token'],
+    description: '`b_token` (supply and collateral earn it) or `d_token` (borrowing earns it)',
+  }),
+  accrued: Amount('BLND the pool has recorded as owed (`UserEmis.accrued`), 7 decimals'),
+  claimable: NullableAmount(
+    "BLND claimable at the valuation ledger, as Blend's SDK estimates it: accrued + floor(balance × (index − user index) / (10^decimals × 10^7)), the token's index brought up to the ledger's close time from its EmisData; null when the store lacks the reserve's data",
+  ),
+  emission_ledger: nullableInteger("Ledger at which the token's `EmisData` used was written"),
+})
+
 const Group = Type.Object({
   contract_address: Type.String({ description: 'The Blend pool (C…)' }),
-  collateral_usd: nullableString('Σ amount_usd of collateral rows', AMOUNT),
-  supplied_usd: nullableString('Σ amount_usd of supply rows (not collateral)', AMOUNT),
-  borrowed_usd: nullableString('Σ amount_usd of borrow rows', AMOUNT),
-  effective_collateral_usd: nullableString(
-    "Σ floor(price × floor(collateral × c_factor / 10^7) / 10^decimals), as Blend's health factor counts it, 7 decimals",
-    AMOUNT,
+  collateral_usd: NullableAmount('Σ amount_usd of the collateral rows'),
+  supplied_usd: NullableAmount('Σ amount_usd of the supply rows (not collateral)'),
+  borrowed_usd: NullableAmount('Σ amount_usd of the borrow rows'),
+  effective_collateral_usd: NullableAmount(
+    "Σ price × floor(collateral × c_factor), each reserve rounded down as Blend's health factor counts it, 7 decimals (rounded down)",
   ),
-  effective_liabilities_usd: nullableString(
-    "Σ ceil(price × ceil(borrowed × 10^7 / l_factor) / 10^decimals), as Blend counts it, 7 decimals",
-    AMOUNT,
+  effective_liabilities_usd: NullableAmount(
+    'Σ price × ceil(borrowed / l_factor), each reserve rounded up, 7 decimals (rounded up)',
   ),
-  borrow_limit: nullableString('effective liabilities / effective collateral, 7 decimals (floor); null without collateral', AMOUNT),
-  health_factor: nullableString('effective collateral / effective liabilities, 7 decimals (floor); null without debt', AMOUNT),
-  usd_unavailable_reason: Type.Unsafe<'price_missing' | 'price_stale' | 'rate_missing' | 'config_missing' | null>({
+  borrow_limit: NullableAmount(
+    "effective liabilities / effective collateral (the SDK's borrowLimit; 1 = no room left), 7 decimals rounded down; null without collateral",
+  ),
+  health_factor: NullableAmount(
+    'effective collateral / effective liabilities, as the pool computes it (under 1: liquidatable), 7 decimals rounded down; null without debt',
+  ),
+  claimable_blnd: NullableAmount(
+    'Σ claimable of `emissions`; null when the pool emits nothing the account holds, or one is unknown',
+  ),
+  emissions: Type.Array(Emission, {
+    description: 'Each reserve token the account holds or is owed BLND for, by id',
+  }),
+  usd_unavailable_reason: Type.Unsafe<
+    'price_missing' | 'price_stale' | 'rate_missing' | 'config_missing' | null
+  >({
     type: ['string', 'null'],
     enum: ['price_missing', 'price_stale', 'rate_missing', 'config_missing', null],
-    description: 'Why the USD figures are null; null when they are set',
+    description:
+      "Why a USD figure or the health figures are null (config_missing: the reserve's ResConfig was never seen); null when all are set",
   }),
 })
 
-const Asset = Type.Object({
-  decimals: Type.Integer(),
-  price_source: nullableString('Oracle contract of the price; null when none was used'),
-  price_usd: nullableString("USD price used, in the feed's own decimals; null when missing"),
-  symbol: Type.String(),
-  tags: Type.Array(Type.String()),
-})
-
-const Contract = Type.Object({
-  name: Type.String(),
-  position_types: Type.Array(Type.String()),
-  protocol: Type.String(),
-  status: Type.String(),
-  version: Type.String(),
-})
-
-export const LendingPositionsSchema = Type.Object({
-  data: Type.Object({
-    address: Type.String(),
-    positions: Type.Array(Position),
-    groups: Type.Array(Group),
+/** `data` of the lending positions answer (the routes add `enrichment` and `meta`). */
+export const LendingPositionsData = Type.Object({
+  address: Type.String(),
+  positions: Type.Array(Position, {
+    description: 'One row per (pool, reserve, supply | collateral | borrow)',
   }),
-  enrichment: Type.Object({
-    assets: Type.Record(Type.String(), Asset),
-    contracts: Type.Record(Type.String(), Contract),
-  }),
-  meta: Type.Object({
-    requested_ledger: Type.Unsafe<number | bigint | null>({
-      type: ['integer', 'null'],
-      description: 'The pin, echoed unchanged; null when omitted',
-    }),
-    as_of_ledger: nullableInteger('Ledger of the snapshot served; null when the pin predates the first snapshot'),
-    attribution_confidence: Type.Number({ description: '1 for positions held directly by the address' }),
-    data_staleness_seconds: nullableInteger('Now minus the close time of last_indexed_ledger'),
-    last_indexed_ledger: nullableInteger('The indexer checkpoint'),
-    indexed_from_ledger: nullableInteger('The first ledger the store ingested (null before the first batch)'),
-    oracle_staleness_seconds: Type.Integer({
-      description: 'Close time of the valuation ledger minus the oldest price timestamp used; 0 when none',
-    }),
-    partial_result: Type.Boolean({
-      description:
-        "true when the answer needs what the store does not hold: ledgers above the head, a pool's history before indexed_from_ledger, or a reserve whose asset or rate was never seen",
-    }),
-    response_time_ms: Type.Integer(),
-    sources: Type.Array(Type.String(), { description: 'The ledger source and the oracle contracts used' }),
-  }),
+  groups: Type.Array(Group, { description: 'One per pool the account holds something in' }),
 })
