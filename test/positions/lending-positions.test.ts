@@ -188,7 +188,7 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
       }
     }
     expect(compared).toBeGreaterThan(500)
-  })
+  }, 180_000)
 
   it('history: every snapshot newest first, each as the snapshot surface answers it, page by page', async () => {
     let pages = 0
@@ -214,7 +214,7 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
       expect(seen).toEqual(list.map((s) => s.ledger).reverse())
     }
     expect(pages).toBeGreaterThan(model.snapshots.size)
-  })
+  }, 180_000)
 
   it('history: from_ledger and to_ledger are inclusive; a history item is the snapshot surface at its ledger', async () => {
     const [address, list] = [...model.snapshots].find(([, l]) => l.length >= 5)!
@@ -296,7 +296,7 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
       expect(emissions.body.data.emissions, `emissions@${pin}`).toEqual(expectEmissions(model, pin))
     }
     expect(expectEmissions(model, head()).length).toBeGreaterThan(0)
-  })
+  }, 180_000)
 
   it('refuses bad input with the field named, and answers 404 for an unknown pool or protocol', async () => {
     const [address] = [...model.snapshots.keys()]

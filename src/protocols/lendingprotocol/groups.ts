@@ -129,16 +129,24 @@ async function poolEmissions(
   }
   const users = new Map(stored.map((e) => [e.reserve_token_id, e]))
   const ids = [...new Set([...users.keys(), ...held.keys()])].sort((a, b) => a - b)
+  // Every token's reads at once; the entries keep the order of the ids.
+  const read = await Promise.all(
+    ids.map(async (id) => {
+      const asset = assets.get(id >> 1) ?? null
+      const [emission, reserve] = await Promise.all([
+        emissionDataAt(reader, pool, id, valuation.ledger),
+        asset === null ? null : readReserveOf(reader, pool, asset, valuation.ledger),
+      ])
+      return { id, asset, emission, reserve }
+    }),
+  )
   const entries: EmissionObject[] = []
   let total: bigint | null = 0n
   let partial = false
-  for (const id of ids) {
+  for (const { id, asset, emission, reserve } of read) {
     const user = users.get(id)
-    const asset = assets.get(id >> 1) ?? null
-    const emission = await emissionDataAt(reader, pool, id, valuation.ledger)
     // A token with no emissions: nothing is owed on it, and the account has no entry for it.
     if (emission === null && user === undefined) continue
-    const reserve = asset === null ? null : await readReserveOf(reader, pool, asset, valuation.ledger)
     const decimals =
       reserve?.config?.decimals ?? (asset === null ? undefined : network.assets[asset]?.decimals) ?? null
     const supply = reserve?.data ? (id % 2 === 0 ? reserve.data.dSupply : reserve.data.bSupply) : null
@@ -178,8 +186,20 @@ export async function renderGroups(
   valuation: Valuation,
 ): Promise<Array<{ object: LendingGroup; partial: boolean }>> {
   const pools = [...new Set([...emissions.map((e) => e.pool), ...balances.map((b) => b.item.pool)])].sort()
+  const owedByPool = await Promise.all(
+    pools.map((pool) =>
+      poolEmissions(
+        reader,
+        network,
+        pool,
+        balances.filter((b) => b.item.pool === pool),
+        emissions.filter((e) => e.pool === pool),
+        valuation,
+      ),
+    ),
+  )
   const groups: Array<{ object: LendingGroup; partial: boolean }> = []
-  for (const pool of pools) {
+  for (const [p, pool] of pools.entries()) {
     const held = balances.filter((b) => b.item.pool === pool)
     const sums: Sums = {
       collateral: 0n,
@@ -191,14 +211,7 @@ export async function renderGroups(
       partial: false,
     }
     for (const v of held) addBalance(sums, v)
-    const owed = await poolEmissions(
-      reader,
-      network,
-      pool,
-      held,
-      emissions.filter((e) => e.pool === pool),
-      valuation,
-    )
+    const owed = owedByPool[p]!
     // An account that left the pool keeps its UserEmis entries: the group stays while BLND is owed.
     const owedSomething = owed.total === null ? owed.entries.length > 0 : owed.total > 0n
     if (held.length === 0 && !owedSomething) continue

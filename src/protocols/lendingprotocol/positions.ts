@@ -3,6 +3,7 @@ import { divCeil, formatUnits } from '../../positions/amounts.ts'
 import {
   createPriceLookup,
   describePrices,
+  MISSING_PRICE,
   type Priced,
   toUsd,
   USD_DECIMALS,
@@ -97,21 +98,23 @@ export async function renderLendingSnapshot(
     valuation.closeTime,
     deps.maxPriceAgeS,
   )
-  const balances: ValuedBalance[] = []
-  const emissions: StoredLendingEmissions[] = []
-  for (const item of stored) {
-    if (item.kind === 'emissions') {
-      emissions.push(item)
-      continue
-    }
-    const pool = pools.get(item.pool)
-    // The rates in force: at the balance's own ledger (snapshot surface) or at the pin (/at).
-    const rateLedger = valuation.atPin ? valuation.ledger : item.ledger
-    const valued = await valueBalance(reader, network, pool ?? null, item, rateLedger, prices.priceOf)
+  const emissions = stored.filter((item): item is StoredLendingEmissions => item.kind === 'emissions')
+  const held = stored.filter((item): item is StoredLendingBalance => item.kind !== 'emissions')
+  // Every row's reads at once (the cached reader asks each entry once); rows keep the stored order.
+  const balances = await Promise.all(
+    held.map((item) => {
+      const pool = pools.get(item.pool) ?? null
+      // The rates in force: at the balance's own ledger (snapshot surface) or at the pin (/at).
+      const rateLedger = valuation.atPin ? valuation.ledger : item.ledger
+      return readBalance(reader, network, pool, item, rateLedger)
+    }),
+  )
+  for (const valued of balances) {
+    // Prices are asked in row order, so sources and enrichment come out in the same order every time.
+    await priceBalance(valued, prices.priceOf)
     if (valued.reserve.asset === null || valued.amount === null || !valued.decimalsKnown)
       rendered.partial = true
-    balances.push(valued)
-    data.positions.push(positionRow(item, valued))
+    data.positions.push(positionRow(valued.item, valued))
     if (valued.reserve.asset !== null)
       addAsset(enrichment, network, valued.reserve.asset, valued.priced, valued.decimals)
   }
@@ -130,13 +133,13 @@ export async function renderLendingSnapshot(
   return rendered
 }
 
-async function valueBalance(
+/** A balance with its reserve and underlying amount; priced by `priceBalance`. */
+async function readBalance(
   reader: PoolReader,
   network: NetworkConfig,
   pool: ContractInfo | null,
   item: StoredLendingBalance,
   rateLedger: number,
-  priceOf: (asset: string) => Promise<Priced>,
 ): Promise<ValuedBalance> {
   const reserve = pool
     ? await readReserve(reader, pool, item.reserve_index, rateLedger)
@@ -150,13 +153,23 @@ async function valueBalance(
   // Blend's own conversions: b-tokens round down, d-tokens round up (pool/src/pool/reserve.rs).
   const amount =
     rate === null ? null : borrow ? divCeil(tokens * rate, SCALAR_12) : (tokens * rate) / SCALAR_12
-  const priced: Priced =
-    reserve.asset === null
-      ? { price: 0n, decimals: 0, row: null, feed: null, problem: 'price_missing' }
-      : await priceOf(reserve.asset)
-  const problem: UsdProblem | null = amount === null ? 'rate_missing' : priced.problem
-  const usd = problem === null && amount !== null ? toUsd(amount, decimals, priced) : null
-  return { item, reserve, decimals, decimalsKnown: known !== undefined, amount, usd, priced, problem }
+  return {
+    item,
+    reserve,
+    decimals,
+    decimalsKnown: known !== undefined,
+    amount,
+    usd: null,
+    priced: MISSING_PRICE,
+    problem: amount === null ? 'rate_missing' : 'price_missing',
+  }
+}
+
+async function priceBalance(v: ValuedBalance, priceOf: (asset: string) => Promise<Priced>): Promise<void> {
+  if (v.reserve.asset === null) return
+  v.priced = await priceOf(v.reserve.asset)
+  v.problem = v.amount === null ? 'rate_missing' : v.priced.problem
+  v.usd = v.problem === null && v.amount !== null ? toUsd(v.amount, v.decimals, v.priced) : null
 }
 
 function positionRow(item: StoredLendingBalance, v: ValuedBalance): LendingPosition {
