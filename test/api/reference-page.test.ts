@@ -64,6 +64,13 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
       'PATCH /v1/org/billing',
       'GET /v1/users/{address}/positions/vaultprotocol',
       'GET /v1/users/{address}/positions/vaultprotocol/at/{ledger}',
+      'GET /v1/users/{address}/positions/vaultprotocol/history',
+      'GET /v1/users/{address}/positions/lendingprotocol',
+      'GET /v1/users/{address}/positions/lendingprotocol/at/{ledger}',
+      'GET /v1/users/{address}/positions/lendingprotocol/history',
+      'GET /v1/protocols/lendingprotocol/pools/{pool}',
+      'GET /v1/protocols/lendingprotocol/reserves',
+      'GET /v1/protocols/lendingprotocol/emissions',
     ]
     for (const route of routes) {
       const [method, path] = route.split(' ') as [string, string]
@@ -76,6 +83,11 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
       'as_of_ledger',
       'key_prefix',
       'plan',
+      'data.groups[].health_factor',
+      'data.snapshots[].data.positions[].rate_ledger',
+      'data.reserves[].borrow_apr',
+      'data.emissions[].eps',
+      'meta.next_cursor',
     ]) {
       expect(dom, field).toContain(`<code>${field}</code>`)
     }
@@ -84,6 +96,9 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
     for (const value of ['free', 'pro', 'enterprise', 'data:read'])
       expect(dom, value).toContain(`<code>"${value}"</code>`)
     expect(dom).toContain('<summary>example</summary>')
+    // Examples reach the rows of a history item, with amounts shaped as amounts.
+    expect(dom).toContain('"rate_ledger": 0')
+    expect(dom).toContain('"shares": "1234.5670000"')
   })
 
   it('takes a screenshot that is a real, non-trivial image', { timeout: 90_000 }, async () => {
