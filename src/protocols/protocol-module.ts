@@ -205,7 +205,7 @@ export interface ProtocolModule {
   /** The key of a stored item (as its adapter wrote it), so the account book can reload a snapshot. */
   itemKey(item: StoredItem): string
   positions: PositionsSurface
-  /** The contracts whose history a protocol-level answer needs (coverage: `partial_result`). */
+  /** The contracts whose history its answers need (coverage: `partial_result` when not all ingested). */
   coverage(network: NetworkConfig): ContractInfo[]
   pools?: PoolSurface
   reserves?: StateSurface
