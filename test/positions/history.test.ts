@@ -13,7 +13,14 @@ const START = 3000
 const DEVNET = { seed: 'history', ledgers: 1500, accounts: 60, activity: 0.03, startLedger: START }
 const MID = START + 700
 
-type Page = { ledgers: number[]; cursor: string | null; body: Record<string, any> }
+interface HistoryBody {
+  data: {
+    address: string
+    snapshots: Array<{ ledger: number; data: unknown; enrichment: unknown; oracle_staleness_seconds: number }>
+  }
+  meta: { next_cursor: string | null; last_indexed_ledger: number; partial_result: boolean }
+}
+type Page = { ledgers: number[]; cursor: string | null; body: HistoryBody }
 
 describe('position history: every snapshot, newest first, for every protocol', () => {
   let devnet: Devnet
@@ -137,7 +144,7 @@ describe('position history: every snapshot, newest first, for every protocol', (
         url: `/v1/users/${address}/positions/vaultprotocol?as_of_ledger=${list[0]!.ledger}`,
         headers: apiKey(key),
       })
-      const oldest = body.data.snapshots.at(-1)
+      const oldest = body.data.snapshots.at(-1)!
       expect(JSON.stringify(oldest.data)).toBe(JSON.stringify(surface.json().data))
       expect(JSON.stringify(oldest.enrichment)).toBe(JSON.stringify(surface.json().enrichment))
       expect(oldest.oracle_staleness_seconds).toBe(surface.json().meta.oracle_staleness_seconds)
