@@ -4,7 +4,9 @@
 //   2. the real authenticated positions endpoint (API key, rate limiting and request logging on) on a
 //      devnet of >= 100k accounts and >= 1M snapshots: peak req/s, p50, p99, ratio to the ceiling;
 //   3. the same endpoint at half its peak rate: p99;
-//   4. depth: the endpoint on a 10k-snapshot store and on the 1M+ store at one fixed rate: p50 ratio.
+//   4. depth: the endpoint on a 10k-snapshot store and on the 1M+ store at one fixed rate: p50 ratio;
+//   5. the lending positions endpoint (Blend pools) on the large store at peak, against a ceiling
+//      serving a body of the size of a lending answer.
 // The devnet stores are built once through the real indexer and cached under bench/.cache.
 //
 //   npm run bench:api
@@ -36,29 +38,37 @@ interface StoreSpec {
   accounts: number
   ledgers: number
   activity: number
+  /** Probability that a lending account submits to its Blend pool in a ledger. */
+  lendingActivity: number
 }
 
 const LARGE: StoreSpec = {
   name: 'large',
-  layout: 'fxdao-0.6.0+reflector-v3',
+  layout: 'fxdao-0.6.0+reflector-v3+blend-v2',
   seed: 'bench-api',
   accounts: Number(process.env.BENCH_API_LARGE_ACCOUNTS ?? 100_000),
   // 20,000 ledgers make 1M+ snapshots; the devnet's real layouts take most of an hour to build them.
   ledgers: Number(process.env.BENCH_API_LARGE_LEDGERS ?? 20_000),
   activity: 0.0009,
+  // Lending accounts are half the population; at a third of the vault rate they make about a
+  // quarter of the store's snapshots.
+  lendingActivity: 0.0003,
 }
 const SMALL: StoreSpec = {
   name: 'small',
-  layout: 'fxdao-0.6.0+reflector-v3',
+  layout: 'fxdao-0.6.0+reflector-v3+blend-v2',
   seed: 'bench-api-small',
   accounts: 2_000,
   ledgers: 5_000,
   activity: 0.0022,
+  lendingActivity: 0.0007,
 }
 
 interface BuiltStore {
   path: string
   snapshots: number
+  /** Of which the lending protocol's. */
+  lendingSnapshots: number
   accounts: number
   ledgers: number
 }
@@ -71,6 +81,7 @@ async function serveDevnet(spec: StoreSpec): Promise<void> {
     ledgers: spec.ledgers,
     accounts: spec.accounts,
     activity: spec.activity,
+    lendingActivity: spec.lendingActivity,
   })
   process.stdout.write(
     `${JSON.stringify({ url: devnet.url, latest: devnet.latestLedger(), network: devnet.network })}\n`,
@@ -132,6 +143,7 @@ async function buildStore(spec: StoreSpec): Promise<BuiltStore> {
     const built: BuiltStore = {
       path,
       snapshots: count('SELECT count(*) AS n FROM snapshots'),
+      lendingSnapshots: count("SELECT count(*) AS n FROM snapshots WHERE protocol = 'lendingprotocol'"),
       accounts: count('SELECT count(DISTINCT address) AS n FROM snapshots'),
       ledgers: count('SELECT count(*) AS n FROM ledgers'),
     }
@@ -150,7 +162,7 @@ async function buildStore(spec: StoreSpec): Promise<BuiltStore> {
 /** Addresses and pins to query, spread over each store's history; plus a ready API key. */
 async function prepareStore(
   store: BuiltStore,
-): Promise<{ key: string; paths: string[]; sampleBody: string | null }> {
+): Promise<{ key: string; paths: string[]; lendingPaths: string[] }> {
   const database = createDatabase({ kind: 'sqlite', path: store.path })
   try {
     const pepper = await loadOrCreateSecret(database.db, 'key_pepper')
@@ -167,14 +179,16 @@ async function prepareStore(
       .where('slug', '=', 'bench')
       .execute()
     if (database.kind !== 'sqlite') throw new Error('unreachable')
-    const rows = database.raw
-      .prepare('SELECT address, ledger FROM snapshots ORDER BY random() LIMIT 4000')
-      .all() as Array<{ address: string; ledger: number }>
-    const paths = rows.map((r, i) => {
-      const pin = r.ledger + ((i * 7919) % 500)
-      return `/v1/users/${r.address}/positions/vaultprotocol?as_of_ledger=${pin}`
-    })
-    return { key: created.key, paths, sampleBody: null }
+    const pathsOf = (protocol: string) => {
+      const rows = database.raw
+        .prepare('SELECT address, ledger FROM snapshots WHERE protocol = ? ORDER BY random() LIMIT 4000')
+        .all(protocol) as Array<{ address: string; ledger: number }>
+      return rows.map((r, i) => {
+        const pin = r.ledger + ((i * 7919) % 500)
+        return `/v1/users/${r.address}/positions/${protocol}?as_of_ledger=${pin}`
+      })
+    }
+    return { key: created.key, paths: pathsOf('vaultprotocol'), lendingPaths: pathsOf('lendingprotocol') }
   } finally {
     await database.close()
   }
@@ -310,12 +324,27 @@ async function main(): Promise<void> {
     rate: Math.round(peak.requestsPerSecond / 2),
     api,
   })
+  // A lending answer that holds something, for the ceiling's body.
+  let lendingBody = ''
+  for (const path of largeQueries.lendingPaths.slice(0, 50)) {
+    const response = await fetch(`${api.url}${path}`, { headers: { 'x-svc-token': largeQueries.key } })
+    lendingBody = await response.text()
+    if (response.status !== 200)
+      throw new Error(`lending positions answered ${response.status}: ${lendingBody}`)
+    if (lendingBody.includes('"position_type"')) break
+  }
+  await load(api.url, { paths: largeQueries.lendingPaths, key: largeQueries.key }) // warm-up
+  const lendingPeak = await load(api.url, { paths: largeQueries.lendingPaths, key: largeQueries.key, api })
   api.stop()
 
   const ceilingServer = await startCeiling(body)
   await load(`${ceilingServer.url}/static`, {})
   const ceiling = await load(`${ceilingServer.url}/static`, {})
   ceilingServer.stop()
+  const lendingCeilingServer = await startCeiling(lendingBody)
+  await load(`${lendingCeilingServer.url}/static`, {})
+  const lendingCeiling = await load(`${lendingCeilingServer.url}/static`, {})
+  lendingCeilingServer.stop()
 
   const smallApi = await startApi(small)
   await load(smallApi.url, { paths: smallQueries.paths, key: smallQueries.key })
@@ -342,12 +371,23 @@ async function main(): Promise<void> {
     durationSPerRun: DURATION_S,
     connections: CONNECTIONS,
     bodyBytes: Buffer.byteLength(body),
-    largeStore: { snapshots: large.snapshots, accounts: large.accounts, ledgers: large.ledgers },
+    largeStore: {
+      snapshots: large.snapshots,
+      lendingSnapshots: large.lendingSnapshots,
+      accounts: large.accounts,
+      ledgers: large.ledgers,
+    },
     smallStore: { snapshots: small.snapshots, accounts: small.accounts, ledgers: small.ledgers },
     ceiling,
     positionsPeak: peak,
     ratioToCeiling: round3(peak.requestsPerSecond / ceiling.requestsPerSecond),
     positionsAtHalfPeak: { rate: Math.round(peak.requestsPerSecond / 2), ...half },
+    lending: {
+      bodyBytes: Buffer.byteLength(lendingBody),
+      ceiling: lendingCeiling,
+      peak: lendingPeak,
+      ratioToCeiling: round3(lendingPeak.requestsPerSecond / lendingCeiling.requestsPerSecond),
+    },
     depth: {
       rate: depthRate,
       small: shallow,
@@ -367,12 +407,13 @@ interface Report {
   durationSPerRun: number
   connections: number
   bodyBytes: number
-  largeStore: { snapshots: number; accounts: number; ledgers: number }
+  largeStore: { snapshots: number; lendingSnapshots: number; accounts: number; ledgers: number }
   smallStore: { snapshots: number; accounts: number; ledgers: number }
   ceiling: Measured
   positionsPeak: Measured
   ratioToCeiling: number
   positionsAtHalfPeak: Measured & { rate: number }
+  lending: { bodyBytes: number; ceiling: Measured; peak: Measured; ratioToCeiling: number }
   depth: { rate: number; small: Measured; large: Measured; serverP50Ratio: number; clientP50Ratio: number }
 }
 
@@ -382,7 +423,7 @@ function renderReport(r: Report): string {
   const n = (value: number) => value.toLocaleString('en')
   return [
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:api\` on ${r.machine}; server pinned to core 0, autocannon to core 1, ${r.connections} connections, ${r.durationSPerRun} s per run.`,
-    `Large store: ${n(r.largeStore.snapshots)} snapshots of ${n(r.largeStore.accounts)} accounts over ${n(r.largeStore.ledgers)} ledgers; small store: ${n(r.smallStore.snapshots)} snapshots. Response body ${r.bodyBytes} bytes. Client latencies are autocannon's (whole milliseconds); server latencies come from the API's own request log.`,
+    `Large store: ${n(r.largeStore.snapshots)} snapshots (${n(r.largeStore.lendingSnapshots)} of them lending) of ${n(r.largeStore.accounts)} accounts over ${n(r.largeStore.ledgers)} ledgers; small store: ${n(r.smallStore.snapshots)} snapshots. Response body ${r.bodyBytes} bytes (lending: ${r.lending.bodyBytes}). Client latencies are autocannon's (whole milliseconds); server latencies come from the API's own request log.`,
     '',
     '| run | req/s | client p50 ms | client p99 ms | server p50 / p99 ms | non-2xx |',
     '|---|---|---|---|---|---|',
@@ -391,8 +432,10 @@ function renderReport(r: Report): string {
     row(`positions at half the peak rate (${r.positionsAtHalfPeak.rate}/s)`, r.positionsAtHalfPeak),
     row(`depth: ${n(r.smallStore.snapshots)} snapshots at ${r.depth.rate}/s`, r.depth.small),
     row(`depth: ${n(r.largeStore.snapshots)} snapshots at ${r.depth.rate}/s`, r.depth.large),
+    row("ceiling for lending: bare Fastify, static body of a lending answer's size", r.lending.ceiling),
+    row('lending positions, peak (Blend pools, same store and load)', r.lending.peak),
     '',
-    `- Ratio to the ceiling: **${r.ratioToCeiling}** (aim: 0.45 or better).`,
+    `- Ratio to the ceiling: **${r.ratioToCeiling}** (aim: 0.45 or better); lending positions: **${r.lending.ratioToCeiling}** to its own ceiling.`,
     `- p99 at half the peak rate: **${r.positionsAtHalfPeak.p99Ms} ms** seen by the client, ${r.positionsAtHalfPeak.server?.p99Ms} ms in the server (aim: under 5 ms).`,
     `- Depth: server p50 ratio large/small **${r.depth.serverP50Ratio}**, client p50 ratio ${r.depth.clientP50Ratio} (aim: under 1.2).`,
   ].join('\n')

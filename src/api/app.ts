@@ -24,6 +24,7 @@ import { registerHealthRoutes } from './routes/health.ts'
 import { registerKeyRoutes } from './routes/keys.ts'
 import { registerOrgRoutes } from './routes/org.ts'
 import { registerPositionRoutes } from './routes/positions.ts'
+import { registerProtocolRoutes } from './routes/protocols.ts'
 import { registerSignupRoutes } from './routes/signup.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
@@ -241,6 +242,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerOrgRoutes(app, ctx)
   registerAuditLogRoutes(app, ctx)
   registerPositionRoutes(app, ctx)
+  registerProtocolRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())
   let referencePage: string | null = null

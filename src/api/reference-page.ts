@@ -2,6 +2,8 @@
  * A human API reference rendered on the server from the OpenAPI document: one self-contained
  * HTML page (no scripts, no external assets), so it always says what the running code does.
  */
+import { AMOUNT_PATTERN } from '../positions/response-schema.ts'
+
 /** The subset of JSON Schema the route schemas use. */
 interface Schema {
   $ref?: string
@@ -103,7 +105,8 @@ function notesOf(schema: Schema, resolve: Resolve): string {
 function fieldRows(schema: Schema | undefined, resolve: Resolve, prefix = '', depth = 0): string[] {
   const s = resolve(schema)
   const object = s.properties ? s : resolve((s.anyOf ?? []).map(resolve).find((b) => b.properties))
-  if (!object.properties || depth > 4) return []
+  // Deep enough for a history item's rows (data.snapshots[].data.positions[].x).
+  if (!object.properties || depth > 8) return []
   return Object.entries(object.properties).flatMap(([name, field]) => {
     const path = `${prefix}${name}`
     const f = resolve(field)
@@ -126,7 +129,7 @@ function exampleOf(schema: Schema | undefined, resolve: Resolve, depth = 0): unk
   const branches = s.anyOf ?? s.oneOf
   if (branches?.length)
     return exampleOf(branches.map(resolve).find((b) => b.type !== 'null') ?? branches[0], resolve, depth)
-  if (depth > 6) return null
+  if (depth > 10) return null
   const type = Array.isArray(s.type) ? s.type[0] : s.type
   switch (type) {
     case 'object':
@@ -146,6 +149,7 @@ function exampleOf(schema: Schema | undefined, resolve: Resolve, depth = 0): unk
       if (s.format === 'date-time') return '2026-01-31T00:00:00.000Z'
       if (s.format === 'email') return 'ada@example.com'
       if (s.pattern === '^[0-9]{1,19}$') return '51234567'
+      if (s.pattern === AMOUNT_PATTERN) return '1234.5670000'
       return 'string'
   }
   return null

@@ -30,6 +30,7 @@ const Contract = Type.Object(
     status: Type.Union([Type.Literal('active'), Type.Literal('paused'), Type.Literal('deprecated')]),
     position_types: Type.Array(Type.String()),
     start_ledger: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    reserves: Type.Optional(Type.Record(Type.String({ pattern: '^[0-9]{1,2}$' }), ContractId)),
   },
   { additionalProperties: false },
 )

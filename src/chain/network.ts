@@ -42,6 +42,12 @@ export interface ContractInfo {
   position_types: string[]
   /** First ledger at which the contract existed, when known: coverage below it is complete by definition. */
   start_ledger: number | null
+  /**
+   * Lending pools only: reserve index -> asset contract, as known from outside the indexed history
+   * (the pool's `ResList` is written when a reserve is added, which may predate the store). What
+   * the indexed ledgers say (`ResList`) takes precedence.
+   */
+  reserves?: Record<string, string>
 }
 
 export interface NetworkConfig {

@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { DecodedLedger } from '../chain/decode-ledger.ts'
 import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
-import type { PositionsReader } from '../store/positions-read.ts'
+import type { PositionsReader, SnapshotRow } from '../store/positions-read.ts'
 
 /**
  * What every protocol module provides. A protocol is one folder under `protocols/` exporting one
@@ -35,10 +35,14 @@ export interface ContractStateChange {
   value: StoredValue
 }
 
-/** What one ledger did to a protocol: position groups of accounts, and contract state. In apply order. */
+/**
+ * What one ledger did to a protocol: position groups of accounts, contract state, and the decoded
+ * actions (not stored yet: the activities endpoint will). In apply order.
+ */
 export interface ProtocolLedgerFacts {
   accounts: AccountGroupChange[]
   states: ContractStateChange[]
+  actions?: ProtocolAction[]
 }
 
 /** The indexing side of a module for one network: pure, with memory only of what it read before. */
@@ -46,13 +50,28 @@ export interface ProtocolAdapter {
   adaptLedger(ledger: DecodedLedger): ProtocolLedgerFacts
 }
 
-/** A positions question: the latest snapshot at or before the pin, or valued at the pin (`/at`). */
-export interface PositionsQuery {
-  address: string
-  /** The pin as requested (int64), or null when omitted. */
-  pin: number | bigint | null
-  /** The `/at/{ledger}` surface: shares valued with the rates and prices at the pin. */
-  atPin: boolean
+/** An asset an answer refers to, keyed by its id in `enrichment.assets`. */
+export interface AssetObject {
+  decimals: number
+  price_source: string | null
+  price_usd: string | null
+  symbol: string
+  tags: string[]
+}
+
+/** A contract an answer refers to, keyed by its address in `enrichment.contracts`. */
+export interface ContractObject {
+  name: string
+  position_types: string[]
+  protocol: string
+  status: string
+  version: string
+}
+
+/** The `enrichment` member of every positions-like answer. */
+export interface Enrichment {
+  assets: Record<string, AssetObject>
+  contracts: Record<string, ContractObject>
 }
 
 export interface PositionsDeps {
@@ -63,22 +82,114 @@ export interface PositionsDeps {
   nowS: number
 }
 
-/** Every data answer: `data`, `enrichment`, `meta` (the route fills `response_time_ms`). */
-export interface PositionsAnswer {
-  data: unknown
-  enrichment: unknown
-  meta: { response_time_ms: number }
+/**
+ * How one snapshot is valued. The snapshot surface values it at its own vintage (`atPin` false:
+ * each position with the rate in force at its own `ledger`, prices at the snapshot's ledger); the
+ * `/at` surface with the rates and prices at the pin.
+ */
+export interface Valuation {
+  atPin: boolean
+  /** The ledger whose prices apply (and, with `atPin`, whose rates apply). */
+  ledger: number
+  /** Its close time, epoch seconds (null when the store lacks the ledger). */
+  closeTime: number | null
 }
 
-/** How a module answers `GET /v1/users/{address}/positions/{name}` and its `/at/{ledger}` surface. */
+/** What a module made of one snapshot or one piece of protocol state; the caller writes the `meta`. */
+export interface Rendered {
+  /** The answer's `data`, in the module's own shape. */
+  data: unknown
+  enrichment: Enrichment
+  /** Close time of the valuation ledger minus the oldest price timestamp used; 0 when no price was used. */
+  oracleStalenessS: number
+  /** `oracle:C…` for each feed whose price was used, in order of first use. */
+  sources: string[]
+  /** Something the answer needs was never seen by the store (a reserve's asset or rate, a pool's config). */
+  partial: boolean
+}
+
+/**
+ * How a module answers `GET /v1/users/{address}/positions/{name}`, its `/at/{ledger}` surface and
+ * its `/history`. The routes find the snapshot and write the `meta` (requested and served ledger,
+ * coverage, staleness) the same way for every module; the module values one snapshot, so a history
+ * page is the snapshot surface once per row.
+ */
 export interface PositionsSurface {
-  /** The response schema (serialization and OpenAPI). */
-  schema: TSchema
+  /** The schema of `data` (serialization and OpenAPI); the routes wrap it with `enrichment` and `meta`. */
+  dataSchema: TSchema
   summary: string
   description: string
   atSummary: string
   atDescription: string
-  answer(deps: PositionsDeps, query: PositionsQuery): Promise<PositionsAnswer>
+  /** The `data` of an address with no snapshot at the ledger: absent, as empty lists. */
+  empty(address: string): unknown
+  /** Values one snapshot row of `address` (its positions JSON as the account book wrote it). */
+  render(
+    deps: PositionsDeps,
+    network: NetworkConfig,
+    address: string,
+    snapshot: SnapshotRow,
+    valuation: Valuation,
+  ): Promise<Rendered>
+}
+
+/** A question about protocol state at a ledger (pools, reserves, emissions). */
+export interface StateQuery {
+  /** The ledger answered for: the pin, or the indexed head when the pin is above it or omitted. */
+  ledger: number
+  closeTime: number | null
+}
+
+/** `GET /v1/protocols/{name}/pools/{pool}`: one pool, pair or vault at a ledger. */
+export interface PoolSurface {
+  /** The schema of `data`. */
+  dataSchema: TSchema
+  summary: string
+  description: string
+  /** The contract's entry in the network description; null: not one of this module's (404). */
+  find(network: NetworkConfig, pool: string): ContractInfo | null
+  /** `asOfLedger`: the latest ledger at which a state entry used was written (null: none yet). */
+  render(
+    deps: PositionsDeps,
+    network: NetworkConfig,
+    pool: ContractInfo,
+    query: StateQuery,
+  ): Promise<Rendered & { asOfLedger: number | null }>
+}
+
+/** A protocol-level surface at a ledger: `GET /v1/protocols/{name}/reserves`, `/emissions`. */
+export interface StateSurface {
+  dataSchema: TSchema
+  summary: string
+  description: string
+  /** The `data` when the store knows no network yet. */
+  empty(): unknown
+  render(
+    deps: PositionsDeps,
+    network: NetworkConfig,
+    query: StateQuery,
+  ): Promise<Rendered & { asOfLedger: number | null }>
+}
+
+/**
+ * A decoded protocol action (issue 13's activities endpoint will list them): what happened, to
+ * whom, and where it sits in the chain. Modules extend it with their own fields.
+ */
+export interface ProtocolAction {
+  protocol: string
+  /** The action's name: `supply`, `borrow`, `fill_auction`, `claim`, ... */
+  type: string
+  /** The contract that emitted the event. */
+  contract: string
+  /** The account whose position it concerns (a pool's `from`, an auction's user). */
+  account: string
+  ledger: number
+  /** Transaction hash, lowercase hex. */
+  tx_hash: string
+  /** Operation index in the transaction (a Soroban transaction has exactly one). */
+  operation: number
+  /** Order of the event among the watched contracts' events of the transaction. */
+  event_index: number
 }
 
 export interface ProtocolModule {
@@ -94,6 +205,11 @@ export interface ProtocolModule {
   /** The key of a stored item (as its adapter wrote it), so the account book can reload a snapshot. */
   itemKey(item: StoredItem): string
   positions: PositionsSurface
+  /** The contracts whose history its answers need (coverage: `partial_result` when not all ingested). */
+  coverage(network: NetworkConfig): ContractInfo[]
+  pools?: PoolSurface
+  reserves?: StateSurface
+  emissions?: StateSurface
 }
 
 /** The ledger at which a stored item last changed: the book appends it to every item it writes. */

@@ -1,6 +1,6 @@
 import type { Database } from './db.ts'
 import { LEDGER_STREAM } from './ledger-data.ts'
-import { createQueryOne } from './prepared.ts'
+import { createQueryMany, createQueryOne } from './prepared.ts'
 
 export interface SnapshotRow {
   ledger: number
@@ -41,6 +41,17 @@ export interface IndexerHead {
 export interface PositionsReader {
   head(): Promise<IndexerHead>
   snapshotAt(protocol: string, address: string, ledger: number): Promise<SnapshotRow | null>
+  /**
+   * The snapshots with `from <= ledger <= to`, newest first, at most `limit`: one range scan on the
+   * snapshots' primary key, whatever the depth of the account's history.
+   */
+  snapshotsBetween(
+    protocol: string,
+    address: string,
+    from: number,
+    to: number,
+    limit: number,
+  ): Promise<SnapshotRow[]>
   /** A contract-state entry's latest value at or before `ledger`. */
   stateAt(contract: string, key: string, ledger: number): Promise<StateRow | null>
   /** The latest price of a feed's asset at or before `ledger`. */
@@ -61,8 +72,16 @@ const SQL = {
   closeTime: 'SELECT close_time FROM ledgers WHERE sequence = $1',
 } as const
 
+const MANY_SQL = {
+  snapshots: `SELECT s.ledger AS ledger, s.positions AS positions, l.close_time AS close_time
+                FROM snapshots s LEFT JOIN ledgers l ON l.sequence = s.ledger
+                WHERE s.protocol = $1 AND s.address = $2 AND s.ledger >= $3 AND s.ledger <= $4
+                ORDER BY s.ledger DESC LIMIT $5`,
+} as const
+
 export function createPositionsReader(database: Database): PositionsReader {
   const one = createQueryOne(database, SQL, 'positions')
+  const many = createQueryMany(database, MANY_SQL, 'positions_many')
   return {
     async head() {
       const row = await one<{ first_ledger: number | null; last_ledger: number; close_time: number | null }>(
@@ -76,6 +95,8 @@ export function createPositionsReader(database: Database): PositionsReader {
       }
     },
     snapshotAt: (protocol, address, ledger) => one<SnapshotRow>('snapshot', [protocol, address, ledger]),
+    snapshotsBetween: (protocol, address, from, to, limit) =>
+      many<SnapshotRow>('snapshots', [protocol, address, from, to, limit]),
     stateAt: (contract, key, ledger) => one<StateRow>('state', [contract, key, ledger]),
     priceAt: (oracle, asset, ledger) => one<PriceRow>('price', [oracle, asset, ledger]),
     async closeTime(ledger) {

@@ -34,3 +34,32 @@ export function createQueryOne<Q extends string>(
     return (result.rows[0] as T | undefined) ?? null
   }
 }
+
+/** Multi-row queries prepared once, as `createQueryOne` (same placeholders and ordering rules). */
+export type QueryMany<Q extends string> = <T>(
+  query: Q,
+  params: ReadonlyArray<string | number>,
+) => Promise<T[]>
+
+export function createQueryMany<Q extends string>(
+  database: Database,
+  sql: Record<Q, string>,
+  namespace: string,
+): QueryMany<Q> {
+  if (database.kind === 'sqlite') {
+    const statements = new Map<Q, StatementSync>()
+    return async <T>(query: Q, params: ReadonlyArray<string | number>) => {
+      let statement = statements.get(query)
+      if (!statement) {
+        statement = database.raw.prepare(sql[query].replace(/\$\d+/g, '?'))
+        statements.set(query, statement)
+      }
+      return statement.all(...params) as T[]
+    }
+  }
+  const pool = database.pool
+  return async <T>(query: Q, params: ReadonlyArray<string | number>) => {
+    const result = await pool.query({ name: `${namespace}_${query}`, text: sql[query], values: [...params] })
+    return result.rows as T[]
+  }
+}

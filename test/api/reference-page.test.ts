@@ -66,6 +66,13 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
       'PATCH /v1/org/billing',
       'GET /v1/users/{address}/positions/vaultprotocol',
       'GET /v1/users/{address}/positions/vaultprotocol/at/{ledger}',
+      'GET /v1/users/{address}/positions/vaultprotocol/history',
+      'GET /v1/users/{address}/positions/lendingprotocol',
+      'GET /v1/users/{address}/positions/lendingprotocol/at/{ledger}',
+      'GET /v1/users/{address}/positions/lendingprotocol/history',
+      'GET /v1/protocols/lendingprotocol/pools/{pool}',
+      'GET /v1/protocols/lendingprotocol/reserves',
+      'GET /v1/protocols/lendingprotocol/emissions',
     ]
     for (const route of routes) {
       const [method, path] = route.split(' ') as [string, string]
@@ -82,6 +89,11 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
       'old_key_expires_in_seconds',
       'data[].client_ip',
       'reuse_signup_organization',
+      'data.groups[].health_factor',
+      'data.snapshots[].data.positions[].rate_ledger',
+      'data.reserves[].borrow_apr',
+      'data.emissions[].eps',
+      'meta.next_cursor',
     ]) {
       expect(dom, field).toContain(`<code>${field}</code>`)
     }
@@ -90,6 +102,9 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
     for (const value of ['free', 'pro', 'enterprise', 'data:read', 'api_key.rotated', 'user.login_failed'])
       expect(dom, value).toContain(`<code>"${value}"</code>`)
     expect(dom).toContain('<summary>example</summary>')
+    // Examples reach the rows of a history item, with amounts shaped as amounts.
+    expect(dom).toContain('"rate_ledger": 0')
+    expect(dom).toContain('"shares": "1234.5670000"')
   })
 
   it('takes a screenshot that is a real, non-trivial image', { timeout: 90_000 }, async () => {

@@ -1,7 +1,10 @@
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
-import type { ProtocolModule } from '../../protocols/protocol-module.ts'
+import { AppError } from '../../errors.ts'
+import { answerHistory, answerPositions, decodeHistoryCursor } from '../../positions/answer.ts'
+import { buildHistorySchema, buildPositionsSchema } from '../../positions/response-schema.ts'
+import type { PositionsDeps, ProtocolModule } from '../../protocols/protocol-module.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { createNetworkProvider } from '../../store/network.ts'
 import type { App } from '../app.ts'
@@ -9,8 +12,8 @@ import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import { errorResponses } from '../schemas.ts'
 
-const DATA_SCOPE = 'data:read'
-const DATA_ERRORS = errorResponses(
+export const DATA_SCOPE = 'data:read'
+export const DATA_ERRORS = errorResponses(
   'invalid_request',
   'invalid_address',
   'unauthorized',
@@ -18,9 +21,50 @@ const DATA_ERRORS = errorResponses(
   'rate_limited',
 )
 
-/** The snapshot surface and the `/at/{ledger}` surface of every registered protocol. */
-export function registerPositionRoutes(app: App, ctx: AppContext): void {
+export const HISTORY_LIMIT_DEFAULT = 100
+export const HISTORY_LIMIT_MAX = 500
+
+const LimitParam = Type.String({
+  pattern: '^[0-9]{1,3}$',
+  // Worded to complete "<field> must be …" in a validation error's details.
+  description: `A whole number from 1 to ${HISTORY_LIMIT_MAX} (default ${HISTORY_LIMIT_DEFAULT})`,
+})
+const CursorParam = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,64}$',
+  description: 'The next_cursor of a previous page, unchanged',
+})
+
+/** The request's dependencies for a data answer. */
+export function createDataDeps(ctx: AppContext) {
   const networks = createNetworkProvider(ctx.database)
+  return async (): Promise<PositionsDeps> => ({
+    reader: ctx.reader,
+    network: await networks.get(),
+    maxPriceAgeS: ctx.config.maxPriceAgeS,
+    nowS: Math.floor(ctx.clock.now() / 1000),
+  })
+}
+
+/** Sends a data answer with its server time; a value beyond 2^53 (an echoed pin) is written exactly. */
+export function sendData<R extends { meta: { response_time_ms: number } }>(
+  reply: FastifyReply,
+  response: R,
+  started: number,
+  exact: boolean,
+): R | FastifyReply {
+  response.meta.response_time_ms = Math.round(performance.now() - started)
+  // The schema serializer cannot write a BigInt; such an answer is serialized by hand.
+  if (exact) return reply.type('application/json').send(stringifyJson(response))
+  return response
+}
+
+function invalid(field: string, message: string): AppError {
+  return new AppError('invalid_request', message, { details: [{ field, message }] })
+}
+
+/** The snapshot surface, the `/at/{ledger}` surface and the history of every registered protocol. */
+export function registerPositionRoutes(app: App, ctx: AppContext): void {
+  const depsOf = createDataDeps(ctx)
 
   const answer = async (
     module: ProtocolModule,
@@ -30,23 +74,17 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     atPin: boolean,
   ) => {
     const started = performance.now()
-    const response = await module.positions.answer(
-      {
-        reader: ctx.reader,
-        network: await networks.get(),
-        maxPriceAgeS: ctx.config.maxPriceAgeS,
-        nowS: Math.floor(ctx.clock.now() / 1000),
-      },
-      { address: requireAddress(address), pin, atPin },
-    )
-    response.meta.response_time_ms = Math.round(performance.now() - started)
-    // The schema serializer cannot write a BigInt; a pin beyond 2^53 is echoed exactly by hand.
-    if (typeof pin === 'bigint') return reply.type('application/json').send(stringifyJson(response))
-    return response
+    const response = await answerPositions(module, await depsOf(), {
+      address: requireAddress(address),
+      pin,
+      atPin,
+    })
+    return sendData(reply, response, started, typeof pin === 'bigint')
   }
 
   for (const module of PROTOCOLS) {
     const surface = module.positions
+    const schema = buildPositionsSchema(surface.dataSchema)
     app.get(
       `/v1/users/:address/positions/${module.name}`,
       {
@@ -61,7 +99,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
             { as_of_ledger: Type.Optional(LedgerPin) },
             { additionalProperties: false },
           ),
-          response: { 200: surface.schema, ...DATA_ERRORS },
+          response: { 200: schema, ...DATA_ERRORS },
         },
       },
       async (request, reply) => {
@@ -88,12 +126,68 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           security: [{ apiKey: [] }],
           params: Type.Object({ address: AddressParam, ledger: LedgerPin }),
           querystring: Type.Object({}, { additionalProperties: false }),
-          response: { 200: surface.schema, ...DATA_ERRORS },
+          response: { 200: schema, ...DATA_ERRORS },
         },
       },
       async (request, reply) => {
         const { address, ledger } = request.params as { address: string; ledger: string }
         return answer(module, reply, address, parseLedgerPin(ledger, 'ledger'), true)
+      },
+    )
+
+    app.get(
+      `/v1/users/:address/positions/${module.name}/history`,
+      {
+        config: { auth: 'api_key', scope: DATA_SCOPE },
+        schema: {
+          summary: `${surface.summary}: history`,
+          description:
+            "Every snapshot of the account in this protocol with `from_ledger <= ledger <= to_ledger` (both inclusive, both optional), newest first, a page of `limit` at a time. Each item is the snapshot surface at that ledger (`data` and `enrichment` exactly as `?as_of_ledger=<ledger>` answers them), with the ledger's close time. `meta.next_cursor` continues with older snapshots; it is null on the last page. A cursor stays valid while the indexer keeps ingesting: new snapshots are newer than any page already served.",
+          tags: ['positions'],
+          security: [{ apiKey: [] }],
+          params: Type.Object({ address: AddressParam }),
+          querystring: Type.Object(
+            {
+              from_ledger: Type.Optional(LedgerPin),
+              to_ledger: Type.Optional(LedgerPin),
+              limit: Type.Optional(LimitParam),
+              cursor: Type.Optional(CursorParam),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 200: buildHistorySchema(surface.dataSchema), ...DATA_ERRORS },
+        },
+      },
+      async (request, reply) => {
+        const started = performance.now()
+        const q = request.query as {
+          from_ledger?: string
+          to_ledger?: string
+          limit?: string
+          cursor?: string
+        }
+        const { address } = request.params as { address: string }
+        const from = q.from_ledger === undefined ? null : parseLedgerPin(q.from_ledger, 'from_ledger')
+        const to = q.to_ledger === undefined ? null : parseLedgerPin(q.to_ledger, 'to_ledger')
+        if (from !== null && to !== null && BigInt(from) > BigInt(to)) {
+          throw invalid('from_ledger', 'from_ledger must be at most to_ledger')
+        }
+        const limit = q.limit === undefined ? HISTORY_LIMIT_DEFAULT : Number(q.limit)
+        if (limit < 1 || limit > HISTORY_LIMIT_MAX) {
+          throw invalid('limit', `limit must be a whole number from 1 to ${HISTORY_LIMIT_MAX}`)
+        }
+        const before = q.cursor === undefined ? null : decodeHistoryCursor(q.cursor)
+        if (q.cursor !== undefined && before === null) {
+          throw invalid('cursor', 'cursor must be the next_cursor of a previous page, unchanged')
+        }
+        const response = await answerHistory(module, await depsOf(), {
+          address: requireAddress(address),
+          from,
+          to,
+          limit,
+          before,
+        })
+        return sendData(reply, response, started, typeof from === 'bigint' || typeof to === 'bigint')
       },
     )
   }

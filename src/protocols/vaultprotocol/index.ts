@@ -1,8 +1,8 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { AccountGroupChange, ProtocolModule, StoredItem } from '../protocol-module.ts'
 import { adaptVaultLedger } from './adapt-ledger.ts'
-import { getVaultPositions } from './positions.ts'
-import { VaultPositionsSchema } from './positions-schema.ts'
+import { renderVaultSnapshot } from './positions.ts'
+import { VaultPositionsData } from './positions-schema.ts'
 import { type StoredVault, VAULT_PROTOCOL } from './stored-vault.ts'
 
 /**
@@ -42,14 +42,16 @@ export const vaultProtocol: ProtocolModule = {
     }
   },
   itemKey: (item: StoredItem) => String(item.denomination),
+  coverage: (network) => [network.contracts.vaultprotocol],
   positions: {
-    schema: VaultPositionsSchema,
+    dataSchema: VaultPositionsData,
     summary: 'Vault positions',
     description:
       'The latest snapshot at or before `as_of_ledger` (latest state when omitted). Amounts are at the vintage of the snapshot served and are not carried to the pin; `meta.as_of_ledger` is the ledger of that snapshot, null when the pin predates the first one.',
     atSummary: 'Vault positions valued at a ledger',
     atDescription:
       'The same vaults as the snapshot surface, valued at the ledger: FxDAO stores debt plainly (no rate, no accrual), so amounts are those of the latest snapshot at or before the ledger and `rate_ledger` is null; USD uses prices at or before the ledger. For a position far below the ledger the USD values of the two surfaces differ by design.',
-    answer: getVaultPositions,
+    empty: (address) => ({ address, vaults: [] }),
+    render: renderVaultSnapshot,
   },
 }

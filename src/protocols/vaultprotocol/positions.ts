@@ -1,9 +1,9 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import { divHalfEven, formatUnits, pow10 } from '../../positions/amounts.ts'
-import { historyComplete } from '../../positions/coverage.ts'
-import { judgePrice, type Priced, toUsd, USD_DECIMALS } from '../../positions/valuation.ts'
-import type { PositionsDeps, PositionsQuery } from '../protocol-module.ts'
-import { type StoredVault, VAULT_PROTOCOL } from './stored-vault.ts'
+import { describePrices, judgePrice, type Priced, toUsd, USD_DECIMALS } from '../../positions/valuation.ts'
+import type { SnapshotRow } from '../../store/positions-read.ts'
+import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
+import type { StoredVault } from './stored-vault.ts'
 
 /** Ratios are reported with 4 decimals. */
 const RATIO_DECIMALS = 4
@@ -26,84 +26,27 @@ export interface VaultObject {
   rate_ledger?: null
 }
 
-export interface AssetObject {
-  decimals: number
-  price_source: string | null
-  price_usd: string | null
-  symbol: string
-  tags: string[]
-}
-
-export interface ContractObject {
-  name: string
-  position_types: string[]
-  protocol: string
-  status: string
-  version: string
-}
-
-export interface VaultPositionsResponse {
-  data: { address: string; vaults: VaultObject[] }
-  enrichment: { assets: Record<string, AssetObject>; contracts: Record<string, ContractObject> }
-  meta: {
-    requested_ledger: number | bigint | null
-    as_of_ledger: number | null
-    attribution_confidence: number
-    data_staleness_seconds: number | null
-    last_indexed_ledger: number | null
-    indexed_from_ledger: number | null
-    oracle_staleness_seconds: number
-    partial_result: boolean
-    response_time_ms: number
-    sources: string[]
-  }
-}
-
 /**
- * Answers "which vaults did this address hold at ledger P": the latest snapshot at or before P,
- * never interpolated, never carried forward, absent as empty.
+ * Values one snapshot of an account's vaults: amounts as FxDAO stores them (plain debt, nothing to
+ * accrue), USD with the prices at the valuation ledger (the snapshot's own on the snapshot surface,
+ * the pin on `/at`).
  */
-export async function getVaultPositions(
+export async function renderVaultSnapshot(
   deps: PositionsDeps,
-  query: PositionsQuery,
-): Promise<VaultPositionsResponse> {
-  const { reader, network } = deps
-  const head = await reader.head()
-  const last = head.lastIndexedLedger
-  const meta: VaultPositionsResponse['meta'] = {
-    requested_ledger: query.pin,
-    as_of_ledger: null,
-    attribution_confidence: 1,
-    data_staleness_seconds: head.lastCloseTime === null ? null : Math.max(0, deps.nowS - head.lastCloseTime),
-    last_indexed_ledger: last,
-    indexed_from_ledger: head.firstIndexedLedger,
-    oracle_staleness_seconds: 0,
-    // Ledgers above the checkpoint are unknown, not empty: say so.
-    partial_result: last === null || (query.pin !== null && BigInt(query.pin) > BigInt(last)),
-    response_time_ms: 0,
-    sources: network ? [`ledgers:${network.name}`] : [],
-  }
-  const response: VaultPositionsResponse = {
-    data: { address: query.address, vaults: [] },
-    enrichment: { assets: {}, contracts: {} },
-    meta,
-  }
-  if (last === null || network === null) return response
-
-  const effective = query.pin === null || BigInt(query.pin) > BigInt(last) ? last : Number(query.pin)
-  // Ledgers of the contract's history before the store's first one were never read: say so.
-  if (!historyComplete(network.contracts.vaultprotocol, head.firstIndexedLedger, effective)) {
-    meta.partial_result = true
-  }
-  const snapshot = await reader.snapshotAt(VAULT_PROTOCOL, query.address, effective)
-  if (!snapshot) return response
-  meta.as_of_ledger = snapshot.ledger
+  network: NetworkConfig,
+  address: string,
+  snapshot: SnapshotRow,
+  valuation: Valuation,
+): Promise<Rendered> {
+  const { reader } = deps
+  const data: { address: string; vaults: VaultObject[] } = { address, vaults: [] }
+  const enrichment: Enrichment = { assets: {}, contracts: {} }
+  const rendered: Rendered = { data, enrichment, oracleStalenessS: 0, sources: [], partial: false }
   const stored = JSON.parse(snapshot.positions) as StoredVault[]
-  if (stored.length === 0) return response
+  if (stored.length === 0) return rendered
 
-  // Snapshot amounts are valued at the snapshot's own ledger; the /at surface at the pin.
-  const valuationLedger = query.atPin ? effective : snapshot.ledger
-  const closeTime = query.atPin ? await reader.closeTime(valuationLedger) : snapshot.close_time
+  const valuationLedger = valuation.ledger
+  const closeTime = valuation.closeTime
   const prices = new Map<string, Promise<Priced>>()
   /** The USD price of an asset of the network description, through the feed it names. */
   const priceOf = (asset: string | null): Promise<Priced> => {
@@ -156,12 +99,12 @@ export async function getVaultPositions(
       usd_unavailable_reason: problem,
       vault_index: vault.index,
     }
-    if (query.atPin) object.rate_ledger = null
-    response.data.vaults.push(object)
-    addAsset(response, network, collateralAsset, collateralPrice)
-    if (denomination) addAsset(response, network, denomination.debt_asset, debtPrice)
+    if (valuation.atPin) object.rate_ledger = null
+    data.vaults.push(object)
+    addAsset(enrichment, network, collateralAsset, collateralPrice)
+    if (denomination) addAsset(enrichment, network, denomination.debt_asset, debtPrice)
   }
-  response.enrichment.contracts[vaultContract.address] = {
+  enrichment.contracts[vaultContract.address] = {
     name: vaultContract.name,
     position_types: vaultContract.position_types,
     protocol: vaultContract.protocol,
@@ -169,15 +112,10 @@ export async function getVaultPositions(
     version: vaultContract.version,
   }
 
-  const used = await Promise.all(prices.values())
-  const timestamps = used.flatMap((p) => (p.row ? [Math.floor(p.row.timestamp_ms / 1000)] : []))
-  for (const feed of new Set(used.flatMap((p) => (p.row && p.feed ? [p.feed] : [])))) {
-    meta.sources.push(`oracle:${feed}`)
-  }
-  if (timestamps.length > 0 && closeTime !== null) {
-    meta.oracle_staleness_seconds = Math.max(0, closeTime - Math.min(...timestamps))
-  }
-  return response
+  const { stalenessS, sources } = describePrices(await Promise.all(prices.values()), closeTime)
+  rendered.oracleStalenessS = stalenessS
+  rendered.sources = sources
+  return rendered
 }
 
 /** (collateral value) / (debt value) with RATIO_DECIMALS decimals, from unrounded values, half-even. */
@@ -201,15 +139,10 @@ function decimalsOf(network: NetworkConfig, asset: string | undefined): number {
   return network.assets[asset]?.decimals ?? 7
 }
 
-function addAsset(
-  response: VaultPositionsResponse,
-  network: NetworkConfig,
-  asset: string,
-  priced: Priced,
-): void {
-  if (response.enrichment.assets[asset]) return
+function addAsset(enrichment: Enrichment, network: NetworkConfig, asset: string, priced: Priced): void {
+  if (enrichment.assets[asset]) return
   const info = network.assets[asset]
-  response.enrichment.assets[asset] = {
+  enrichment.assets[asset] = {
     decimals: info?.decimals ?? 7,
     price_source: priced.row ? priced.feed : null,
     price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, priced.decimals),

@@ -1,0 +1,245 @@
+import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
+import type {
+  Enrichment,
+  PositionsDeps,
+  ProtocolModule,
+  Rendered,
+  StateSurface,
+} from '../protocols/protocol-module.ts'
+import type { IndexerHead } from '../store/positions-read.ts'
+import { historyComplete } from './coverage.ts'
+
+/**
+ * The point-in-time rules every protocol shares (DESIGN §5), written once: which snapshot serves a
+ * pin, what `meta` says about it, and what is partial. Modules only value what is found.
+ */
+
+export interface PositionsMeta {
+  requested_ledger: number | bigint | null
+  as_of_ledger: number | null
+  attribution_confidence: number
+  data_staleness_seconds: number | null
+  last_indexed_ledger: number | null
+  indexed_from_ledger: number | null
+  oracle_staleness_seconds: number
+  partial_result: boolean
+  response_time_ms: number
+  sources: string[]
+}
+
+export interface PositionsResponse {
+  data: unknown
+  enrichment: Enrichment
+  meta: PositionsMeta
+}
+
+function baseMeta(deps: PositionsDeps, head: IndexerHead, pin: number | bigint | null): PositionsMeta {
+  const last = head.lastIndexedLedger
+  return {
+    requested_ledger: pin,
+    as_of_ledger: null,
+    attribution_confidence: 1,
+    data_staleness_seconds: head.lastCloseTime === null ? null : Math.max(0, deps.nowS - head.lastCloseTime),
+    last_indexed_ledger: last,
+    indexed_from_ledger: head.firstIndexedLedger,
+    oracle_staleness_seconds: 0,
+    // Ledgers above the checkpoint are unknown, not empty: say so.
+    partial_result: last === null || (pin !== null && BigInt(pin) > BigInt(last)),
+    response_time_ms: 0,
+    sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
+  }
+}
+
+/** The ledger answered for: the pin, or the checkpoint when the pin is above it or omitted. */
+function effectiveLedger(pin: number | bigint | null, last: number): number {
+  return pin === null || BigInt(pin) > BigInt(last) ? last : Number(pin)
+}
+
+/** Whether the store holds every contract's history up to `ledger` (else the answer is partial). */
+export function coverageComplete(
+  contracts: readonly ContractInfo[],
+  firstIndexed: number | null,
+  ledger: number,
+) {
+  return contracts.every((c) => historyComplete(c, firstIndexed, ledger))
+}
+
+function applyRendered(meta: PositionsMeta, rendered: Rendered): void {
+  meta.oracle_staleness_seconds = rendered.oracleStalenessS
+  meta.sources.push(...rendered.sources)
+  if (rendered.partial) meta.partial_result = true
+}
+
+const emptyEnrichment = (): Enrichment => ({ assets: {}, contracts: {} })
+
+/**
+ * "What did this address hold at ledger P" for one module: the latest snapshot at or before P,
+ * never interpolated, never carried forward, absent as empty. With `atPin` the same snapshot is
+ * valued at the pin (`/at/{ledger}`).
+ */
+export async function answerPositions(
+  module: ProtocolModule,
+  deps: PositionsDeps,
+  query: { address: string; pin: number | bigint | null; atPin: boolean },
+): Promise<PositionsResponse> {
+  const { reader, network } = deps
+  const head = await reader.head()
+  const meta = baseMeta(deps, head, query.pin)
+  const response: PositionsResponse = {
+    data: module.positions.empty(query.address),
+    enrichment: emptyEnrichment(),
+    meta,
+  }
+  const last = head.lastIndexedLedger
+  if (last === null || network === null) return response
+  const effective = effectiveLedger(query.pin, last)
+  // Ledgers of a contract's history before the store's first one were never read: say so.
+  if (!coverageComplete(module.coverage(network), head.firstIndexedLedger, effective))
+    meta.partial_result = true
+  const snapshot = await reader.snapshotAt(module.name, query.address, effective)
+  if (!snapshot) return response
+  meta.as_of_ledger = snapshot.ledger
+  // The snapshot surface values at the snapshot's own ledger; the /at surface at the pin.
+  const valuation = query.atPin
+    ? { atPin: true, ledger: effective, closeTime: await reader.closeTime(effective) }
+    : { atPin: false, ledger: snapshot.ledger, closeTime: snapshot.close_time }
+  const rendered = await module.positions.render(deps, network, query.address, snapshot, valuation)
+  response.data = rendered.data
+  response.enrichment = rendered.enrichment
+  applyRendered(meta, rendered)
+  return response
+}
+
+export interface HistoryQuery {
+  address: string
+  /** Inclusive bounds as requested (a bound beyond 2^53 stays a BigInt so it echoes exactly). */
+  from: number | bigint | null
+  to: number | bigint | null
+  limit: number
+  /** Only snapshots strictly below this ledger (decoded from the cursor). */
+  before: number | null
+}
+
+export interface HistoryItem {
+  ledger: number
+  close_time: number | null
+  data: unknown
+  enrichment: Enrichment
+  oracle_staleness_seconds: number
+  partial_result: boolean
+}
+
+export interface HistoryResponse {
+  data: { address: string; snapshots: HistoryItem[] }
+  enrichment: { contracts: Enrichment['contracts'] }
+  meta: PositionsMeta & {
+    from_ledger: number | bigint | null
+    to_ledger: number | bigint | null
+    limit: number
+    next_cursor: string | null
+  }
+}
+
+/** An opaque, stable cursor: the ledger of the last snapshot served (snapshots are unique per ledger). */
+export function encodeHistoryCursor(ledger: number): string {
+  return Buffer.from(`h1:${ledger}`).toString('base64url')
+}
+
+/** The ledger a cursor names; null when it is not one this API wrote. */
+export function decodeHistoryCursor(cursor: string): number | null {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8')
+  const match = /^h1:([0-9]{1,15})$/.exec(text)
+  if (!match || encodeHistoryCursor(Number(match[1])) !== cursor) return null
+  return Number(match[1])
+}
+
+/**
+ * Every snapshot of the account in one protocol between two ledgers, newest first, a page at a
+ * time: one range scan on the snapshots' primary key, each row valued as the snapshot surface
+ * values it at its own ledger.
+ */
+export async function answerHistory(
+  module: ProtocolModule,
+  deps: PositionsDeps,
+  query: HistoryQuery,
+): Promise<HistoryResponse> {
+  const { reader, network } = deps
+  const head = await reader.head()
+  const response: HistoryResponse = {
+    data: { address: query.address, snapshots: [] },
+    enrichment: { contracts: {} },
+    meta: {
+      ...baseMeta(deps, head, query.to),
+      from_ledger: query.from,
+      to_ledger: query.to,
+      limit: query.limit,
+      next_cursor: null,
+    },
+  }
+  const meta = response.meta
+  const last = head.lastIndexedLedger
+  if (last === null || network === null) return response
+  let upper = effectiveLedger(query.to, last)
+  if (!coverageComplete(module.coverage(network), head.firstIndexedLedger, upper)) meta.partial_result = true
+  if (query.before !== null) upper = Math.min(upper, query.before - 1)
+  const lower = query.from === null ? 0 : BigInt(query.from) > BigInt(last) ? last + 1 : Number(query.from)
+  if (upper < lower) return response
+  // One row more than the page tells whether another page follows.
+  const rows = await reader.snapshotsBetween(module.name, query.address, lower, upper, query.limit + 1)
+  const page = rows.slice(0, query.limit)
+  for (const row of page) {
+    const rendered = await module.positions.render(deps, network, query.address, row, {
+      atPin: false,
+      ledger: row.ledger,
+      closeTime: row.close_time,
+    })
+    response.data.snapshots.push({
+      ledger: row.ledger,
+      close_time: row.close_time,
+      data: rendered.data,
+      enrichment: rendered.enrichment,
+      oracle_staleness_seconds: rendered.oracleStalenessS,
+      partial_result: rendered.partial,
+    })
+    Object.assign(response.enrichment.contracts, rendered.enrichment.contracts)
+    meta.oracle_staleness_seconds = Math.max(meta.oracle_staleness_seconds, rendered.oracleStalenessS)
+    for (const source of rendered.sources) if (!meta.sources.includes(source)) meta.sources.push(source)
+    if (rendered.partial) meta.partial_result = true
+  }
+  meta.as_of_ledger = page[0]?.ledger ?? null
+  if (rows.length > query.limit) meta.next_cursor = encodeHistoryCursor(page.at(-1)!.ledger)
+  return response
+}
+
+export interface StateResponse {
+  data: unknown
+  enrichment: Enrichment
+  meta: PositionsMeta
+}
+
+/**
+ * Protocol state at a ledger (a pool, every reserve, every emission): the latest value of each
+ * entry at or before the pin. `contracts` are the ones whose history the answer needs.
+ */
+export async function answerState(
+  deps: PositionsDeps,
+  pin: number | bigint | null,
+  empty: () => unknown,
+  contracts: (network: NetworkConfig) => readonly ContractInfo[],
+  render: StateSurface['render'],
+): Promise<StateResponse> {
+  const { reader, network } = deps
+  const head = await reader.head()
+  const meta = baseMeta(deps, head, pin)
+  const response: StateResponse = { data: empty(), enrichment: emptyEnrichment(), meta }
+  const last = head.lastIndexedLedger
+  if (last === null || network === null) return response
+  const ledger = effectiveLedger(pin, last)
+  if (!coverageComplete(contracts(network), head.firstIndexedLedger, ledger)) meta.partial_result = true
+  const rendered = await render(deps, network, { ledger, closeTime: await reader.closeTime(ledger) })
+  response.data = rendered.data
+  response.enrichment = rendered.enrichment
+  meta.as_of_ledger = rendered.asOfLedger
+  applyRendered(meta, rendered)
+  return response
+}

@@ -1,0 +1,136 @@
+import { type TSchema, Type } from 'typebox'
+
+// Nullable values are written as JSON Schema type arrays, not anyOf: the response serializer
+// handles a type array directly, while anyOf makes it validate every value to choose a branch.
+export const nullableString = (description: string, pattern?: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], description, ...(pattern ? { pattern } : {}) })
+export const nullableInteger = (description: string) =>
+  Type.Unsafe<number | null>({ type: ['integer', 'null'], description })
+
+/** A decimal string: digits, a point, digits (never exponent notation). */
+export const AMOUNT_PATTERN = '^-?[0-9]+\\.[0-9]+$'
+export const Amount = (description: string) => Type.String({ description, pattern: AMOUNT_PATTERN })
+export const NullableAmount = (description: string) => nullableString(description, AMOUNT_PATTERN)
+
+const Asset = Type.Object({
+  decimals: Type.Integer(),
+  price_source: nullableString('Oracle contract of the price; null when none was used'),
+  price_usd: nullableString("USD price used, in the feed's own decimals; null when missing"),
+  symbol: Type.String(),
+  tags: Type.Array(Type.String()),
+})
+
+const Contract = Type.Object({
+  name: Type.String(),
+  position_types: Type.Array(Type.String()),
+  protocol: Type.String(),
+  status: Type.String(),
+  version: Type.String(),
+})
+
+const Enrichment = Type.Object({
+  assets: Type.Record(Type.String(), Asset, { description: 'Every asset the answer refers to, by id' }),
+  contracts: Type.Record(Type.String(), Contract, { description: 'Every contract the answer refers to' }),
+})
+
+// An int64 pin beyond 2^53 is carried as a BigInt so it echoes back exactly.
+const RequestedLedger = Type.Unsafe<number | bigint | null>({
+  type: ['integer', 'null'],
+  description: 'The pin, echoed unchanged; null when omitted',
+})
+
+const COMMON_META = {
+  attribution_confidence: Type.Number({
+    description: "1: read directly from the contracts' own storage for the address or contract asked about",
+  }),
+  data_staleness_seconds: nullableInteger('Now minus the close time of last_indexed_ledger'),
+  last_indexed_ledger: nullableInteger('The indexer checkpoint'),
+  indexed_from_ledger: nullableInteger(
+    'The first ledger the store ingested: its knowledge starts there (null before the first batch)',
+  ),
+  oracle_staleness_seconds: Type.Integer({
+    description:
+      'Close time of the valuation ledger minus the oldest price timestamp used; 0 when no price was needed',
+  }),
+  partial_result: Type.Boolean({
+    description:
+      "true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen",
+  }),
+  response_time_ms: Type.Integer(),
+  sources: Type.Array(Type.String(), { description: 'The ledger source and the oracle contracts used' }),
+}
+
+const PositionsMeta = Type.Object({
+  requested_ledger: RequestedLedger,
+  as_of_ledger: nullableInteger('Ledger of the snapshot served; null when the pin predates the first one'),
+  ...COMMON_META,
+})
+
+/** `GET /v1/users/{address}/positions/{protocol}` and `/at/{ledger}`: a module's data with enrichment and meta. */
+export function buildPositionsSchema(dataSchema: TSchema) {
+  return Type.Object({ data: dataSchema, enrichment: Enrichment, meta: PositionsMeta })
+}
+
+/** `GET /v1/users/{address}/positions/{protocol}/history`: snapshots, newest first, each as the snapshot surface shows it. */
+export function buildHistorySchema(dataSchema: TSchema) {
+  const Item = Type.Object({
+    ledger: Type.Integer({ description: 'Ledger of this snapshot: the account changed at it' }),
+    close_time: nullableInteger('Close time of that ledger, epoch seconds'),
+    data: dataSchema,
+    enrichment: Enrichment,
+    oracle_staleness_seconds: Type.Integer({
+      description: 'Close time of the snapshot ledger minus the oldest price timestamp used; 0 when none',
+    }),
+    partial_result: Type.Boolean({ description: 'This snapshot needs protocol state the store never saw' }),
+  })
+  return Type.Object({
+    data: Type.Object({
+      address: Type.String(),
+      snapshots: Type.Array(Item, {
+        description:
+          'Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger`',
+      }),
+    }),
+    enrichment: Type.Object({
+      contracts: Type.Record(Type.String(), Contract, { description: 'Every contract the page refers to' }),
+    }),
+    meta: Type.Object({
+      requested_ledger: Type.Unsafe<number | bigint | null>({
+        type: ['integer', 'null'],
+        description: '`to_ledger` as given; null when omitted',
+      }),
+      as_of_ledger: nullableInteger(
+        'Ledger of the newest snapshot on this page; null when the page is empty',
+      ),
+      from_ledger: Type.Unsafe<number | bigint | null>({
+        type: ['integer', 'null'],
+        description: '`from_ledger` as given (inclusive); null when omitted',
+      }),
+      to_ledger: Type.Unsafe<number | bigint | null>({
+        type: ['integer', 'null'],
+        description: '`to_ledger` as given (inclusive); null when omitted',
+      }),
+      limit: Type.Integer({ description: 'Page size used (1–500, default 100)' }),
+      next_cursor: nullableString('Pass as `cursor` for the next (older) page; null at the end'),
+      ...COMMON_META,
+      oracle_staleness_seconds: Type.Integer({
+        description: "The largest oracle_staleness_seconds of the page's snapshots; 0 when none",
+      }),
+    }),
+  })
+}
+
+/** Protocol state at a ledger (pools, reserves, emissions). */
+export function buildStateSchema(dataSchema: TSchema) {
+  return Type.Object({
+    data: dataSchema,
+    enrichment: Enrichment,
+    meta: Type.Object({
+      requested_ledger: RequestedLedger,
+      as_of_ledger: nullableInteger(
+        'The latest ledger at which a state entry the answer used was written; null when none was',
+      ),
+      ...COMMON_META,
+    }),
+  })
+}
