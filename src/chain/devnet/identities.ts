@@ -195,8 +195,10 @@ export function buildNetworkConfig(
         },
       ],
       lendingprotocol,
+      ammprotocol: [],
     },
     vaultprotocol: { collateral_asset: xlm, denominations },
+    ammprotocol: { pairs: {} },
     assets,
   }
 }
