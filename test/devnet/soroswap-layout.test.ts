@@ -37,9 +37,9 @@ beforeAll(() => {
   chain = createDevnetChain({
     seed: 'soroswap',
     ledgers: LEDGERS,
-    accounts: 120,
-    activity: 0.01,
-    ammActivity: 0.35,
+    accounts: 400,
+    activity: 0.005,
+    ammActivity: 0.2,
     lendingActivity: 0,
     startLedger: START,
     protocolSwitchLedger: SWITCH,

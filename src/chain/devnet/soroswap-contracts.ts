@@ -22,6 +22,7 @@ import {
   lpHolderAddress,
   PAIR_HOLDER,
   type PairState,
+  readLp,
   type SoroswapState,
   type SoroswapTx,
 } from './soroswap-state.ts'
@@ -175,9 +176,9 @@ export function createSoroswapContracts(s: SoroswapState): SoroswapContracts {
   }
   const moveLp = (tx: SoroswapTx, i: number, holder: number, delta: bigint) => {
     const p = tx.pair(i)
-    const amount = (p.lp.get(holder)?.amount ?? 0n) + delta
+    const amount = (readLp(p, holder)?.amount ?? 0n) + delta
     requireOrFail(amount >= 0n, 'insufficient balance')
-    p.lp.set(holder, { amount, modified: tx.sequence })
+    p.lpWrites!.set(holder, { amount, modified: tx.sequence })
     tx.touch(`lp:${i}:${holder}`, (v) => buildLpBalanceEntry(s, v.pair(i), holder))
   }
   const mint = (tx: SoroswapTx, i: number, to: number, amount: bigint) => {
@@ -276,7 +277,7 @@ export function createSoroswapContracts(s: SoroswapState): SoroswapContracts {
   }
   const withdraw = (tx: SoroswapTx, i: number, to: number): [bigint, bigint] => {
     const p = requirePair(tx, i)
-    const shares = p.lp.get(PAIR_HOLDER)?.amount ?? 0n
+    const shares = readLp(p, PAIR_HOLDER)?.amount ?? 0n
     requireOrFail(shares !== 0n, 'WithdrawLiquidityNotInitialized')
     const sent = shares - MINIMUM_LIQUIDITY
     requireOrFail(sent > 0n, 'WithdrawInsufficientSentShares')

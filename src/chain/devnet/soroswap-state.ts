@@ -44,6 +44,8 @@ export interface PairState {
   totalSupply: bigint | null
   instanceModified: number
   lp: Map<number, BalanceEntry>
+  /** A transaction's draft only: its LP writes, applied to `lp` on commit (a pair may have thousands of holders). */
+  lpWrites?: Map<number, BalanceEntry>
   /** The pair's own entries in token0's and token1's asset contracts (null: never held any). */
   sac0: BalanceEntry | null
   sac1: BalanceEntry | null
@@ -99,6 +101,11 @@ export function createSoroswapState(
   }
 }
 
+/** A holder's LP entry as the view sees it: a draft's own write first. */
+export function readLp(p: PairState, holder: number): BalanceEntry | undefined {
+  return p.lpWrites?.get(holder) ?? p.lp.get(holder)
+}
+
 /** A holder's address: an account (the seeder after the population) or a pair. */
 export function lpHolderAddress(s: SoroswapState, pair: PairState, holder: number): xdr.ScAddressWire {
   if (holder === PAIR_HOLDER) return buildContractAddress(pair.pair.id)
@@ -134,7 +141,7 @@ export function buildPairInstanceEntry(s: SoroswapState, p: PairState): xdr.Ledg
 }
 
 export function buildLpBalanceEntry(s: SoroswapState, p: PairState, holder: number) {
-  const e = p.lp.get(holder)
+  const e = readLp(p, holder)
   if (!e) return null
   const key = buildLpBalanceKey(lpHolderAddress(s, p, holder))
   return buildContractDataEntry(p.pair.id, key, buildI128(e.amount), e.modified)
@@ -222,7 +229,7 @@ export function createSoroswapTx(s: SoroswapState, sequence: number, now: bigint
       let draft = pairs.get(i)
       if (!draft) {
         const real = s.pairs[i]!
-        draft = { ...real, lp: new Map(real.lp) }
+        draft = { ...real, lpWrites: new Map() }
         pairs.set(i, draft)
       }
       return draft
@@ -241,7 +248,10 @@ export function createSoroswapTx(s: SoroswapState, sequence: number, now: bigint
     commit() {
       const builders = [...written.values()]
       const before = builders.map((build) => build(committed))
-      for (const [i, draft] of pairs) s.pairs[i] = draft
+      for (const [i, { lpWrites, ...draft }] of pairs) {
+        for (const [holder, entry] of lpWrites!) draft.lp.set(holder, entry)
+        s.pairs[i] = draft
+      }
       if (factory) s.factory = factory
       if (aggregator) s.aggregator = aggregator
       const changes: xdr.LedgerEntryChangeWire[] = []

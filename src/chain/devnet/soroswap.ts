@@ -60,7 +60,7 @@ export function createSoroswap(ids: DevnetIdentities, accounts: number, options:
   const receivers: number[] = []
   for (let a = 0; a < accounts; a++) {
     const roll = rng.nextInt(100)
-    role[a] = roll < 50 ? ROLE_NONE : roll < 70 ? ROLE_SWAPPER : roll < 92 ? ROLE_LP : ROLE_RECEIVER
+    role[a] = roll < 65 ? ROLE_NONE : roll < 79 ? ROLE_SWAPPER : roll < 94 ? ROLE_LP : ROLE_RECEIVER
     if (role[a] === ROLE_RECEIVER) receivers.push(a)
     home[a] = pickWeighted(rng, PAIR_WEIGHTS)
     size[a] = rng.chance(0.03) ? 40 : 1
@@ -272,7 +272,7 @@ export function createSoroswap(ids: DevnetIdentities, accounts: number, options:
       // Long sleeps for LPs: a position's entries stay as they are while its pair keeps trading.
       if (role[a] === ROLE_LP && rng.chance(0.05))
         dormantUntil[a] = w.sequence - started + rng.nextRange(1_000, 8_000)
-      else if (rng.chance(0.04)) dormantUntil[a] = w.sequence - started + rng.nextRange(100, 2_000)
+      else if (rng.chance(0.08)) dormantUntil[a] = w.sequence - started + rng.nextRange(200, 4_000)
     }
     return txs
   }
