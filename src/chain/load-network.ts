@@ -4,6 +4,7 @@ import { StrKey } from '@stellar/stellar-sdk'
 import { type Static, Type } from 'typebox'
 import Value from 'typebox/value'
 import { CONTRACT_KINDS, type NetworkConfig } from './network.ts'
+import { deriveSoroswapPairId } from './soroswap-address.ts'
 
 /** Where a network's description lives when none is named: the RPC server's own `/network.json`. */
 export function defaultNetworkUrl(rpcUrl: string): string {
@@ -44,6 +45,7 @@ const NetworkSchema = Type.Object(
         vaultprotocol: Contract,
         oracles: Type.Array(Contract, { minItems: 1 }),
         lendingprotocol: Type.Optional(Type.Array(Contract)),
+        ammprotocol: Type.Optional(Type.Array(Contract)),
       },
       { additionalProperties: false },
     ),
@@ -62,6 +64,17 @@ const NetworkSchema = Type.Object(
         ),
       },
       { additionalProperties: false },
+    ),
+    ammprotocol: Type.Optional(
+      Type.Object(
+        {
+          pairs: Type.Record(
+            Type.String(),
+            Type.Object({ token_0: ContractId, token_1: ContractId }, { additionalProperties: false }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
     ),
     assets: Type.Record(
       Type.String(),
@@ -101,18 +114,20 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
   const config = value as Static<typeof NetworkSchema>
   const problems: string[] = []
   const lending = config.contracts.lendingprotocol ?? []
-  const contracts = [config.contracts.vaultprotocol, ...config.contracts.oracles, ...lending]
+  const amm = config.contracts.ammprotocol ?? []
+  const contracts = [config.contracts.vaultprotocol, ...config.contracts.oracles, ...lending, ...amm]
   for (const c of contracts) {
     if (!StrKey.isValidContract(c.address)) problems.push(`contract ${c.address} has a bad checksum`)
   }
-  const expectedKinds: Array<[ContractInfoLike[], string, string]> = [
-    [[config.contracts.vaultprotocol], 'vaultprotocol', 'fxdao-vaults'],
-    [config.contracts.oracles, 'oracle', 'reflector'],
-    [lending, 'lendingprotocol', 'blend-pool-v2'],
+  const expectedKinds: Array<[ContractInfoLike[], string, string[]]> = [
+    [[config.contracts.vaultprotocol], 'vaultprotocol', ['fxdao-vaults']],
+    [config.contracts.oracles, 'oracle', ['reflector']],
+    [lending, 'lendingprotocol', ['blend-pool-v2']],
+    [amm, 'ammprotocol', ['soroswap-factory', 'soroswap-router', 'soroswap-pair']],
   ]
-  for (const [list, protocol, kind] of expectedKinds) {
+  for (const [list, protocol, kinds] of expectedKinds) {
     for (const c of list) {
-      if (c.protocol !== protocol || c.kind !== kind)
+      if (c.protocol !== protocol || !kinds.includes(c.kind))
         problems.push(`contract ${c.address} is listed as ${protocol} but says ${c.protocol}/${c.kind}`)
     }
   }
@@ -130,6 +145,7 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
       )
     }
   }
+  problems.push(...checkSoroswapPairs(config.passphrase, config.assets, config.ammprotocol?.pairs ?? {}, amm))
   const vault = config.vaultprotocol
   if (!config.assets[vault.collateral_asset])
     problems.push(`collateral asset ${vault.collateral_asset} is not in assets`)
@@ -146,11 +162,63 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
 
 type ContractInfoLike = { address: string; protocol: string; kind: string }
 
+/**
+ * Soroswap cross-references: each listed pair has its tokens in `ammprotocol.pairs` and the other
+ * way round, both tokens are described assets in the factory's order, and when a factory is listed
+ * the pair's address is the one that factory deploys for those tokens (a wrong token is caught).
+ */
+function checkSoroswapPairs(
+  passphrase: string,
+  assets: Record<string, unknown>,
+  pairs: NetworkConfig['ammprotocol']['pairs'],
+  amm: ContractInfoLike[],
+): string[] {
+  const problems: string[] = []
+  const listed = new Set(amm.filter((c) => c.kind === 'soroswap-pair').map((c) => c.address))
+  const factories = amm.filter((c) => c.kind === 'soroswap-factory').map((c) => c.address)
+  for (const address of listed) {
+    if (!pairs[address]) problems.push(`pair ${address} has no tokens in ammprotocol.pairs`)
+  }
+  for (const [address, { token_0, token_1 }] of Object.entries(pairs)) {
+    if (!listed.has(address)) {
+      problems.push(`ammprotocol.pairs.${address} is not a soroswap-pair in contracts.ammprotocol`)
+      continue
+    }
+    const tokens = [token_0, token_1]
+    if (!tokens.every((t) => StrKey.isValidContract(t))) {
+      problems.push(`pair ${address}: a token has a bad checksum`)
+      continue
+    }
+    for (const token of tokens) {
+      if (!assets[token]) problems.push(`pair ${address}: token ${token} is not in assets`)
+    }
+    const [t0, t1] = tokens.map((t) => StrKey.decodeContract(t)) as [Buffer, Buffer]
+    if (Buffer.compare(t0, t1) >= 0) problems.push(`pair ${address}: token_0 must sort before token_1`)
+    else if (
+      factories.length > 0 &&
+      !factories.some(
+        (f) =>
+          StrKey.isValidContract(f) &&
+          StrKey.encodeContract(
+            Buffer.from(deriveSoroswapPairId(passphrase, StrKey.decodeContract(f), t0, t1)),
+          ) === address,
+      )
+    )
+      problems.push(`pair ${address} is not the pair the listed factory deploys for its tokens`)
+  }
+  return problems
+}
+
 /** Fills what older descriptions (and stores written before a protocol existed) leave out. */
 export function normalizeNetworkConfig(config: NetworkConfig): NetworkConfig {
   return {
     ...config,
-    contracts: { ...config.contracts, lendingprotocol: config.contracts.lendingprotocol ?? [] },
+    contracts: {
+      ...config.contracts,
+      lendingprotocol: config.contracts.lendingprotocol ?? [],
+      ammprotocol: config.contracts.ammprotocol ?? [],
+    },
+    ammprotocol: config.ammprotocol ?? { pairs: {} },
   }
 }
 

@@ -25,7 +25,14 @@ export interface AssetInfo {
 export type ContractStatus = 'active' | 'paused' | 'deprecated'
 
 /** Every contract kind a description may name; each is read by exactly one protocol module. */
-export const CONTRACT_KINDS = ['fxdao-vaults', 'reflector', 'blend-pool-v2'] as const
+export const CONTRACT_KINDS = [
+  'fxdao-vaults',
+  'reflector',
+  'blend-pool-v2',
+  'soroswap-factory',
+  'soroswap-router',
+  'soroswap-pair',
+] as const
 export type ContractKind = (typeof CONTRACT_KINDS)[number]
 
 export interface ContractInfo {
@@ -33,7 +40,7 @@ export interface ContractInfo {
   address: string
   /** The API's protocol segment (`vaultprotocol`, `lendingprotocol`) or `oracle`. */
   protocol: string
-  /** What the contract is, exactly: `fxdao-vaults`, `reflector`, `blend-pool-v2`. Decides how its storage is read. */
+  /** What the contract is, exactly: `fxdao-vaults`, `reflector`, `blend-pool-v2`, `soroswap-pair`... Decides how its storage is read. */
   kind: ContractKind
   name: string
   /** The deployed contract's version, e.g. FxDAO vaults `0.6.0`, Reflector `2` or `3`. */
@@ -59,12 +66,18 @@ export interface NetworkConfig {
     oracles: ContractInfo[]
     /** Blend v2 lending pools (`blend-pool-v2`); their reserves, rates and oracle are read from the chain. */
     lendingprotocol: ContractInfo[]
+    /** Soroswap: its factory (`soroswap-factory`), router (`soroswap-router`) and pairs (`soroswap-pair`). */
+    ammprotocol: ContractInfo[]
   }
   /** Vault protocol: denomination symbol -> debt token asset id and the asset id that prices it, and the collateral asset id. */
   vaultprotocol: {
     collateral_asset: string
     /** `price_asset` null: the denomination is USD, exactly one dollar. */
     denominations: Record<string, { debt_asset: string; price_asset: string | null }>
+  }
+  /** Soroswap pairs: pair contract -> its two tokens, `token_0` < `token_1` in the factory's order. */
+  ammprotocol: {
+    pairs: Record<string, { token_0: string; token_1: string }>
   }
   assets: Record<string, AssetInfo>
 }

@@ -1,11 +1,32 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Asset, Networks } from '@stellar/stellar-sdk'
+import { Address, Asset, hash, Networks, StrKey, xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { loadNetworkConfig, NetworkDescriptionError, SHIPPED_NETWORKS } from '../../src/chain/load-network.ts'
 
 const FXDAO_ISSUER = 'GAVH5ZWACAY2PHPUG4FL3LHHJIYIHOFPSIUGM2KHK25CJWXHAV6QKDMN'
+const SOROSWAP_FACTORY = 'CA4HEQTL2WPEUYKYKCDOHCDNIV4QHNJ7EL4J4NQ6VADP7SYHVRYZ7AW2'
+const SOROSWAP_ROUTER = 'CAG5LRYQ5JVEUI5TEID72EYOVX44TTUJT5BQR2J6J77FH65PCCFAJDDH'
+
+/** The factory's pair address, written again from soroswap/core factory/src/pair.rs with the SDK's own types. */
+function soroswapPairFor(factory: string, a: string, b: string): string {
+  const [t0, t1] = Buffer.compare(StrKey.decodeContract(a), StrKey.decodeContract(b)) < 0 ? [a, b] : [b, a]
+  const salt = hash(
+    Buffer.concat([Address.fromString(t0).toScVal().toXDR(), Address.fromString(t1).toScVal().toXDR()]),
+  )
+  const preimage = xdr.HashIdPreimage.fromXdrObject({
+    type: 8,
+    contractId: {
+      networkId: hash(Buffer.from(Networks.PUBLIC)),
+      contractIdPreimage: {
+        type: 0,
+        fromAddress: { address: Address.fromString(factory).toScAddress().toXdrObject(), salt },
+      },
+    },
+  })
+  return StrKey.encodeContract(hash(preimage.toXDR()))
+}
 
 describe('the shipped mainnet description (networks/pubnet.json)', () => {
   it('loads by name and names the pubnet passphrase', async () => {
@@ -25,6 +46,46 @@ describe('the shipped mainnet description (networks/pubnet.json)', () => {
       expect(network.vaultprotocol.denominations[code]?.debt_asset).toBe(sac)
       expect(network.assets[sac]?.symbol).toBe(`${code}x`)
     }
+  })
+})
+
+describe('Soroswap in the shipped mainnet description', () => {
+  it('lists the factory, the router and four pairs, each the pair the factory derives for its tokens', async () => {
+    const network = await loadNetworkConfig('pubnet')
+    const amm = network.contracts.ammprotocol
+    expect(amm.filter((c) => c.kind === 'soroswap-factory').map((c) => c.address)).toEqual([SOROSWAP_FACTORY])
+    expect(amm.filter((c) => c.kind === 'soroswap-router').map((c) => c.address)).toEqual([SOROSWAP_ROUTER])
+    const xlm = Asset.native().contractId(Networks.PUBLIC)
+    const usdc = new Asset('USDC', 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN').contractId(
+      Networks.PUBLIC,
+    )
+    const eurc = new Asset('EURC', 'GDHU6WRG4IEQXM5NZ4BMPKOXHW76MZM4Y2IEMFDVXBSDP6SJY4ITNPP2').contractId(
+      Networks.PUBLIC,
+    )
+    const aqua = new Asset('AQUA', 'GBNZILSTVQZ4R7IKQDGHYGY2QXL5QOFJYQMXPKWRRM5PAV7Y4M67AQUA').contractId(
+      Networks.PUBLIC,
+    )
+    // The XLM/USDC pair of the genuine swap in test/fixtures/pubnet (ledger 63092990).
+    expect(soroswapPairFor(SOROSWAP_FACTORY, usdc, xlm)).toBe(
+      'CAM7DY53G63XA4AJRS24Z6VFYAFSSF76C3RZ45BE5YU3FQS5255OOABP',
+    )
+    const expected = [
+      [xlm, usdc],
+      [xlm, eurc],
+      [xlm, aqua],
+      [usdc, eurc],
+    ].map(([a, b]) => soroswapPairFor(SOROSWAP_FACTORY, a!, b!))
+    const pairs = amm.filter((c) => c.kind === 'soroswap-pair')
+    expect(pairs.map((p) => p.address)).toEqual(expected)
+    for (const p of pairs) {
+      expect(p).toMatchObject({ protocol: 'ammprotocol', position_types: ['liquidity'] })
+      const { token_0, token_1 } = network.ammprotocol.pairs[p.address]!
+      expect(soroswapPairFor(SOROSWAP_FACTORY, token_1, token_0)).toBe(p.address)
+      expect(Buffer.compare(StrKey.decodeContract(token_0), StrKey.decodeContract(token_1))).toBe(-1)
+      expect(network.assets[token_0]?.decimals).toBe(7)
+      expect(network.assets[token_1]?.decimals).toBe(7)
+    }
+    expect(network.assets[aqua]?.symbol).toBe('AQUA')
   })
 })
 
@@ -78,11 +139,21 @@ describe('loadNetworkConfig refuses a bad description with one clear error', () 
       { ...pubnet, assets: { ...pubnet.assets, EUR: { ...pubnet.assets.EUR, decimals: -1 } } },
       /decimals/,
     ],
+    ...soroswapRefusals(pubnet),
   ])('%s', async (name, body, message) => {
     const path = write(`${name.replaceAll(' ', '-')}.json`, body)
     const attempt = loadNetworkConfig(path)
     await expect(attempt).rejects.toThrow(NetworkDescriptionError)
     await expect(attempt).rejects.toThrow(message)
+  })
+
+  it('reads a description without Soroswap as one with no AMM contracts', async () => {
+    const { ammprotocol, ...rest } = pubnet
+    const { ammprotocol: ammContracts, ...contracts } = pubnet.contracts
+    expect(ammprotocol && ammContracts).toBeTruthy()
+    const network = await loadNetworkConfig(write('no-amm.json', { ...rest, contracts }))
+    expect(network.contracts.ammprotocol).toEqual([])
+    expect(network.ammprotocol).toEqual({ pairs: {} })
   })
 
   it('names a missing file', async () => {
@@ -91,3 +162,74 @@ describe('loadNetworkConfig refuses a bad description with one clear error', () 
     )
   })
 })
+
+type Description = {
+  contracts: Record<string, unknown> & { ammprotocol: { address: string; kind: string; protocol: string }[] }
+  ammprotocol: { pairs: Record<string, { token_0: string; token_1: string }> }
+  assets: Record<string, unknown>
+}
+
+/** Descriptions that get Soroswap wrong, each with the message that names the problem. */
+function soroswapRefusals(pubnet: Description): [string, unknown, RegExp][] {
+  const amm = pubnet.contracts.ammprotocol
+  const pair = amm.find((c) => c.kind === 'soroswap-pair')!
+  const tokens = pubnet.ammprotocol.pairs[pair.address]!
+  const withPairs = (pairs: Description['ammprotocol']['pairs']) => ({ ...pubnet, ammprotocol: { pairs } })
+  const eurc = 'CDTKPWPLOURQA2SGTKTUQOWRCBZEORB4BWBOMJ3D3ZTQQSGE5F6JBQLV'
+  const { [pair.address]: _, ...otherPairs } = pubnet.ammprotocol.pairs
+  return [
+    [
+      'a Soroswap pair listed as a lending pool',
+      {
+        ...pubnet,
+        contracts: { ...pubnet.contracts, lendingprotocol: [{ ...pair, protocol: 'lendingprotocol' }] },
+      },
+      /listed as lendingprotocol but says lendingprotocol\/soroswap-pair/,
+    ],
+    [
+      'a Soroswap pair with a lending kind',
+      {
+        ...pubnet,
+        contracts: {
+          ...pubnet.contracts,
+          ammprotocol: amm.map((c) => (c === pair ? { ...c, kind: 'blend-pool-v2' } : c)),
+        },
+      },
+      /listed as ammprotocol but says ammprotocol\/blend-pool-v2/,
+    ],
+    [
+      'a Soroswap pair listed twice',
+      { ...pubnet, contracts: { ...pubnet.contracts, ammprotocol: [...amm, pair] } },
+      /listed twice/,
+    ],
+    [
+      'an unknown contract kind',
+      { ...pubnet, contracts: { ...pubnet.contracts, ammprotocol: [{ ...pair, kind: 'soroswap-pool' }] } },
+      /kind/,
+    ],
+    ['a pair without its tokens', withPairs(otherPairs), /has no tokens in ammprotocol\.pairs/],
+    [
+      'tokens of a pair that is not listed',
+      withPairs({ ...pubnet.ammprotocol.pairs, [SOROSWAP_ROUTER]: tokens }),
+      /is not a soroswap-pair in contracts\.ammprotocol/,
+    ],
+    [
+      'tokens in the wrong order',
+      withPairs({ ...otherPairs, [pair.address]: { token_0: tokens.token_1, token_1: tokens.token_0 } }),
+      /token_0 must sort before token_1/,
+    ],
+    [
+      'a token that is not an asset',
+      {
+        ...withPairs(pubnet.ammprotocol.pairs),
+        assets: Object.fromEntries(Object.entries(pubnet.assets).filter(([id]) => id !== tokens.token_1)),
+      },
+      /token .* is not in assets/,
+    ],
+    [
+      'a wrong token: not the pair the factory derives',
+      withPairs({ ...otherPairs, [pair.address]: { token_0: tokens.token_0, token_1: eurc } }),
+      /is not the pair the listed factory deploys for its tokens/,
+    ],
+  ]
+}

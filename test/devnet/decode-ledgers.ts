@@ -20,6 +20,8 @@ export interface DecodedTx {
   hash: string
   /** The contract function invoked, read from the envelope in the transaction set. */
   fn: string
+  /** The contract invoked (C...), read from the same envelope. */
+  contract: string
   ledger: number
   index: number
   successful: boolean
@@ -57,7 +59,7 @@ export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedg
   const body = lcm.type === 'v1' ? lcm.v1 : lcm.v2
   const header = body.ledgerHeader.header
   const sequence = header.ledgerSeq
-  const functions = new Map<string, string>()
+  const functions = new Map<string, { fn: string; contract: string }>()
   const set = body.txSet.toXdrObject()
   if (set.v === 1) {
     for (const phase of set.v1TxSet.phases) {
@@ -67,11 +69,16 @@ export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedg
           const base64 = Buffer.from(xdr.TransactionEnvelope.schema.encode(envelope)).toString('base64')
           const hash = Buffer.from(TransactionBuilder.fromXDR(base64, passphrase).hash()).toString('hex')
           const body = envelope.type === 2 ? envelope.v1.tx.operations[0]?.body : undefined
-          const fn =
+          const invoke =
             body?.type === 24 && body.invokeHostFunctionOp.hostFunction.type === 0
-              ? body.invokeHostFunctionOp.hostFunction.invokeContract.functionName.toString()
-              : ''
-          functions.set(hash, fn)
+              ? body.invokeHostFunctionOp.hostFunction.invokeContract
+              : null
+          functions.set(hash, {
+            fn: invoke ? invoke.functionName.toString() : '',
+            contract: invoke
+              ? Address.fromScAddress(xdr.ScAddress.fromXdrObject(invoke.contractAddress)).toString()
+              : '',
+          })
         }
       }
     }
@@ -90,7 +97,8 @@ export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedg
     const hash = tp.result.transactionHash.toXdr('hex')
     return {
       hash,
-      fn: functions.get(hash) ?? '',
+      fn: functions.get(hash)?.fn ?? '',
+      contract: functions.get(hash)?.contract ?? '',
       ledger: sequence,
       index: i + 1,
       successful: tp.result.result.result.type === 'txSuccess',

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
+import { decodeLedger } from './decode-ledgers.ts'
+import { buildAmmContext, touchesAmm } from './soroswap-replay.ts'
 
 function hashLedgers(chain: DevnetChain): string {
   const hash = createHash('sha256')
@@ -34,6 +36,41 @@ describe('devnet determinism', () => {
     for (let i = 0; i < 200; i++) grown.closeNextLedger()
     expect(grown.latestLedger()).toBe(upFront.latestLedger())
     expect(hashLedgers(grown)).toBe(hashLedgers(upFront))
+  })
+
+  it('writes the other protocols’ transactions byte for byte the same with Soroswap on or off', async () => {
+    const { xdr } = await import('@stellar/stellar-sdk')
+    const off = createDevnetChain({ seed: 'amm-apart', ...options, ledgers: 150, ammActivity: 0 })
+    const on = createDevnetChain({ seed: 'amm-apart', ...options, ledgers: 150 })
+    const { ammprotocol: a, ...offContracts } = off.network.contracts
+    const { ammprotocol: b, ...onContracts } = on.network.contracts
+    expect([a.length, b.length]).toEqual([0, 8])
+    expect(offContracts).toEqual(onContracts)
+    const txsOf = (chain: DevnetChain, seq: number) => {
+      const lcm = xdr.LedgerCloseMeta.fromXdr(chain.ledgerMetaXdr(seq))
+      if (lcm.type !== 'v2') throw new Error('protocol 23 ledgers expected')
+      return lcm.v2.txProcessing.map((tp) => Buffer.from(tp.toXDR()).toString('base64'))
+    }
+    const onLedgers = []
+    let extra = 0
+    for (let seq = on.oldestLedger(); seq <= on.latestLedger(); seq++) {
+      const without = txsOf(off, seq)
+      const withAmm = txsOf(on, seq)
+      // Soroswap's transactions come after the others in each ledger; those are unchanged.
+      expect(withAmm.slice(0, without.length)).toEqual(without)
+      extra += withAmm.length - without.length
+      onLedgers.push({ decoded: decodeLedger(on.ledgerMetaXdr(seq), on.passphrase), from: without.length })
+    }
+    expect(extra).toBeGreaterThan(30)
+    const ctx = buildAmmContext(
+      on.network,
+      onLedgers.flatMap((l) => l.decoded.txs),
+    )
+    for (const { decoded, from } of onLedgers)
+      for (const tx of decoded.txs.slice(from))
+        expect(touchesAmm(ctx, tx) || (tx.fn === 'transfer' && ctx.tokens.has(tx.contract)), tx.hash).toBe(
+          true,
+        )
   })
 
   it('chains ledger hashes: each header names its predecessor', async () => {

@@ -143,6 +143,43 @@ describe('devnet through stellar-sdk rpc.Server', () => {
     })
   })
 
+  it('serves the Soroswap pairs’ instances and LP balances as last written', async () => {
+    const pairs = devnet.network.contracts.ammprotocol.filter((c) => c.kind === 'soroswap-pair')
+    const latest = new Map<string, { keyXdr: string; val: unknown; contract: string }>()
+    for (const l of ledgers)
+      for (const t of l.txs)
+        for (const c of t.changes)
+          if (pairs.some((p) => p.address === c.contract) && (c.kind === 'created' || c.kind === 'updated'))
+            latest.set(`${c.contract} ${c.keyXdr}`, c)
+    const written = [...latest.values()]
+    expect(
+      written.filter((c) => xdr.ScVal.fromXdr(c.keyXdr, 'base64').type === 'scvLedgerKeyContractInstance'),
+    ).toHaveLength(pairs.length)
+    const keys = written.slice(0, 150).map((c) =>
+      xdr.LedgerKey.fromXdrObject({
+        type: 6,
+        contractData: {
+          contract: Address.fromString(c.contract).toScAddress().toXdrObject(),
+          key: xdr.ScVal.fromXdr(c.keyXdr, 'base64').toXdrObject(),
+          durability: 1,
+        },
+      }),
+    )
+    const answer = await server.getLedgerEntries(...keys)
+    expect(answer.entries).toHaveLength(keys.length)
+    const { scValToNative } = await import('@stellar/stellar-sdk')
+    answer.entries.forEach((entry, i) => {
+      const data = entry.val.type === 'contractData' ? entry.val.contractData : null
+      const val = data!.val
+      const expected = written[i]!.val
+      if (val.type === 'scvContractInstance')
+        expect((val.instance.storage ?? []).map((e) => [scValToNative(e.key), scValToNative(e.val)])).toEqual(
+          expected,
+        )
+      else expect(scValToNative(val)).toEqual(expected)
+    })
+  })
+
   it('finds successful and failed transactions by hash', async () => {
     const txs = ledgers.flatMap((l) => l.txs)
     const ok = txs.find((t) => t.successful && t.changes.length > 0)!

@@ -143,8 +143,10 @@ const NETWORK = {
       CONTRACT('CC', 'blend-pool-v2', 'lendingprotocol'),
       CONTRACT('CD', 'blend-pool-v2', 'lendingprotocol'),
     ],
+    ammprotocol: [],
   },
   vaultprotocol: { collateral_asset: 'x', denominations: {} },
+  ammprotocol: { pairs: {} },
   assets: {},
 } satisfies NetworkConfig
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { StrKey } from '@stellar/stellar-sdk'
 import type { NetworkConfig } from '../network.ts'
+import { buildSoroswapDescription } from './soroswap-pairs.ts'
 
 /**
  * A devnet's passphrase names its seed: two devnets are two networks (their transaction hashes
@@ -50,6 +51,18 @@ export interface DevnetIdentities {
   /** Issuer of the classic BLND asset behind its asset contract. */
   blndIssuerAddress: string
   blendPoolWasm: Uint8Array
+  /** Soroswap: factory, router, their wasm hashes and the pairs' (the factory's `PairWasmHash`). */
+  soroswapFactory: Uint8Array
+  soroswapRouter: Uint8Array
+  soroswapFactoryWasm: Uint8Array
+  soroswapRouterWasm: Uint8Array
+  soroswapPairWasm: Uint8Array
+  /** A swap aggregator that calls pairs directly, as the one in mainnet ledger 63092990 does. */
+  soroswapAggregator: Uint8Array
+  /** The factory's `fee_to_setter` (and `fee_to`): initializes it and creates the pairs. */
+  soroswapSetter: Uint8Array
+  /** Seeds the pairs' first liquidity. */
+  soroswapSeeder: Uint8Array
   /** Public key of simulated account i (cached; 32 bytes). */
   accountKey(index: number): Uint8Array
   /** G... address of simulated account i. */
@@ -94,6 +107,14 @@ export function createIdentities(seed: string): DevnetIdentities {
     blndContract: deriveKey(seed, 'asset:BLND'),
     blndIssuerAddress: StrKey.encodeEd25519PublicKey(deriveKey(seed, 'account:blnd-issuer')),
     blendPoolWasm: deriveKey(seed, 'wasm:blend-pool-v2'),
+    soroswapFactory: deriveKey(seed, 'contract:soroswap-factory'),
+    soroswapRouter: deriveKey(seed, 'contract:soroswap-router'),
+    soroswapFactoryWasm: deriveKey(seed, 'wasm:soroswap-factory'),
+    soroswapRouterWasm: deriveKey(seed, 'wasm:soroswap-router'),
+    soroswapPairWasm: deriveKey(seed, 'wasm:soroswap-pair'),
+    soroswapAggregator: deriveKey(seed, 'contract:swap-aggregator'),
+    soroswapSetter: deriveKey(seed, 'account:soroswap-setter'),
+    soroswapSeeder: deriveKey(seed, 'account:soroswap-seeder'),
     accountKey,
     accountAddress: (index) => StrKey.encodeEd25519PublicKey(accountKey(index)),
   }
@@ -102,10 +123,12 @@ export function createIdentities(seed: string): DevnetIdentities {
 /** What the devnet announces so an indexer knows which contracts to watch and what their assets are. */
 /** Its contracts are deployed in `startLedger`, the devnet's first ledger. */
 /** `lending` false: the devnet runs without its Blend pools, and the description lists none. */
+/** `amm` false: the devnet runs without Soroswap, and the description lists none of it. */
 export function buildNetworkConfig(
   ids: DevnetIdentities,
   startLedger: number,
   lending = true,
+  amm = true,
 ): NetworkConfig {
   const xlm = StrKey.encodeContract(ids.xlmContract)
   const oracle = StrKey.encodeContract(ids.oracleContract)
@@ -168,6 +191,10 @@ export function buildNetworkConfig(
         start_ledger: startLedger,
       }))
     : []
+  // Soroswap: every pair pairs two assets described above (XLM, USDC, EURC, FxDAO's stablecoins).
+  const soroswap = amm
+    ? buildSoroswapDescription(ids, devnetPassphrase(ids.seed), startLedger)
+    : { contracts: [], pairs: {} }
   return {
     name: `strata-devnet-${ids.seed}`,
     passphrase: devnetPassphrase(ids.seed),
@@ -195,8 +222,10 @@ export function buildNetworkConfig(
         },
       ],
       lendingprotocol,
+      ammprotocol: soroswap.contracts,
     },
     vaultprotocol: { collateral_asset: xlm, denominations },
+    ammprotocol: { pairs: soroswap.pairs },
     assets,
   }
 }

@@ -17,6 +17,7 @@ import { createRng } from './prng.ts'
 import { buildOracleInstanceEntry, deployOracleTx, type OracleState, setPriceTx } from './reflector.ts'
 import { createSacEvents } from './sac-events.ts'
 import { compareScVal } from './scval.ts'
+import { createSoroswap } from './soroswap.ts'
 import {
   EPOCH_S,
   LEDGER_INTERVAL_S,
@@ -47,6 +48,8 @@ export interface WorldOptions {
   backgroundTxs?: number
   /** Probability that a lending account submits to its Blend pool in a given ledger; 0: no pools. */
   lendingActivity?: number
+  /** Probability that an account acts on Soroswap in a given ledger; 0: no Soroswap. */
+  ammActivity?: number
 }
 
 /** The simulated world: steps one ledger at a time, each step a pure function of the seed and the past. */
@@ -125,6 +128,8 @@ export function createWorld(options: WorldOptions): World {
   const background = options.backgroundTxs ? createBackground(ids.seed) : null
   const lendingActivity = options.lendingActivity ?? options.activity
   const blend = lendingActivity > 0 ? createBlend(ids, accounts, { activity: lendingActivity }) : null
+  const ammActivity = options.ammActivity ?? options.activity
+  const soroswap = ammActivity > 0 ? createSoroswap(ids, accounts, { activity: ammActivity }) : null
 
   const stepLedger = (): SimLedger => {
     w.sequence += 1
@@ -160,6 +165,10 @@ export function createWorld(options: WorldOptions): World {
       if (offset === 0) txs.push(...blend.deployTxs(w))
       else txs.push(...blend.ledgerTxs(w))
     }
+    if (soroswap) {
+      if (offset === 0) txs.push(...soroswap.deployTxs(w))
+      else txs.push(...soroswap.ledgerTxs(w))
+    }
     if (background) txs.push(...background.ledgerTxs(w.sequence, options.backgroundTxs!))
     return { sequence: w.sequence, closeTime: w.closeTime, txs, evictedKeys }
   }
@@ -180,6 +189,8 @@ export function createWorld(options: WorldOptions): World {
     const { contract, key: scKey } = key.contractData
     if (contract.type !== 1 || w.sequence < options.startLedger) return null
     const id = Buffer.from(contract.contractId)
+    const amm = soroswap?.lookupEntry(id, scKey, key.contractData.durability, accountOf)
+    if (amm !== undefined) return amm
     if (blend && ids.blendPools.some((p) => id.equals(p))) {
       return blend.lookupEntry(id, scKey, key.contractData.durability, accountOf)
     }

@@ -13,6 +13,7 @@ Usage: strata devnet [--port 8000] [--host 127.0.0.1] [--seed 1] [--ledgers 2000
                      [--reflector-v3-ledger L] [--vault-ttl-ledgers N] [--write-network FILE]
                      [--write-datalake DIR] [--rpc-retention-ledgers N] [--lending-activity P]
                      [--genesis-time EPOCH_S|RFC3339]
+                     [--amm-activity P]
 
 Generates --ledgers ledgers from --seed, then
 serves JSON-RPC 2.0 on POST / (getHealth, getNetwork, getLatestLedger, getLedgers, getEvents,
@@ -30,6 +31,9 @@ Ledgers close ${LEDGER_INTERVAL_S} s apart and the last generated one closes now
 live network. --genesis-time fixes the first ledger's close time instead (epoch seconds or an
 RFC 3339 date, e.g. 2025-01-01T00:00:00Z): with it, the same seed and options give byte-identical
 ledgers on every run.
+
+--amm-activity is the chance that an account acts on Soroswap in a ledger (default: --activity);
+0 deploys no Soroswap.
 The contracts' layouts: docs/devnet.md.
 Stops on Ctrl-C.`,
   options: {
@@ -51,6 +55,7 @@ Stops on Ctrl-C.`,
     'rpc-retention-ledgers': { type: 'string' },
     'lending-activity': { type: 'string' },
     'genesis-time': { type: 'string' },
+    'amm-activity': { type: 'string' },
   },
   async run(values) {
     const problems: string[] = []
@@ -76,6 +81,7 @@ Stops on Ctrl-C.`,
       ...(values['lending-activity'] !== undefined
         ? { lendingActivity: fraction('lending-activity', 0.02) }
         : {}),
+      ...(values['amm-activity'] !== undefined ? { ammActivity: fraction('amm-activity', 0.02) } : {}),
     }
     const genesis = readGenesisTime(values['genesis-time'], problems)
     if (problems.length > 0) {

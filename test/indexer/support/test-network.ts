@@ -26,10 +26,12 @@ export const TEST_NETWORK: NetworkConfig = {
     vaultprotocol: contract(VAULT_CONTRACT, 'vaultprotocol', 'fxdao-vaults'),
     oracles: [contract(ORACLE_CONTRACT, 'oracle', 'reflector')],
     lendingprotocol: [],
+    ammprotocol: [],
   },
   vaultprotocol: {
     collateral_asset: XLM_CONTRACT,
     denominations: { USD: { debt_asset: XLM_CONTRACT, price_asset: null } },
   },
+  ammprotocol: { pairs: {} },
   assets: {},
 }
