@@ -25,7 +25,13 @@ export interface AssetInfo {
 export type ContractStatus = 'active' | 'paused' | 'deprecated'
 
 /** Every contract kind a description may name; each is read by exactly one protocol module. */
-export const CONTRACT_KINDS = ['fxdao-vaults', 'reflector', 'blend-pool-v2'] as const
+export const CONTRACT_KINDS = [
+  'fxdao-vaults',
+  'reflector',
+  'blend-pool-v2',
+  'defindex-vault',
+  'defindex-strategy-blend',
+] as const
 export type ContractKind = (typeof CONTRACT_KINDS)[number]
 
 export interface ContractInfo {
@@ -44,6 +50,18 @@ export interface ContractInfo {
   start_ledger: number | null
 }
 
+/** A DeFindex vault (`defindex-vault`) or Blend strategy (`defindex-strategy-blend`) and what it connects. */
+export interface YieldContractInfo extends ContractInfo {
+  /** Vaults: the asset ids they hold (keys of `assets`), in the vault's own order. */
+  assets?: string[]
+  /** Vaults: the addresses of their strategies (each listed under `yieldprotocol`). */
+  strategies?: string[]
+  /** Strategies: the lending pool they supply to (listed under `lendingprotocol`). */
+  pool?: string
+  /** Strategies: the asset they lend (a key of `assets`). */
+  asset?: string
+}
+
 export interface NetworkConfig {
   name: string
   passphrase: string
@@ -53,6 +71,8 @@ export interface NetworkConfig {
     oracles: ContractInfo[]
     /** Blend v2 lending pools (`blend-pool-v2`); their reserves, rates and oracle are read from the chain. */
     lendingprotocol: ContractInfo[]
+    /** DeFindex vaults and their strategies. */
+    yieldprotocol: YieldContractInfo[]
   }
   /** Vault protocol: denomination symbol -> debt token asset id and the asset id that prices it, and the collateral asset id. */
   vaultprotocol: {

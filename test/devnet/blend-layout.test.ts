@@ -73,6 +73,8 @@ beforeAll(() => {
     accounts: 80,
     activity: 0.03,
     startLedger: START,
+    // The pools alone: DeFindex strategies (pool users inside vault calls) are checked in defindex-layout.test.ts.
+    yieldActivity: 0,
   })
   ledgers = decodeLedgers(chain)
   pools = chain.network.contracts.lendingprotocol.map((p) => p.address)

@@ -34,6 +34,8 @@ export interface DevnetOptions {
   backgroundTxs?: number
   /** Probability that a lending account submits to its Blend pool in a ledger (default: `activity`); 0: no pools. */
   lendingActivity?: number
+  /** Probability that a DeFindex holder acts in a ledger (default: `activity`); 0: no vaults. Needs the pools. */
+  yieldActivity?: number
   host?: string
   port?: number
 }
@@ -110,6 +112,7 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
     ...(options.vaultTtlLedgers === undefined ? {} : { vaultTtlLedgers: options.vaultTtlLedgers }),
     ...(options.backgroundTxs === undefined ? {} : { backgroundTxs: options.backgroundTxs }),
     ...(options.lendingActivity === undefined ? {} : { lendingActivity: options.lendingActivity }),
+    ...(options.yieldActivity === undefined ? {} : { yieldActivity: options.yieldActivity }),
     ...(options.genesisCloseTimeS === undefined ? {} : { genesisCloseTimeS: options.genesisCloseTimeS }),
   })
   const encoder = createLedgerEncoder(devnetPassphrase(seed), options.protocolSwitchLedger ?? null)
@@ -144,7 +147,12 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
   for (let i = 0; i < options.ledgers; i++) closeNextLedger()
 
   return {
-    network: buildNetworkConfig(ids, startLedger, options.lendingActivity !== 0),
+    network: buildNetworkConfig(
+      ids,
+      startLedger,
+      options.lendingActivity !== 0,
+      options.lendingActivity !== 0 && options.yieldActivity !== 0,
+    ),
     passphrase: devnetPassphrase(seed),
     oldestLedger: () => startLedger,
     servedFrom: () => {
@@ -191,6 +199,8 @@ function requireOptions(options: DevnetOptions, startLedger: number, accounts: n
   if (!(activity >= 0 && activity <= 1)) problems.push('activity must be between 0 and 1')
   const lending = options.lendingActivity ?? activity
   if (!(lending >= 0 && lending <= 1)) problems.push('lendingActivity must be between 0 and 1')
+  const yieldActivity = options.yieldActivity ?? activity
+  if (!(yieldActivity >= 0 && yieldActivity <= 1)) problems.push('yieldActivity must be between 0 and 1')
   const faultRate = options.faultRate ?? 0
   if (!(faultRate >= 0 && faultRate <= 1)) problems.push('faultRate must be between 0 and 1')
   if (problems.length > 0) throw new RangeError(`invalid devnet options: ${problems.join('; ')}`)

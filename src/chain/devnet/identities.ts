@@ -15,6 +15,14 @@ export const DENOMINATIONS = ['USD', 'EUR', 'GBP'] as const
 export const BLEND_POOL_NAMES = ['Blend Devnet Fixed (v2)', 'Blend Devnet YieldBlox (v2)'] as const
 export type Denomination = (typeof DENOMINATIONS)[number]
 
+// DeFindex (yield protocol): one single-asset vault per asset, each with one Blend strategy lending
+// into the matching reserve of the devnet's Fixed pool, as mainnet's Fixed-pool strategies do.
+export const DEFINDEX_VAULTS = [
+  { name: 'Devnet USDC', symbol: 'dvUSDC', asset: 'USDC', reserve: 1, strategyName: 'USDC Blend Fixed' },
+  { name: 'Devnet EURC', symbol: 'dvEURC', asset: 'EURC', reserve: 2, strategyName: 'EURC Blend Fixed' },
+  { name: 'Devnet XLM', symbol: 'dvXLM', asset: 'XLM', reserve: 0, strategyName: 'XLM Blend Fixed' },
+] as const
+
 /** Every key of the simulated world, derived from the seed so a seed names one world. */
 export interface DevnetIdentities {
   seed: string
@@ -50,6 +58,17 @@ export interface DevnetIdentities {
   /** Issuer of the classic BLND asset behind its asset contract. */
   blndIssuerAddress: string
   blendPoolWasm: Uint8Array
+  /** DeFindex vaults and their Blend strategies (indexed like DEFINDEX_VAULTS), their roles and wasm hashes. */
+  defindexVaults: Uint8Array[]
+  defindexStrategies: Uint8Array[]
+  /** Manager, emergency manager, rebalance manager and vault fee receiver of every vault (as on mainnet, one account). */
+  defindexManager: Uint8Array
+  defindexKeeper: Uint8Array
+  defindexProtocolFeeReceiver: Uint8Array
+  /** The Soroswap router the vaults and strategies are configured with (never called on the devnet). */
+  defindexRouter: Uint8Array
+  defindexVaultWasm: Uint8Array
+  defindexStrategyWasm: Uint8Array
   /** Public key of simulated account i (cached; 32 bytes). */
   accountKey(index: number): Uint8Array
   /** G... address of simulated account i. */
@@ -94,6 +113,16 @@ export function createIdentities(seed: string): DevnetIdentities {
     blndContract: deriveKey(seed, 'asset:BLND'),
     blndIssuerAddress: StrKey.encodeEd25519PublicKey(deriveKey(seed, 'account:blnd-issuer')),
     blendPoolWasm: deriveKey(seed, 'wasm:blend-pool-v2'),
+    defindexVaults: DEFINDEX_VAULTS.map((_, i) => deriveKey(seed, `contract:defindex-vault:${i}`)),
+    defindexStrategies: DEFINDEX_VAULTS.map((_, i) =>
+      deriveKey(seed, `contract:defindex-blend-strategy:${i}`),
+    ),
+    defindexManager: deriveKey(seed, 'account:defindex-manager'),
+    defindexKeeper: deriveKey(seed, 'account:defindex-keeper'),
+    defindexProtocolFeeReceiver: deriveKey(seed, 'account:defindex-protocol-fee-receiver'),
+    defindexRouter: deriveKey(seed, 'contract:defindex-soroswap-router'),
+    defindexVaultWasm: deriveKey(seed, 'wasm:defindex-vault'),
+    defindexStrategyWasm: deriveKey(seed, 'wasm:defindex-blend-strategy'),
     accountKey,
     accountAddress: (index) => StrKey.encodeEd25519PublicKey(accountKey(index)),
   }
@@ -102,10 +131,12 @@ export function createIdentities(seed: string): DevnetIdentities {
 /** What the devnet announces so an indexer knows which contracts to watch and what their assets are. */
 /** Its contracts are deployed in `startLedger`, the devnet's first ledger. */
 /** `lending` false: the devnet runs without its Blend pools, and the description lists none. */
+/** `yieldVaults` false: no DeFindex vaults (they need the pools, so never without `lending`). */
 export function buildNetworkConfig(
   ids: DevnetIdentities,
   startLedger: number,
   lending = true,
+  yieldVaults = lending,
 ): NetworkConfig {
   const xlm = StrKey.encodeContract(ids.xlmContract)
   const oracle = StrKey.encodeContract(ids.oracleContract)
@@ -195,8 +226,45 @@ export function buildNetworkConfig(
         },
       ],
       lendingprotocol,
+      yieldprotocol: lending && yieldVaults ? buildYieldContracts(ids, startLedger) : [],
     },
     vaultprotocol: { collateral_asset: xlm, denominations },
     assets,
   }
+}
+
+/** The DeFindex vaults and their Blend strategies (all lending into the Fixed pool), for the description. */
+function buildYieldContracts(
+  ids: DevnetIdentities,
+  startLedger: number,
+): NetworkConfig['contracts']['yieldprotocol'] {
+  const assetIds = { USDC: ids.usdcContract, EURC: ids.eurcContract, XLM: ids.xlmContract }
+  const pool = StrKey.encodeContract(ids.blendPools[0]!)
+  return DEFINDEX_VAULTS.flatMap((spec, i) => {
+    const asset = StrKey.encodeContract(assetIds[spec.asset])
+    const strategy = StrKey.encodeContract(ids.defindexStrategies[i]!)
+    const common = { protocol: 'yieldprotocol', status: 'active' as const, start_ledger: startLedger }
+    return [
+      {
+        ...common,
+        address: StrKey.encodeContract(ids.defindexVaults[i]!),
+        kind: 'defindex-vault' as const,
+        name: `DeFindex ${spec.name}`,
+        version: '32c8169b',
+        position_types: ['deposit'],
+        assets: [asset],
+        strategies: [strategy],
+      },
+      {
+        ...common,
+        address: strategy,
+        kind: 'defindex-strategy-blend' as const,
+        name: spec.strategyName,
+        version: '32c8169b',
+        position_types: [],
+        pool,
+        asset,
+      },
+    ]
+  })
 }

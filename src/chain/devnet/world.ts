@@ -2,6 +2,7 @@ import { StrKey, type xdr } from '@stellar/stellar-sdk'
 import { createBackground } from './background.ts'
 import { createBlend } from './blend.ts'
 import { buildInstanceKey, type OracleAsset } from './contract-layout.ts'
+import { createDefindex } from './defindex.ts'
 import {
   buildVaultEntry,
   buildVaultIndexEntry,
@@ -47,6 +48,8 @@ export interface WorldOptions {
   backgroundTxs?: number
   /** Probability that a lending account submits to its Blend pool in a given ledger; 0: no pools. */
   lendingActivity?: number
+  /** Probability that a DeFindex holder acts in a given ledger (default `activity`); 0, or no pools: no vaults. */
+  yieldActivity?: number
 }
 
 /** The simulated world: steps one ledger at a time, each step a pure function of the seed and the past. */
@@ -125,6 +128,10 @@ export function createWorld(options: WorldOptions): World {
   const background = options.backgroundTxs ? createBackground(ids.seed) : null
   const lendingActivity = options.lendingActivity ?? options.activity
   const blend = lendingActivity > 0 ? createBlend(ids, accounts, { activity: lendingActivity }) : null
+  // DeFindex strategies lend into the Blend pools, so the vaults exist only with the pools.
+  const yieldActivity = options.yieldActivity ?? options.activity
+  const defindex =
+    blend && yieldActivity > 0 ? createDefindex(ids, accounts, blend, { activity: yieldActivity }) : null
 
   const stepLedger = (): SimLedger => {
     w.sequence += 1
@@ -160,6 +167,7 @@ export function createWorld(options: WorldOptions): World {
       if (offset === 0) txs.push(...blend.deployTxs(w))
       else txs.push(...blend.ledgerTxs(w))
     }
+    if (defindex) txs.push(...(offset === 0 ? defindex.deployTxs(w) : defindex.ledgerTxs(w)))
     if (background) txs.push(...background.ledgerTxs(w.sequence, options.backgroundTxs!))
     return { sequence: w.sequence, closeTime: w.closeTime, txs, evictedKeys }
   }
@@ -180,6 +188,8 @@ export function createWorld(options: WorldOptions): World {
     const { contract, key: scKey } = key.contractData
     if (contract.type !== 1 || w.sequence < options.startLedger) return null
     const id = Buffer.from(contract.contractId)
+    const yieldEntry = defindex?.lookupEntry(id, scKey, key.contractData.durability)
+    if (yieldEntry) return yieldEntry
     if (blend && ids.blendPools.some((p) => id.equals(p))) {
       return blend.lookupEntry(id, scKey, key.contractData.durability, accountOf)
     }

@@ -10,6 +10,7 @@ Usage: strata devnet [--port 8000] [--host 127.0.0.1] [--seed 1] [--ledgers 2000
                      [--fault-rate 0] [--fault-timeout-ms 2500] [--protocol-switch-ledger L]
                      [--reflector-v3-ledger L] [--vault-ttl-ledgers N] [--write-network FILE]
                      [--write-datalake DIR] [--rpc-retention-ledgers N] [--lending-activity P]
+                     [--yield-activity P]
 
 Generates --ledgers ledgers from --seed (same seed and options: byte-identical ledgers), then
 serves JSON-RPC 2.0 on POST / (getHealth, getNetwork, getLatestLedger, getLedgers, getEvents,
@@ -23,6 +24,8 @@ oracle is Reflector v2 (prices in storage, no events); vault entries idle for --
 lake (one ledger per file, as the public lake); --rpc-retention-ledgers makes the RPC serve only the
 latest N ledgers, as Stellar RPC keeps about 7 days. --lending-activity is the chance that a
 lending account submits to its Blend pool in a ledger (default: --activity); 0 deploys no pools.
+--yield-activity is the chance that a DeFindex vault holder acts in a ledger (default: --activity);
+0 deploys no vaults (they lend into the Blend pools, so none without them either).
 The contracts' layouts: docs/devnet.md.
 Stops on Ctrl-C.`,
   options: {
@@ -43,6 +46,7 @@ Stops on Ctrl-C.`,
     'write-datalake': { type: 'string' },
     'rpc-retention-ledgers': { type: 'string' },
     'lending-activity': { type: 'string' },
+    'yield-activity': { type: 'string' },
   },
   async run(values) {
     const problems: string[] = []
@@ -68,6 +72,7 @@ Stops on Ctrl-C.`,
       ...(values['lending-activity'] !== undefined
         ? { lendingActivity: fraction('lending-activity', 0.02) }
         : {}),
+      ...(values['yield-activity'] !== undefined ? { yieldActivity: fraction('yield-activity', 0.02) } : {}),
     }
     if (problems.length > 0) {
       process.stderr.write(`strata devnet: ${problems.join('; ')}\n`)

@@ -26,6 +26,7 @@ export const TEST_NETWORK: NetworkConfig = {
     vaultprotocol: contract(VAULT_CONTRACT, 'vaultprotocol', 'fxdao-vaults'),
     oracles: [contract(ORACLE_CONTRACT, 'oracle', 'reflector')],
     lendingprotocol: [],
+    yieldprotocol: [],
   },
   vaultprotocol: {
     collateral_asset: XLM_CONTRACT,
