@@ -264,10 +264,10 @@ describe('the devnet writes DeFindex vaults and Blend strategies as paltalabs/de
       const balance = (who: string, kind: string) =>
         t.changes.find((c) => c.kind === kind && tag(c.key) === 'Balance' && (c.key as string[])[1] === who)
           ?.val as bigint | undefined
-      const before = (who: string) => balance(who, 'state') ?? 0n
+      const held = (who: string) => balance(who, 'state') ?? 0n
       if (from === to) continue
-      expect(balance(from!, 'updated')).toBe(before(from!) - amount)
-      expect(balance(to!, 'updated') ?? balance(to!, 'created')).toBe(before(to!) + amount)
+      expect(balance(from!, 'updated')).toBe(held(from!) - amount)
+      expect(balance(to!, 'updated') ?? balance(to!, 'created')).toBe(held(to!) + amount)
     }
     expect(transfers).toBeGreaterThan(10)
   })
