@@ -132,6 +132,31 @@ describe('the devnet writes DeFindex vaults and Blend strategies as paltalabs/de
     ])
   })
 
+  it("writes the asset contracts' Balance of a vault or strategy as the SAC does: {amount, authorized, clawback}", () => {
+    const holders = new Set<string>()
+    for (const t of allTxs()) {
+      for (const c of t.changes) {
+        if (c.kind === 'removed' || roles(c.contract) !== 'asset') continue
+        const [name, holder] = c.key as [string, string]
+        expect(name).toBe('Balance')
+        expect(['vault', 'strategy']).toContain(roles(holder))
+        expect(c.durability).toBe('persistent')
+        const val = c.valWire!
+        expect(
+          val.type === 17 && val.map!.map((e) => [e.key.type === 15 && e.key.sym.toString(), e.val.type]),
+        ).toEqual([
+          ['amount', 10],
+          ['authorized', 0],
+          ['clawback', 0],
+        ])
+        expect((c.val as { amount: bigint }).amount).toBeGreaterThanOrEqual(0n)
+        holders.add(`${c.contract}|${holder}`)
+      }
+    }
+    // Each vault's asset and strategy, and each strategy's BLND from harvests.
+    expect(holders.size).toBeGreaterThanOrEqual(6)
+  })
+
   it('publishes vault events under the String "DeFindexVault" and strategy events under the String "BlendStrategy"', () => {
     const fields: Record<string, string[]> = {
       'vault:deposit': [
@@ -277,7 +302,7 @@ describe('the devnet writes DeFindex vaults and Blend strategies as paltalabs/de
     for (const t of allTxs())
       for (const c of t.changes)
         if (
-          (vaults.includes(c.contract) || strategies.includes(c.contract)) &&
+          (vaults.includes(c.contract) || strategies.includes(c.contract) || roles(c.contract) === 'asset') &&
           (c.kind === 'created' || c.kind === 'updated')
         )
           latest.set(`${c.contract}|${c.keyXdr}`, {
