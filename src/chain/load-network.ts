@@ -35,6 +35,16 @@ const Contract = Type.Object(
   },
   { additionalProperties: false },
 )
+const YieldContract = Type.Object(
+  {
+    ...Contract.properties,
+    assets: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })),
+    strategies: Type.Optional(Type.Array(ContractId, { minItems: 1 })),
+    pool: Type.Optional(ContractId),
+    asset: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+)
 const NetworkSchema = Type.Object(
   {
     $comment: Type.Optional(Type.String()),
@@ -46,6 +56,7 @@ const NetworkSchema = Type.Object(
         oracles: Type.Array(Contract, { minItems: 1 }),
         lendingprotocol: Type.Optional(Type.Array(Contract)),
         ammprotocol: Type.Optional(Type.Array(Contract)),
+        yieldprotocol: Type.Optional(Type.Array(YieldContract)),
       },
       { additionalProperties: false },
     ),
@@ -115,7 +126,14 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
   const problems: string[] = []
   const lending = config.contracts.lendingprotocol ?? []
   const amm = config.contracts.ammprotocol ?? []
-  const contracts = [config.contracts.vaultprotocol, ...config.contracts.oracles, ...lending, ...amm]
+  const yieldContracts = config.contracts.yieldprotocol ?? []
+  const contracts = [
+    config.contracts.vaultprotocol,
+    ...config.contracts.oracles,
+    ...lending,
+    ...amm,
+    ...yieldContracts,
+  ]
   for (const c of contracts) {
     if (!StrKey.isValidContract(c.address)) problems.push(`contract ${c.address} has a bad checksum`)
   }
@@ -131,6 +149,7 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
         problems.push(`contract ${c.address} is listed as ${protocol} but says ${c.protocol}/${c.kind}`)
     }
   }
+  problems.push(...checkYieldContracts(yieldContracts, lending, config.assets))
   const seen = new Set<string>()
   for (const c of contracts) {
     if (seen.has(c.address)) problems.push(`contract ${c.address} is listed twice`)
@@ -209,6 +228,64 @@ function checkSoroswapPairs(
   return problems
 }
 
+/** A vault names its assets and strategies, a strategy its pool and asset; every name must resolve. */
+function checkYieldContracts(
+  list: Static<typeof YieldContract>[],
+  lending: ContractInfoLike[],
+  assets: Record<string, unknown>,
+): string[] {
+  const problems: string[] = []
+  const pools = new Set(lending.map((p) => p.address))
+  const strategies = new Map(
+    list.filter((c) => c.kind === 'defindex-strategy-blend').map((c) => [c.address, c]),
+  )
+  const named = new Set<string>()
+  for (const c of list) {
+    if (
+      c.protocol !== 'yieldprotocol' ||
+      (c.kind !== 'defindex-vault' && c.kind !== 'defindex-strategy-blend')
+    ) {
+      problems.push(`contract ${c.address} is listed as yieldprotocol but says ${c.protocol}/${c.kind}`)
+      continue
+    }
+    if (c.kind === 'defindex-vault') {
+      if (!c.assets || !c.strategies || c.pool !== undefined || c.asset !== undefined) {
+        problems.push(`vault ${c.address} must name its assets and strategies (and no pool or asset)`)
+        continue
+      }
+      for (const asset of c.assets)
+        if (!assets[asset]) problems.push(`vault ${c.address}: asset ${asset} is not in assets`)
+      for (const address of c.strategies) {
+        const strategy = strategies.get(address)
+        named.add(address)
+        if (!strategy)
+          problems.push(`vault ${c.address}: strategy ${address} is not a listed defindex-strategy-blend`)
+        else if (strategy.asset !== undefined && !c.assets.includes(strategy.asset))
+          problems.push(
+            `vault ${c.address}: strategy ${address} lends ${strategy.asset}, not one of the vault's assets`,
+          )
+      }
+    } else {
+      if (
+        c.pool === undefined ||
+        c.asset === undefined ||
+        c.assets !== undefined ||
+        c.strategies !== undefined
+      ) {
+        problems.push(`strategy ${c.address} must name its pool and asset (and no assets or strategies)`)
+        continue
+      }
+      if (!pools.has(c.pool))
+        problems.push(`strategy ${c.address}: pool ${c.pool} is not in contracts.lendingprotocol`)
+      if (!assets[c.asset]) problems.push(`strategy ${c.address}: asset ${c.asset} is not in assets`)
+    }
+  }
+  for (const address of strategies.keys()) {
+    if (!named.has(address)) problems.push(`strategy ${address} is named by no vault`)
+  }
+  return problems
+}
+
 /** Fills what older descriptions (and stores written before a protocol existed) leave out. */
 export function normalizeNetworkConfig(config: NetworkConfig): NetworkConfig {
   return {
@@ -217,6 +294,7 @@ export function normalizeNetworkConfig(config: NetworkConfig): NetworkConfig {
       ...config.contracts,
       lendingprotocol: config.contracts.lendingprotocol ?? [],
       ammprotocol: config.contracts.ammprotocol ?? [],
+      yieldprotocol: config.contracts.yieldprotocol ?? [],
     },
     ammprotocol: config.ammprotocol ?? { pairs: {} },
   }

@@ -32,6 +32,8 @@ export const CONTRACT_KINDS = [
   'soroswap-factory',
   'soroswap-router',
   'soroswap-pair',
+  'defindex-vault',
+  'defindex-strategy-blend',
 ] as const
 export type ContractKind = (typeof CONTRACT_KINDS)[number]
 
@@ -57,6 +59,18 @@ export interface ContractInfo {
   reserves?: Record<string, string>
 }
 
+/** A DeFindex vault (`defindex-vault`) or Blend strategy (`defindex-strategy-blend`) and what it connects. */
+export interface YieldContractInfo extends ContractInfo {
+  /** Vaults: the asset ids they hold (keys of `assets`), in the vault's own order. */
+  assets?: string[]
+  /** Vaults: the addresses of their strategies (each listed under `yieldprotocol`). */
+  strategies?: string[]
+  /** Strategies: the lending pool they supply to (listed under `lendingprotocol`). */
+  pool?: string
+  /** Strategies: the asset they lend (a key of `assets`). */
+  asset?: string
+}
+
 export interface NetworkConfig {
   name: string
   passphrase: string
@@ -68,6 +82,8 @@ export interface NetworkConfig {
     lendingprotocol: ContractInfo[]
     /** Soroswap: its factory (`soroswap-factory`), router (`soroswap-router`) and pairs (`soroswap-pair`). */
     ammprotocol: ContractInfo[]
+    /** DeFindex vaults and their strategies. */
+    yieldprotocol: YieldContractInfo[]
   }
   /** Vault protocol: denomination symbol -> debt token asset id and the asset id that prices it, and the collateral asset id. */
   vaultprotocol: {

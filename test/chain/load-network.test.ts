@@ -89,6 +89,25 @@ describe('Soroswap in the shipped mainnet description', () => {
   })
 })
 
+describe('DeFindex in the shipped mainnet description', () => {
+  it('lists the Meru USDC vault with its two Blend strategies, each naming a listed pool and the vault asset', async () => {
+    const network = await loadNetworkConfig('pubnet')
+    const usdc = new Asset('USDC', 'GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN').contractId(
+      Networks.PUBLIC,
+    )
+    const vault = network.contracts.yieldprotocol.find((c) => c.kind === 'defindex-vault')!
+    expect(vault.address).toBe('CCA2ZJP5BVRXYTQH4FAGHCAUMRYCXVC4CRYC2NXHWMR7TIVX36U7F5HR')
+    expect(vault.assets).toEqual([usdc])
+    const pools = network.contracts.lendingprotocol.map((p) => p.address)
+    for (const address of vault.strategies!) {
+      const strategy = network.contracts.yieldprotocol.find((c) => c.address === address)!
+      expect(strategy.kind).toBe('defindex-strategy-blend')
+      expect(strategy.asset).toBe(usdc)
+      expect(pools).toContain(strategy.pool)
+    }
+  })
+})
+
 describe('loadNetworkConfig refuses a bad description with one clear error', () => {
   const dir = mkdtempSync(join(tmpdir(), 'strata-network-'))
   const pubnet = JSON.parse(readFileSync(SHIPPED_NETWORKS.pubnet!, 'utf8'))
@@ -97,6 +116,11 @@ describe('loadNetworkConfig refuses a bad description with one clear error', () 
     writeFileSync(path, typeof body === 'string' ? body : JSON.stringify(body))
     return path
   }
+  type Entry = Record<string, unknown>
+  const withYield = (edit: (list: Entry[]) => (Entry | undefined)[]) => ({
+    ...pubnet,
+    contracts: { ...pubnet.contracts, yieldprotocol: edit(pubnet.contracts.yieldprotocol) },
+  })
 
   it.each([
     ['not JSON', '{"name": ', /not JSON/],
@@ -134,6 +158,36 @@ describe('loadNetworkConfig refuses a bad description with one clear error', () 
       /not in contracts\.oracles/,
     ],
     ['an unknown field', { ...pubnet, extra: 1 }, /additional properties/],
+    [
+      'a strategy lending into a pool that is not listed',
+      withYield((list) => [list[0], { ...list[1], pool: pubnet.contracts.vaultprotocol.address }, list[2]]),
+      /is not in contracts\.lendingprotocol/,
+    ],
+    [
+      'a vault naming a strategy that is not listed',
+      withYield((list) => [list[0], list[1]]),
+      /is not a listed defindex-strategy-blend/,
+    ],
+    ['a strategy named by no vault', withYield((list) => [list[1], list[2]]), /named by no vault/],
+    [
+      'a vault without its assets',
+      withYield((list) => [{ ...list[0], assets: undefined }, list[1], list[2]]),
+      /must name its assets and strategies/,
+    ],
+    [
+      'a strategy lending an asset its vault does not hold',
+      withYield((list) => [
+        list[0],
+        { ...list[1], asset: 'CAS3J7GYLGXMF6TDJBBYYSE3HQ6BBSMLNUQ34T6TZMYMW2EVH34XOWMA' },
+        list[2],
+      ]),
+      /not one of the vault's assets/,
+    ],
+    [
+      'a Blend pool listed under yieldprotocol',
+      withYield((list) => [...list, pubnet.contracts.lendingprotocol[0]]),
+      /listed as yieldprotocol but says lendingprotocol/,
+    ],
     [
       'a negative decimals',
       { ...pubnet, assets: { ...pubnet.assets, EUR: { ...pubnet.assets.EUR, decimals: -1 } } },

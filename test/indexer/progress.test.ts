@@ -144,6 +144,7 @@ const NETWORK = {
       CONTRACT('CD', 'blend-pool-v2', 'lendingprotocol'),
     ],
     ammprotocol: [],
+    yieldprotocol: [],
   },
   vaultprotocol: { collateral_asset: 'x', denominations: {} },
   ammprotocol: { pairs: {} },

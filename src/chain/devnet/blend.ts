@@ -314,6 +314,24 @@ export interface Blend {
   deployTxs(w: WorldState): SimTx[]
   /** This ledger's lending transactions. */
   ledgerTxs(w: WorldState): SimTx[]
+  /** Makes a contract (a DeFindex strategy) a user of a pool; returns its user number. */
+  addContractUser(contract: Uint8Array): number
+  /**
+   * `submit(user, user, to, requests)` called by a contract user inside its own transaction: the
+   * pool's changes and events (successful) or nothing (failed), for the caller to place in its tx.
+   */
+  contractSubmit(w: WorldState, pool: number, user: number, requests: Req[], to: xdr.ScAddressWire): SimTx
+  /** `claim(user, ids, user)` by a contract user (its own `claim_ids`). */
+  contractClaim(w: WorldState, pool: number, user: number, ids: number[]): SimTx
+  /** `get_reserve(asset).data`: the reserve accrued to this ledger's time, not stored. */
+  loadReserve(w: WorldState, pool: number, reserve: number): ReserveDataValue
+  /** A user's b-tokens supplied (not collateral) to a reserve, as its `Positions` entry says. */
+  suppliedOf(pool: number, user: number, reserve: number): bigint
+  /**
+   * What a contract user's submits can change in a pool (reserves, its positions, emissions), kept
+   * so that a transaction failing after one of them can be undone; returns the undo.
+   */
+  savepoint(pool: number, user: number): () => void
   /** The current entry under a pool's contract-data key, or null. */
   lookupEntry(
     contract: Uint8Array,
@@ -358,7 +376,7 @@ const isHfUnder = (p: PositionBase, min: bigint) =>
   p.liabilityBase !== 0n && healthFactor(p) < mulFloor(ORACLE_SCALAR, min, SCALAR_7)
 
 /** A request the simulated account sends: reserve index, amount, type. */
-interface Req {
+export interface Req {
   reserve: number
   amount: bigint
   type: number
@@ -522,7 +540,12 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
   // The liquidator is account number `accounts`, after the population.
   const liquidator = accounts
   const sourceOf = (a: number) => (a === liquidator ? ids.blendLiquidator : ids.accountKey(a))
-  const accountAddress = (a: number) => buildAccountAddress(sourceOf(a))
+  // Contract users (DeFindex strategies) are numbered after the liquidator.
+  const contractUsers = new Map<number, Uint8Array>()
+  const accountAddress = (a: number): xdr.ScAddressWire => {
+    const contract = contractUsers.get(a)
+    return contract ? buildContractAddress(contract) : buildAccountAddress(sourceOf(a))
+  }
 
   const instanceEntry = (pool: PoolState) =>
     buildInstanceEntry(
@@ -744,11 +767,11 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
   }
 
   /** `claim(from, reserve_token_ids, from)` over the tokens the account holds; null when it holds none with emissions. */
-  const claimTx = (w: WorldState, pool: PoolState, account: number): SimTx | null => {
-    const pos = pool.users.get(account)?.positions
+  const claimTx = (w: WorldState, pool: PoolState, account: number, claimIds?: number[]): SimTx | null => {
+    const pos = pool.users.get(account)?.positions ?? (claimIds ? emptyPositions() : undefined)
     if (!pos) return null
-    const tokenIds: number[] = []
-    for (let i = 0; i < pool.reserves.length; i++) {
+    const tokenIds: number[] = claimIds ? [...claimIds] : []
+    for (let i = 0; i < pool.reserves.length && !claimIds; i++) {
       if (pos.liabilities.has(i) && pool.shares.has(i * 2)) tokenIds.push(i * 2)
       if ((pos.collateral.has(i) || pos.supply.has(i)) && pool.shares.has(i * 2 + 1)) tokenIds.push(i * 2 + 1)
     }
@@ -791,13 +814,21 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
   const prices = (w: WorldState): bigint[] => [w.xlmPrice, PRICE_ONE, w.denoms[1]!.price]
 
   /** Simulates `submit(from, from, from, requests)`; a failed check fails the transaction. */
-  const submit = (w: WorldState, pool: PoolState, account: number, requests: Req[]): SimTx => {
+  const submit = (
+    w: WorldState,
+    pool: PoolState,
+    account: number,
+    requests: Req[],
+    toAddress?: xdr.ScAddressWire,
+  ): SimTx => {
     const now = BigInt(w.closeTime)
     const from = accountAddress(account)
+    // A contract user's `to` may differ (a strategy withdraws straight to the vault's depositor).
+    const to = toAddress ?? from
     const args = [
       buildAddressVal(from),
       buildAddressVal(from),
-      buildAddressVal(from),
+      buildAddressVal(to),
       buildVec(requests.map((r) => buildRequestValue(assets[r.reserve]!, r.amount, r.type))),
     ]
     const failed = (): SimTx => ({
@@ -923,7 +954,7 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     const poolAddress = buildContractAddress(pool.id)
     for (const [i, amount] of byAsset(spenderTransfer))
       events.push(sacs[i]!.transfer(from, poolAddress, amount))
-    for (const [i, amount] of byAsset(poolTransfer)) events.push(sacs[i]!.transfer(poolAddress, from, amount))
+    for (const [i, amount] of byAsset(poolTransfer)) events.push(sacs[i]!.transfer(poolAddress, to, amount))
     // Effects: emissions, ResData of the touched reserves in the order they were first loaded, Positions.
     const changes: xdr.LedgerEntryChangeWire[] = em.commit(w.sequence)
     for (const i of toStore) {
@@ -1383,12 +1414,18 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
   ): xdr.LedgerEntryWire | null => {
     const pool = pools.find((p) => Buffer.from(p.id).equals(Buffer.from(contract)))
     if (!pool || started === 0) return null
-    const accountOrLiquidator = (v: ScVal) =>
-      v.type === 18 &&
-      v.address.type === 0 &&
-      Buffer.from(v.address.accountId.ed25519).equals(ids.blendLiquidator)
+    const accountOrLiquidator = (v: ScVal): number | undefined => {
+      if (v.type === 18 && v.address.type === 1) {
+        const id = Buffer.from(v.address.contractId)
+        for (const [user, contract] of contractUsers) if (id.equals(contract)) return user
+        return undefined
+      }
+      return v.type === 18 &&
+        v.address.type === 0 &&
+        Buffer.from(v.address.accountId.ed25519).equals(ids.blendLiquidator)
         ? liquidator
         : accountOf(v)
+    }
     if (key.type === 20) return durability === 1 ? instanceEntry(pool) : null
     if (durability === 0) {
       // The only live temporary entries are user liquidation auctions.
@@ -1442,5 +1479,37 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     return null
   }
 
-  return { deployTxs, ledgerTxs, lookupEntry }
+  return {
+    deployTxs,
+    ledgerTxs,
+    lookupEntry,
+    addContractUser: (contract) => {
+      const user = accounts + 1 + contractUsers.size
+      contractUsers.set(user, contract)
+      return user
+    },
+    contractSubmit: (w, p, user, requests, to) => submit(w, pools[p]!, user, requests, to),
+    contractClaim: (w, p, user, claimIds) => claimTx(w, pools[p]!, user, claimIds)!,
+    loadReserve: (w, p, i) => {
+      const r = pools[p]!.reserves[i]!
+      return accrueReserve(r.config, r.data, pools[p]!.config.bstopRate, BigInt(w.closeTime))
+    },
+    suppliedOf: (p, user, i) => pools[p]!.users.get(user)?.positions.supply.get(i) ?? 0n,
+    savepoint: (p, user) => {
+      const pool = pools[p]!
+      // Entries are replaced, never mutated in place, so shallow copies are a faithful snapshot.
+      const reserves = pool.reserves.map((r) => ({ data: r.data, modified: r.modified }))
+      const state = pool.users.get(user)
+      const saved = state ? { ...state } : null
+      const emis = new Map(pool.emis)
+      const userEmis = new Map(pool.userEmis)
+      return () => {
+        for (const [i, r] of pool.reserves.entries()) Object.assign(r, reserves[i])
+        if (saved) pool.users.set(user, saved)
+        else pool.users.delete(user)
+        pool.emis = emis
+        pool.userEmis = userEmis
+      }
+    },
+  }
 }

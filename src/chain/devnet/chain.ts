@@ -36,6 +36,8 @@ export interface DevnetOptions {
   lendingActivity?: number
   /** Probability that an account acts on Soroswap in a ledger (default: `activity`); 0: no Soroswap. */
   ammActivity?: number
+  /** Probability that a DeFindex holder acts in a ledger (default: `activity`); 0: no vaults. Needs the pools. */
+  yieldActivity?: number
   host?: string
   port?: number
 }
@@ -113,6 +115,7 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
     ...(options.backgroundTxs === undefined ? {} : { backgroundTxs: options.backgroundTxs }),
     ...(options.lendingActivity === undefined ? {} : { lendingActivity: options.lendingActivity }),
     ...(options.ammActivity === undefined ? {} : { ammActivity: options.ammActivity }),
+    ...(options.yieldActivity === undefined ? {} : { yieldActivity: options.yieldActivity }),
     ...(options.genesisCloseTimeS === undefined ? {} : { genesisCloseTimeS: options.genesisCloseTimeS }),
   })
   const encoder = createLedgerEncoder(devnetPassphrase(seed), options.protocolSwitchLedger ?? null)
@@ -147,7 +150,13 @@ export function createDevnetChain(options: DevnetOptions): DevnetChain {
   for (let i = 0; i < options.ledgers; i++) closeNextLedger()
 
   return {
-    network: buildNetworkConfig(ids, startLedger, options.lendingActivity !== 0, options.ammActivity !== 0),
+    network: buildNetworkConfig(
+      ids,
+      startLedger,
+      options.lendingActivity !== 0,
+      options.ammActivity !== 0,
+      options.lendingActivity !== 0 && options.yieldActivity !== 0,
+    ),
     passphrase: devnetPassphrase(seed),
     oldestLedger: () => startLedger,
     servedFrom: () => {
@@ -196,6 +205,8 @@ function requireOptions(options: DevnetOptions, startLedger: number, accounts: n
   if (!(lending >= 0 && lending <= 1)) problems.push('lendingActivity must be between 0 and 1')
   const amm = options.ammActivity ?? activity
   if (!(amm >= 0 && amm <= 1)) problems.push('ammActivity must be between 0 and 1')
+  const yieldActivity = options.yieldActivity ?? activity
+  if (!(yieldActivity >= 0 && yieldActivity <= 1)) problems.push('yieldActivity must be between 0 and 1')
   const faultRate = options.faultRate ?? 0
   if (!(faultRate >= 0 && faultRate <= 1)) problems.push('faultRate must be between 0 and 1')
   if (problems.length > 0) throw new RangeError(`invalid devnet options: ${problems.join('; ')}`)

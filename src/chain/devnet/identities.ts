@@ -16,6 +16,14 @@ export const DENOMINATIONS = ['USD', 'EUR', 'GBP'] as const
 export const BLEND_POOL_NAMES = ['Blend Devnet Fixed (v2)', 'Blend Devnet YieldBlox (v2)'] as const
 export type Denomination = (typeof DENOMINATIONS)[number]
 
+// DeFindex (yield protocol): one single-asset vault per asset, each with one Blend strategy lending
+// into the matching reserve of the devnet's Fixed pool, as mainnet's Fixed-pool strategies do.
+export const DEFINDEX_VAULTS = [
+  { name: 'Devnet USDC', symbol: 'dvUSDC', asset: 'USDC', reserve: 1, strategyName: 'USDC Blend Fixed' },
+  { name: 'Devnet EURC', symbol: 'dvEURC', asset: 'EURC', reserve: 2, strategyName: 'EURC Blend Fixed' },
+  { name: 'Devnet XLM', symbol: 'dvXLM', asset: 'XLM', reserve: 0, strategyName: 'XLM Blend Fixed' },
+] as const
+
 /** Every key of the simulated world, derived from the seed so a seed names one world. */
 export interface DevnetIdentities {
   seed: string
@@ -63,6 +71,17 @@ export interface DevnetIdentities {
   soroswapSetter: Uint8Array
   /** Seeds the pairs' first liquidity. */
   soroswapSeeder: Uint8Array
+  /** DeFindex vaults and their Blend strategies (indexed like DEFINDEX_VAULTS), their roles and wasm hashes. */
+  defindexVaults: Uint8Array[]
+  defindexStrategies: Uint8Array[]
+  /** Manager, emergency manager, rebalance manager and vault fee receiver of every vault (as on mainnet, one account). */
+  defindexManager: Uint8Array
+  defindexKeeper: Uint8Array
+  defindexProtocolFeeReceiver: Uint8Array
+  /** The Soroswap router the vaults and strategies are configured with (the devnet's; they never call it). */
+  defindexRouter: Uint8Array
+  defindexVaultWasm: Uint8Array
+  defindexStrategyWasm: Uint8Array
   /** Public key of simulated account i (cached; 32 bytes). */
   accountKey(index: number): Uint8Array
   /** G... address of simulated account i. */
@@ -115,6 +134,17 @@ export function createIdentities(seed: string): DevnetIdentities {
     soroswapAggregator: deriveKey(seed, 'contract:swap-aggregator'),
     soroswapSetter: deriveKey(seed, 'account:soroswap-setter'),
     soroswapSeeder: deriveKey(seed, 'account:soroswap-seeder'),
+    defindexVaults: DEFINDEX_VAULTS.map((_, i) => deriveKey(seed, `contract:defindex-vault:${i}`)),
+    defindexStrategies: DEFINDEX_VAULTS.map((_, i) =>
+      deriveKey(seed, `contract:defindex-blend-strategy:${i}`),
+    ),
+    defindexManager: deriveKey(seed, 'account:defindex-manager'),
+    defindexKeeper: deriveKey(seed, 'account:defindex-keeper'),
+    defindexProtocolFeeReceiver: deriveKey(seed, 'account:defindex-protocol-fee-receiver'),
+    // The devnet's own Soroswap router, as mainnet's vaults name Soroswap's.
+    defindexRouter: deriveKey(seed, 'contract:soroswap-router'),
+    defindexVaultWasm: deriveKey(seed, 'wasm:defindex-vault'),
+    defindexStrategyWasm: deriveKey(seed, 'wasm:defindex-blend-strategy'),
     accountKey,
     accountAddress: (index) => StrKey.encodeEd25519PublicKey(accountKey(index)),
   }
@@ -124,11 +154,13 @@ export function createIdentities(seed: string): DevnetIdentities {
 /** Its contracts are deployed in `startLedger`, the devnet's first ledger. */
 /** `lending` false: the devnet runs without its Blend pools, and the description lists none. */
 /** `amm` false: the devnet runs without Soroswap, and the description lists none of it. */
+/** `yieldVaults` false: no DeFindex vaults (they need the pools, so never without `lending`). */
 export function buildNetworkConfig(
   ids: DevnetIdentities,
   startLedger: number,
   lending = true,
   amm = true,
+  yieldVaults = lending,
 ): NetworkConfig {
   const xlm = StrKey.encodeContract(ids.xlmContract)
   const oracle = StrKey.encodeContract(ids.oracleContract)
@@ -223,9 +255,46 @@ export function buildNetworkConfig(
       ],
       lendingprotocol,
       ammprotocol: soroswap.contracts,
+      yieldprotocol: lending && yieldVaults ? buildYieldContracts(ids, startLedger) : [],
     },
     vaultprotocol: { collateral_asset: xlm, denominations },
     ammprotocol: { pairs: soroswap.pairs },
     assets,
   }
+}
+
+/** The DeFindex vaults and their Blend strategies (all lending into the Fixed pool), for the description. */
+function buildYieldContracts(
+  ids: DevnetIdentities,
+  startLedger: number,
+): NetworkConfig['contracts']['yieldprotocol'] {
+  const assetIds = { USDC: ids.usdcContract, EURC: ids.eurcContract, XLM: ids.xlmContract }
+  const pool = StrKey.encodeContract(ids.blendPools[0]!)
+  return DEFINDEX_VAULTS.flatMap((spec, i) => {
+    const asset = StrKey.encodeContract(assetIds[spec.asset])
+    const strategy = StrKey.encodeContract(ids.defindexStrategies[i]!)
+    const common = { protocol: 'yieldprotocol', status: 'active' as const, start_ledger: startLedger }
+    return [
+      {
+        ...common,
+        address: StrKey.encodeContract(ids.defindexVaults[i]!),
+        kind: 'defindex-vault' as const,
+        name: `DeFindex ${spec.name}`,
+        version: '32c8169b',
+        position_types: ['deposit'],
+        assets: [asset],
+        strategies: [strategy],
+      },
+      {
+        ...common,
+        address: strategy,
+        kind: 'defindex-strategy-blend' as const,
+        name: spec.strategyName,
+        version: '32c8169b',
+        position_types: [],
+        pool,
+        asset,
+      },
+    ]
+  })
 }

@@ -46,6 +46,11 @@ export function createDevnetServer(chain: DevnetChain, options: DevnetServerOpti
     })
   })
 
+  // Idle connections stay open well past Node's default 5 s: a client in the same process (a test,
+  // the embedded indexer) may block the event loop longer than that between two requests, and then
+  // the server's timer and the client's fire together and the client reuses a closing socket.
+  server.keepAliveTimeout = 65_000
+
   return {
     server,
     close: () =>

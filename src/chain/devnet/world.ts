@@ -2,6 +2,7 @@ import { StrKey, type xdr } from '@stellar/stellar-sdk'
 import { createBackground } from './background.ts'
 import { createBlend } from './blend.ts'
 import { buildInstanceKey, type OracleAsset } from './contract-layout.ts'
+import { createDefindex } from './defindex.ts'
 import {
   buildVaultEntry,
   buildVaultIndexEntry,
@@ -50,6 +51,8 @@ export interface WorldOptions {
   lendingActivity?: number
   /** Probability that an account acts on Soroswap in a given ledger; 0: no Soroswap. */
   ammActivity?: number
+  /** Probability that a DeFindex holder acts in a given ledger (default `activity`); 0, or no pools: no vaults. */
+  yieldActivity?: number
 }
 
 /** The simulated world: steps one ledger at a time, each step a pure function of the seed and the past. */
@@ -130,6 +133,10 @@ export function createWorld(options: WorldOptions): World {
   const blend = lendingActivity > 0 ? createBlend(ids, accounts, { activity: lendingActivity }) : null
   const ammActivity = options.ammActivity ?? options.activity
   const soroswap = ammActivity > 0 ? createSoroswap(ids, accounts, { activity: ammActivity }) : null
+  // DeFindex strategies lend into the Blend pools, so the vaults exist only with the pools.
+  const yieldActivity = options.yieldActivity ?? options.activity
+  const defindex =
+    blend && yieldActivity > 0 ? createDefindex(ids, accounts, blend, { activity: yieldActivity }) : null
 
   const stepLedger = (): SimLedger => {
     w.sequence += 1
@@ -165,6 +172,7 @@ export function createWorld(options: WorldOptions): World {
       if (offset === 0) txs.push(...blend.deployTxs(w))
       else txs.push(...blend.ledgerTxs(w))
     }
+    if (defindex) txs.push(...(offset === 0 ? defindex.deployTxs(w) : defindex.ledgerTxs(w)))
     if (soroswap) {
       if (offset === 0) txs.push(...soroswap.deployTxs(w))
       else txs.push(...soroswap.ledgerTxs(w))
@@ -191,6 +199,8 @@ export function createWorld(options: WorldOptions): World {
     const id = Buffer.from(contract.contractId)
     const amm = soroswap?.lookupEntry(id, scKey, key.contractData.durability, accountOf)
     if (amm !== undefined) return amm
+    const yieldEntry = defindex?.lookupEntry(id, scKey, key.contractData.durability)
+    if (yieldEntry) return yieldEntry
     if (blend && ids.blendPools.some((p) => id.equals(p))) {
       return blend.lookupEntry(id, scKey, key.contractData.durability, accountOf)
     }

@@ -14,6 +14,7 @@ Usage: strata devnet [--port 8000] [--host 127.0.0.1] [--seed 1] [--ledgers 2000
                      [--write-datalake DIR] [--rpc-retention-ledgers N] [--lending-activity P]
                      [--genesis-time EPOCH_S|RFC3339]
                      [--amm-activity P]
+                     [--yield-activity P]
 
 Generates --ledgers ledgers from --seed, then
 serves JSON-RPC 2.0 on POST / (getHealth, getNetwork, getLatestLedger, getLedgers, getEvents,
@@ -34,6 +35,9 @@ ledgers on every run.
 
 --amm-activity is the chance that an account acts on Soroswap in a ledger (default: --activity);
 0 deploys no Soroswap.
+
+--yield-activity is the chance that a DeFindex vault holder acts in a ledger (default: --activity);
+0 deploys no vaults (they lend into the Blend pools, so none without them either).
 The contracts' layouts: docs/devnet.md.
 Stops on Ctrl-C.`,
   options: {
@@ -56,6 +60,7 @@ Stops on Ctrl-C.`,
     'lending-activity': { type: 'string' },
     'genesis-time': { type: 'string' },
     'amm-activity': { type: 'string' },
+    'yield-activity': { type: 'string' },
   },
   async run(values) {
     const problems: string[] = []
@@ -82,6 +87,7 @@ Stops on Ctrl-C.`,
         ? { lendingActivity: fraction('lending-activity', 0.02) }
         : {}),
       ...(values['amm-activity'] !== undefined ? { ammActivity: fraction('amm-activity', 0.02) } : {}),
+      ...(values['yield-activity'] !== undefined ? { yieldActivity: fraction('yield-activity', 0.02) } : {}),
     }
     const genesis = readGenesisTime(values['genesis-time'], problems)
     if (problems.length > 0) {

@@ -27,6 +27,7 @@ export const TEST_NETWORK: NetworkConfig = {
     oracles: [contract(ORACLE_CONTRACT, 'oracle', 'reflector')],
     lendingprotocol: [],
     ammprotocol: [],
+    yieldprotocol: [],
   },
   vaultprotocol: {
     collateral_asset: XLM_CONTRACT,
