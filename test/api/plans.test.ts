@@ -43,7 +43,12 @@ describe('who may change the plan', () => {
     const org = (
       await t.app.inject({ method: 'GET', url: '/v1/org', headers: bearer(user.access_token) })
     ).json()
-    expect(org).toMatchObject({ plan: 'free', billing_email: user.email, rate_limit: { limit: QUOTA } })
+    expect(org).toMatchObject({
+      plan: 'free',
+      max_plan: 'free',
+      billing_email: user.email,
+      rate_limit: { limit: QUOTA },
+    })
     expect(await planEvents(user)).toEqual([])
   })
 
@@ -54,12 +59,17 @@ describe('who may change the plan', () => {
     const down = await patch(user, { plan: 'pro' })
     expect(down.statusCode).toBe(200)
     expect(down.json().rate_limit).toEqual({ limit: QUOTA * 10, window_seconds: 60 })
+    // The allowance is shown, so a client can offer only the plans it may choose.
+    expect(down.json()).toMatchObject({ plan: 'pro', max_plan: 'enterprise' })
     expect((await patch(user, { plan: 'free' })).statusCode).toBe(200)
     expect((await patch(user, { plan: 'enterprise' })).statusCode).toBe(200)
     // Choosing the plan it is on changes nothing and records nothing.
     expect((await patch(user, { plan: 'enterprise' })).statusCode).toBe(200)
     // The operator lowers the allowance: the organization can no longer go back up.
     await grantPlan(t, user.organization_id, 'pro')
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/v1/org', headers: bearer(user.access_token) })).json(),
+    ).toMatchObject({ plan: 'pro', max_plan: 'pro' })
     const refused = await patch(user, { plan: 'enterprise' })
     expect(refused.statusCode).toBe(403)
     expect(refused.json().error.message).toContain('may choose: free, pro')
@@ -78,6 +88,7 @@ describe('who may change the plan', () => {
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual({
       plan: 'free',
+      max_plan: 'free',
       billing_email: 'accounts@example.com',
       rate_limit: { limit: QUOTA, window_seconds: 60 },
     })

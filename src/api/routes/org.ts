@@ -18,8 +18,13 @@ const RateLimitSchema = Type.Object({
   limit: Type.Integer({ description: 'Requests per window, shared by every key of the organization' }),
   window_seconds: Type.Integer(),
 })
+const MaxPlanSchema = Type.Union([Type.Literal('free'), Type.Literal('pro'), Type.Literal('enterprise')], {
+  description:
+    'The highest plan the operator allows this organization (`strata set-plan`); it may choose any plan up to it',
+})
 const BillingSchema = Type.Object({
   plan: PlanSchema,
+  max_plan: MaxPlanSchema,
   billing_email: Type.Union([Type.String(), Type.Null()]),
   rate_limit: RateLimitSchema,
 })
@@ -51,6 +56,7 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
             name: Type.String(),
             slug: Type.String(),
             plan: PlanSchema,
+            max_plan: MaxPlanSchema,
             rate_limit: RateLimitSchema,
             billing_email: Type.Union([Type.String(), Type.Null()]),
             created_at: Timestamp,
@@ -66,6 +72,7 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
         name: org.name,
         slug: org.slug,
         plan: org.plan as Plan,
+        max_plan: org.max_plan as Plan,
         rate_limit: rateLimitOf(org),
         billing_email: org.billing_email,
         created_at: toRfc3339(org.created_at),
@@ -115,7 +122,12 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
         return getOrganization(trx, caller.organizationId)
       })
       if (!org) throw new AppError('unauthorized', 'the organization of this token no longer exists')
-      return { plan: org.plan as Plan, billing_email: org.billing_email, rate_limit: rateLimitOf(org) }
+      return {
+        plan: org.plan as Plan,
+        max_plan: org.max_plan as Plan,
+        billing_email: org.billing_email,
+        rate_limit: rateLimitOf(org),
+      }
     },
   )
 }
