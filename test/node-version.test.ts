@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { nodeInstallCommand, nodeVersionProblem, requiredNodeMajor } from '../bin/node-version.js'
@@ -96,6 +96,21 @@ describe('the Node.js version check', () => {
         expect(run.stderr, name).toContain(`Strata needs Node.js 24 or newer; this is Node.js ${version}.`)
         expect(run.stderr, name).toContain(nodeInstallCommand(24, process.platform, process.arch))
         expect(run.stderr, name).not.toContain('ERR_UNKNOWN_FILE_EXTENSION')
+      }
+      // npm install refuses at once (engine-strict in .npmrc), before fetching a package; a dry
+      // run shows it without touching node_modules.
+      const olderNpm = join(dirname(path), 'npm')
+      if (existsSync(olderNpm)) {
+        const install = spawnSync(olderNpm, ['install', '--dry-run', '--no-audit', '--no-fund'], {
+          cwd: ROOT,
+          env: { ...process.env, PATH: `${dirname(path)}:${process.env.PATH}` },
+          encoding: 'utf8',
+          timeout: 20_000,
+        })
+        expect(install.status, install.stderr).not.toBe(0)
+        expect(install.stderr).toContain('notsup')
+        expect(install.stderr).toContain('"node":">=24"')
+        expect(install.stderr).toContain(version)
       }
       const launcher = spawnSync(path, ['bin/strata.js', '--version'], { cwd: ROOT, encoding: 'utf8' })
       expect(launcher.status).toBe(1)
