@@ -77,6 +77,7 @@ describe('per-organization rate limits', () => {
     const upgraded = await patch({ plan: 'pro', billing_email: 'Billing@Example.com' })
     expect(upgraded.json()).toEqual({
       plan: 'pro',
+      max_plan: 'pro',
       billing_email: 'billing@example.com',
       rate_limit: { limit: FREE_QUOTA * 10, window_seconds: 60 },
     })
