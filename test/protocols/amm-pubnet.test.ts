@@ -79,7 +79,7 @@ describe('pubnet ledger 63092990: a swap on the Soroswap XLM/USDC pair', () => {
   let key: string
   let network: NetworkConfig
   const fixture = readFixture()
-  const after = (k: unknown) => fixture.after.get(JSON.stringify(k)) as bigint | string
+  const stated = (k: unknown) => fixture.after.get(JSON.stringify(k)) as bigint | string
 
   beforeAll(async () => {
     t = await createTestApp()
@@ -94,9 +94,9 @@ describe('pubnet ledger 63092990: a swap on the Soroswap XLM/USDC pair', () => {
   afterAll(async () => t?.close())
 
   it('the fixture holds the entries this test expects: a swap that moved both reserves', () => {
-    expect(after(0)).toBe(XLM)
-    expect(after(1)).toBe(USDC)
-    expect(after(2)).not.toBe(fixture.before.get(JSON.stringify(2)))
+    expect(stated(0)).toBe(XLM)
+    expect(stated(1)).toBe(USDC)
+    expect(stated(2)).not.toBe(fixture.before.get(JSON.stringify(2)))
     expect(fixture.events.map((e) => e.topics)).toEqual([
       ['SoroswapPair', 'sync'],
       ['SoroswapPair', 'swap'],
@@ -110,7 +110,7 @@ describe('pubnet ledger 63092990: a swap on the Soroswap XLM/USDC pair', () => {
     })
     expect(response.statusCode).toBe(200)
     const body = response.json()
-    const [r0, r1, supply] = [after(2) as bigint, after(3) as bigint, after(['TotalSupply']) as bigint]
+    const [r0, r1, supply] = [stated(2) as bigint, stated(3) as bigint, stated(['TotalSupply']) as bigint]
     expect(body.data).toEqual({
       contract_address: PAIR,
       token_0: XLM,
