@@ -109,7 +109,7 @@ export async function renderAmmSnapshot(
       const amount = pool === null ? null : (balance * pool.reserves[side]) / pool.supply
       const priced: Priced | null = token === null ? null : await prices.priceOf(token)
       const problem: AmmProblem | null =
-        amount === null ? 'reserves_missing' : (priced?.problem ?? 'price_missing')
+        amount === null ? 'reserves_missing' : priced === null ? 'price_missing' : priced.problem
       const usd = problem === null && amount !== null && priced ? toUsd(amount, decimals, priced) : null
       groupProblem ??= problem
       value = value === null || usd === null ? null : value + usd
