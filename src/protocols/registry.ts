@@ -1,10 +1,11 @@
 import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
+import { ammProtocol } from './ammprotocol/index.ts'
 import { lendingProtocol } from './lendingprotocol/index.ts'
 import type { ProtocolModule } from './protocol-module.ts'
 import { vaultProtocol } from './vaultprotocol/index.ts'
 
 /** Every protocol Strata answers for, in the order the API lists them. Adding one is adding a line. */
-export const PROTOCOLS: readonly ProtocolModule[] = [vaultProtocol, lendingProtocol]
+export const PROTOCOLS: readonly ProtocolModule[] = [vaultProtocol, lendingProtocol, ammProtocol]
 
 export function findProtocol(name: string): ProtocolModule | undefined {
   return PROTOCOLS.find((p) => p.name === name)

@@ -58,7 +58,7 @@ const ROUTES: ProtectedRoute[] = [
     url: `/v1/users/${ADDRESS}/positions/vaultprotocol/at/100`,
     auth: 'api_key',
   },
-  ...['vaultprotocol', 'lendingprotocol'].flatMap((protocol): ProtectedRoute[] => [
+  ...['vaultprotocol', 'lendingprotocol', 'ammprotocol'].flatMap((protocol): ProtectedRoute[] => [
     {
       method: 'GET',
       path: `/v1/users/{address}/positions/${protocol}/history`,
@@ -96,6 +96,32 @@ const ROUTES: ProtectedRoute[] = [
     method: 'GET',
     path: '/v1/protocols/lendingprotocol/emissions',
     url: '/v1/protocols/lendingprotocol/emissions',
+    auth: 'api_key',
+  },
+  {
+    method: 'GET',
+    path: '/v1/users/{address}/positions/ammprotocol',
+    url: `/v1/users/${ADDRESS}/positions/ammprotocol`,
+    auth: 'api_key',
+  },
+  {
+    method: 'GET',
+    path: '/v1/users/{address}/positions/ammprotocol/at/{ledger}',
+    url: `/v1/users/${ADDRESS}/positions/ammprotocol/at/100`,
+    auth: 'api_key',
+  },
+  {
+    method: 'GET',
+    path: '/v1/protocols/ammprotocol/pools/{pool}',
+    url: '/v1/protocols/ammprotocol/pools/CAM7DY53G63XA4AJRS24Z6VFYAFSSF76C3RZ45BE5YU3FQS5255OOABP',
+    auth: 'api_key',
+    // This store has indexed no network, so it knows no pair.
+    ok: 404,
+  },
+  {
+    method: 'GET',
+    path: '/v1/protocols/ammprotocol/reserves',
+    url: '/v1/protocols/ammprotocol/reserves',
     auth: 'api_key',
   },
 ]

@@ -73,6 +73,11 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
       'GET /v1/protocols/lendingprotocol/pools/{pool}',
       'GET /v1/protocols/lendingprotocol/reserves',
       'GET /v1/protocols/lendingprotocol/emissions',
+      'GET /v1/users/{address}/positions/ammprotocol',
+      'GET /v1/users/{address}/positions/ammprotocol/at/{ledger}',
+      'GET /v1/users/{address}/positions/ammprotocol/history',
+      'GET /v1/protocols/ammprotocol/pools/{pool}',
+      'GET /v1/protocols/ammprotocol/reserves',
     ]
     for (const route of routes) {
       const [method, path] = route.split(' ') as [string, string]
@@ -93,6 +98,8 @@ describe.skipIf(chromium === null)('the /v1/docs reference page in a browser', (
       'data.snapshots[].data.positions[].rate_ledger',
       'data.reserves[].borrow_apr',
       'data.emissions[].eps',
+      'data.groups[].share_of_pool',
+      'data.pairs[].price_0_in_1',
       'meta.next_cursor',
     ]) {
       expect(dom, field).toContain(`<code>${field}</code>`)

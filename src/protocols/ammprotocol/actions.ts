@@ -1,0 +1,124 @@
+import type { DecodedLedger } from '../../chain/decode-ledger.ts'
+import type { ProtocolAction } from '../protocol-module.ts'
+
+/**
+ * A pair's events as typed actions. Pair events carry topics `[String("SoroswapPair"),
+ * Symbol(name)]` and a struct (a map sorted by field name) as data (contracts/pair/src/event.rs);
+ * the pair's LP token events are soroban-token-sdk's (`[Symbol("transfer"), from, to]`, data the
+ * i128 amount). They say what an account did; positions are read from storage, never from these.
+ */
+
+export const AMM_ACTION_PROTOCOL = 'ammprotocol'
+const PAIR_TOPIC = 'SoroswapPair'
+
+export interface LiquidityAction extends ProtocolAction {
+  type: 'add_liquidity' | 'remove_liquidity'
+  /** Token 0 and token 1 moved in (add) or out (remove), in each token's units. */
+  amount_0: bigint
+  amount_1: bigint
+  /** LP tokens minted to the account (add) or burnt (remove). */
+  liquidity: bigint
+  /** The pair's reserves after the action. */
+  reserve_0: bigint
+  reserve_1: bigint
+}
+
+export interface SwapAction extends ProtocolAction {
+  type: 'swap'
+  amount_0_in: bigint
+  amount_0_out: bigint
+  amount_1_in: bigint
+  amount_1_out: bigint
+}
+
+/** LP tokens moved from `account` to `to` by a plain transfer. */
+export interface LpTransferAction extends ProtocolAction {
+  type: 'lp_transfer'
+  to: string
+  amount: bigint
+}
+
+export type AmmAction = LiquidityAction | SwapAction | LpTransferAction
+
+type Where = Omit<ProtocolAction, 'type' | 'account'>
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function bigints<K extends string>(
+  data: Record<string, unknown>,
+  keys: readonly K[],
+): Record<K, bigint> | null {
+  const out = {} as Record<K, bigint>
+  for (const key of keys) {
+    const value = data[key]
+    if (typeof value !== 'bigint') return null
+    out[key] = value
+  }
+  return out
+}
+
+const LIQUIDITY_FIELDS = ['amount_0', 'amount_1', 'liquidity', 'new_reserve_0', 'new_reserve_1'] as const
+const SWAP_FIELDS = ['amount_0_in', 'amount_0_out', 'amount_1_in', 'amount_1_out'] as const
+
+function readAction(where: Where, topics: unknown[], data: unknown): AmmAction | null {
+  const [first, second, third] = topics
+  if (first === PAIR_TOPIC && isRecord(data) && typeof data.to === 'string') {
+    if (second === 'deposit' || second === 'withdraw') {
+      const v = bigints(data, LIQUIDITY_FIELDS)
+      if (v === null) return null
+      return {
+        ...where,
+        type: second === 'deposit' ? 'add_liquidity' : 'remove_liquidity',
+        account: data.to,
+        amount_0: v.amount_0,
+        amount_1: v.amount_1,
+        liquidity: v.liquidity,
+        reserve_0: v.new_reserve_0,
+        reserve_1: v.new_reserve_1,
+      }
+    }
+    if (second === 'swap') {
+      const v = bigints(data, SWAP_FIELDS)
+      return v === null ? null : { ...where, type: 'swap', account: data.to, ...v }
+    }
+    return null
+  }
+  if (first === 'transfer' && typeof second === 'string' && typeof third === 'string') {
+    // A transfer to or from the pair itself is the first step of a withdrawal, not a move between accounts.
+    if (typeof data !== 'bigint' || second === where.contract || third === where.contract) return null
+    return { ...where, type: 'lp_transfer', account: second, to: third, amount: data }
+  }
+  return null
+}
+
+/**
+ * Every account action the pairs' events of one ledger announce, in apply order: deposits, swaps,
+ * withdrawals and LP transfers. `sync` and `skim`, and the LP token's `mint` and `burn` (which
+ * accompany a deposit or withdrawal), are the pair's own bookkeeping.
+ */
+export function readAmmActions(ledger: DecodedLedger, pairs: ReadonlySet<string>): AmmAction[] {
+  const actions: AmmAction[] = []
+  for (const tx of ledger.transactions) {
+    if (!tx.successful) continue
+    tx.events.forEach((event, eventIndex) => {
+      if (!pairs.has(event.contract)) return
+      const action = readAction(
+        {
+          protocol: AMM_ACTION_PROTOCOL,
+          contract: event.contract,
+          ledger: ledger.sequence,
+          tx_hash: tx.hash,
+          // A Soroban transaction carries exactly one (InvokeHostFunction) operation.
+          operation: 0,
+          event_index: eventIndex,
+        },
+        event.topics,
+        event.data,
+      )
+      if (action) actions.push(action)
+    })
+  }
+  return actions
+}
