@@ -97,8 +97,3 @@ export interface NetworkConfig {
   }
   assets: Record<string, AssetInfo>
 }
-
-/** Every contract the indexer reads for this network. */
-export function watchedContracts(network: NetworkConfig): ContractInfo[] {
-  return [network.contracts.vaultprotocol, ...network.contracts.oracles, ...network.contracts.lendingprotocol]
-}

@@ -1,4 +1,4 @@
-import { type NetworkConfig, watchedContracts } from '../chain/network.ts'
+import type { NetworkConfig } from '../chain/network.ts'
 import type { IndexerProgress, IndexerStart } from '../indexer/index.ts'
 import {
   createProgressTracker,
@@ -7,10 +7,11 @@ import {
   type ProgressView,
 } from '../indexer/progress.ts'
 import type { Logger } from '../logger.ts'
+import { indexedContracts } from '../protocols/registry.ts'
 
 /** What the indexer watches, in words: the network, then its contracts counted by kind. */
 export function describeNetwork(network: NetworkConfig): string[] {
-  const contracts = watchedContracts(network)
+  const contracts = indexedContracts(network)
   const byKind = new Map<string, { count: number; protocol: string }>()
   for (const c of contracts) {
     const seen = byKind.get(c.kind)
@@ -90,7 +91,7 @@ export function createProgressReporter(options: {
         logger.info(
           {
             network: options.network.name,
-            contracts: watchedContracts(options.network).length,
+            contracts: indexedContracts(options.network).length,
             fromLedger: start.fromLedger,
             headLedger: start.headLedger,
             resumedFrom: start.resumedFrom,

@@ -15,3 +15,15 @@ export function findProtocol(name: string): ProtocolModule | undefined {
 export function protocolContracts(network: NetworkConfig): ContractInfo[] {
   return PROTOCOLS.flatMap((p) => p.contracts(network))
 }
+
+/**
+ * Every contract the indexer reads for a network: the registered modules' contracts and the oracle
+ * feeds the pipeline prices with, each once (a contract two modules read is listed once).
+ */
+export function indexedContracts(network: NetworkConfig): ContractInfo[] {
+  const byAddress = new Map<string, ContractInfo>()
+  for (const c of [...protocolContracts(network), ...network.contracts.oracles]) {
+    if (!byAddress.has(c.address)) byAddress.set(c.address, c)
+  }
+  return [...byAddress.values()]
+}

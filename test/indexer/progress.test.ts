@@ -143,11 +143,16 @@ const NETWORK = {
       CONTRACT('CC', 'blend-pool-v2', 'lendingprotocol'),
       CONTRACT('CD', 'blend-pool-v2', 'lendingprotocol'),
     ],
-    ammprotocol: [],
+    // The factory and router are described but not read; only the pairs are watched.
+    ammprotocol: [
+      CONTRACT('CE', 'soroswap-factory', 'ammprotocol'),
+      CONTRACT('CF', 'soroswap-pair', 'ammprotocol'),
+      CONTRACT('CG', 'soroswap-pair', 'ammprotocol'),
+    ],
     yieldprotocol: [],
   },
   vaultprotocol: { collateral_asset: 'x', denominations: {} },
-  ammprotocol: { pairs: {} },
+  ammprotocol: { pairs: { CF: { token_0: 'a', token_1: 'b' }, CG: { token_0: 'a', token_1: 'c' } } },
   assets: {},
 } satisfies NetworkConfig
 
@@ -155,7 +160,8 @@ describe('what the indexer says it indexes', () => {
   it('names the network and counts the watched contracts by kind and protocol', () => {
     expect(describeNetwork(NETWORK)).toEqual([
       'network: testnet-like ("Test SDF Network ; September 2015")',
-      'watching 4 contracts: 1 fxdao-vaults (vaultprotocol), 1 reflector (oracle), 2 blend-pool-v2 (lendingprotocol)',
+      'watching 6 contracts: 1 fxdao-vaults (vaultprotocol), 2 blend-pool-v2 (lendingprotocol), ' +
+        '2 soroswap-pair (ammprotocol), 1 reflector (oracle)',
     ])
   })
 

@@ -1,8 +1,8 @@
 import { defaultNetworkUrl, loadNetworkConfig } from '../../chain/load-network.ts'
-import { watchedContracts } from '../../chain/network.ts'
 import { loadConfig } from '../../config.ts'
 import { createIndexer } from '../../indexer/index.ts'
 import { createLogger, resolveLogFormat } from '../../logger.ts'
+import { indexedContracts } from '../../protocols/registry.ts'
 import { createDatabase } from '../../store/db.ts'
 import { migrateToLatest } from '../../store/migrate.ts'
 import type { Command } from '../command.ts'
@@ -71,7 +71,7 @@ Environment: DATABASE_URL, STELLAR_RPC_URL, LOG_LEVEL, LOG_FORMAT (strata serve 
             .join(''),
         )
       else {
-        const contracts = watchedContracts(network)
+        const contracts = indexedContracts(network)
         logger.info(
           {
             rpcUrl,
