@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { NetworkConfig } from '../../src/chain/network.ts'
+import type { ContractKind, NetworkConfig } from '../../src/chain/network.ts'
 import { createProgressReporter, describeNetwork, describeStart } from '../../src/cli/indexing-report.ts'
 import {
   computeProgress,
@@ -120,7 +120,7 @@ describe('ingestion progress', () => {
 
 const CONTRACT = (
   address: string,
-  kind: 'fxdao-vaults' | 'reflector' | 'blend-pool-v2',
+  kind: ContractKind,
   protocol: string,
 ) => ({
   address,
