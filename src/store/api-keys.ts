@@ -22,18 +22,47 @@ export async function insertApiKey(db: Kysely<Schema>, key: ApiKeyRow): Promise<
 }
 
 const KEY_SQL = {
-  byHash: `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, k.replaced_by, o.plan
-             FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = $1`,
+  byHash: `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, k.replaced_by, o.plan,
+                  g.generation
+             FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+                  CROSS JOIN auth_generation g
+            WHERE k.key_hash = $1 AND g.id = 1`,
+  generation: 'SELECT generation FROM auth_generation WHERE id = 1',
+}
+
+/** A key record and the authentication generation read in the same statement. */
+export interface ApiKeyLookup {
+  key: ApiKeyWithPlan
+  /** `auth_generation` as of the read (decimal text: PostgreSQL returns bigint as text). */
+  generation: string
 }
 
 /**
- * The key behind a hash, with its organization's plan, read on every data request (so a
- * revocation or plan change on any instance applies to the very next request): a prepared
- * statement on the unique index.
+ * The key behind a hash, with its organization's plan and the authentication generation, read in
+ * one statement on the unique index: the record is exactly as it was at that generation.
  */
-export function createApiKeyLookup(database: Database): (keyHash: string) => Promise<ApiKeyWithPlan | null> {
+export function createApiKeyLookup(database: Database): (keyHash: string) => Promise<ApiKeyLookup | null> {
   const one = createQueryOne(database, KEY_SQL, 'api_keys')
-  return (keyHash) => one<ApiKeyWithPlan>('byHash', [keyHash])
+  return async (keyHash) => {
+    const row = await one<ApiKeyWithPlan & { generation: number | string }>('byHash', [keyHash])
+    if (!row) return null
+    const { generation, ...key } = row
+    return { key, generation: String(generation) }
+  }
+}
+
+/**
+ * The authentication generation now: any write to a key or an organization raises it (by
+ * trigger, in the writing transaction), so a cached key record read at another generation may
+ * be stale and must be read again.
+ */
+export function createAuthGenerationReader(database: Database): () => Promise<string> {
+  const one = createQueryOne(database, KEY_SQL, 'api_keys')
+  return async () => {
+    const row = await one<{ generation: number | string }>('generation', [])
+    if (!row) throw new Error('auth_generation has no row: the store is not migrated')
+    return String(row.generation)
+  }
 }
 
 export async function listApiKeys(db: Kysely<Schema>, organizationId: string): Promise<ApiKeyRow[]> {
