@@ -11,7 +11,12 @@ import {
   createRedisRateLimiter,
   type RateLimiter,
 } from './rate-limit/rate-limiter.ts'
-import { type ApiKeyLookup, createApiKeyLookup, createAuthGenerationReader } from './store/api-keys.ts'
+import {
+  type ApiKeyLookup,
+  type AuthState,
+  createApiKeyLookup,
+  createAuthStateReader,
+} from './store/api-keys.ts'
 import { createDatabase, type Database } from './store/db.ts'
 import { createPositionsReader, type PositionsReader } from './store/positions-read.ts'
 import { resolveSecret } from './store/secrets.ts'
@@ -34,8 +39,11 @@ export interface AppContext {
   metrics: ApiMetrics
   /** The API key with a given hash, its organization's plan, and the generation read with them. */
   lookupApiKey: (keyHash: string) => Promise<ApiKeyLookup | null>
-  /** The store's authentication generation now (raised by every write to a key or an organization). */
-  authGeneration: () => Promise<string>
+  /**
+   * The store's authentication generation now (raised by every write to a key or an
+   * organization), with the indexer checkpoint read in the same statement.
+   */
+  authState: () => Promise<AuthState>
   /** Key records served from memory while the authentication generation is unchanged. */
   keyCache: KeyRecordCache
   /** Requests per window for a plan. */
@@ -88,7 +96,7 @@ export async function createContext(
       () => Math.floor(clock.now() / 1000),
     ),
     lookupApiKey: createApiKeyLookup(database),
-    authGeneration: createAuthGenerationReader(database),
+    authState: createAuthStateReader(database),
     keyCache: createKeyRecordCache(),
     quotaFor(plan) {
       return config.rateLimitPerMinute * (PLAN_QUOTA_MULTIPLIER[plan as Plan] ?? 1)

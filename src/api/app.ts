@@ -13,6 +13,7 @@ import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
 import { writeRequestLine } from '../logger.ts'
 import { slugProblem } from '../org/slug.ts'
+import type { IndexerHead } from '../store/positions-read.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { buildOpenApiOptions } from './openapi.ts'
@@ -139,6 +140,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx)
 
   app.decorateRequest<Caller | null>('caller', null)
+  app.decorateRequest<IndexerHead | null>('indexerHead', null)
   // JSON as Fastify parses it, except an empty body: a route without a body (a DELETE sent with
   // content-type: application/json, as many clients do) has nothing to parse, and a route whose
   // body fields are all optional reads it as {}.

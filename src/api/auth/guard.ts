@@ -80,7 +80,9 @@ export async function authenticate(
   // written since it was read: the generation is read from the store on every request, and any
   // committed write to a key or an organization (on any instance) has raised it. Otherwise the
   // key is checked in full and its record read again, with the generation, in one statement.
-  const generation = await ctx.authGeneration()
+  const { generation, head } = await ctx.authState()
+  // The route's answer uses this checkpoint instead of reading it again.
+  request.indexerHead = head
   let cached = ctx.keyCache.get(key)
   if (cached === undefined || cached.generation !== generation) {
     if (!isWellFormedApiKey(key)) throw unauthorized('the API key is malformed')
