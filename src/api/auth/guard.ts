@@ -80,12 +80,13 @@ export async function authenticate(
   // written since it was read: the generation is read from the store on every request, and any
   // committed write to a key or an organization (on any instance) has raised it. Otherwise the
   // key is checked in full and its record read again, with the generation, in one statement.
+  let cached = ctx.keyCache.get(key)
+  // A remembered key was well-formed; any other is checked before the database is read.
+  if (cached === undefined && !isWellFormedApiKey(key)) throw unauthorized('the API key is malformed')
   const { generation, head } = await ctx.authState()
   // The route's answer uses this checkpoint instead of reading it again.
   request.indexerHead = head
-  let cached = ctx.keyCache.get(key)
   if (cached === undefined || cached.generation !== generation) {
-    if (!isWellFormedApiKey(key)) throw unauthorized('the API key is malformed')
     const found = await ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key))
     if (!found) throw unauthorized('the API key is invalid')
     cached = { key: found.key, generation: found.generation }
