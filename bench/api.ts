@@ -1,16 +1,25 @@
-// API benchmark, in ONE run on this machine's two cores: the server under test is pinned to core 0,
-// the load generator (this process) to core 1.
-//   1. ceiling: a bare Fastify route returning a static JSON body of the same size as a real answer;
-//   2. the real authenticated positions endpoint (API key, rate limiting and request logging on) on a
-//      devnet of >= 100k accounts and >= 1M snapshots: peak req/s, p50, p99, ratio to the ceiling;
-//   3. the same endpoint at half its peak rate: p99;
-//   4. depth: the endpoint on a 10k-snapshot store and on the 1M+ store at one fixed rate: p50 ratio;
-//   5. the lending positions endpoint (Blend pools) on the large store at peak, against a ceiling
-//      serving a body of the size of a lending answer.
+// API benchmark, in ONE run on this machine's two cores: the servers under test are pinned to core 0,
+// the load generator (this process) to core 1 (with taskset, when the system has it).
+//   1. For each data endpoint (one positions endpoint per registered protocol module, plus the
+//      EXTRA_CASES below), alternating pairs of rounds: the real endpoint (API key, rate limiting,
+//      request log and metrics on) on a devnet store of >= 100k accounts and >= 1M snapshots, then a
+//      ceiling (a bare Fastify route serving a static body of the size of that endpoint's answer),
+//      then the ceiling first, and so on. Each pair gives a throughput ratio and a ratio of server
+//      CPU per request (utime + stime of the server process over requests served, from /proc): the
+//      CPU ratio does not depend on the load generator, which saturates its core before the ceiling
+//      saturates its own. Medians over the pairs are reported.
+//   2. The vault endpoint at half its peak rate: p99, in the server (its request log) and the client.
+//   3. Depth: the vault endpoint on a 10k-snapshot store and on the large store at one fixed rate.
+//   4. A CPU profile of the server per endpoint (V8's sampling profiler, started and stopped around
+//      the measured window by bench/cpu-prof-hook.ts), summarized by bench/cpu-profile.ts: busy time
+//      per request by part and the top functions.
 // The devnet stores are built once through the real indexer and cached under bench/.cache.
 //
 //   npm run bench:api
-//   BENCH_API_DURATION_S=20 npm run bench:api
+//   BENCH_API_DURATION_S=20 BENCH_API_PAIRS=6 npm run bench:api
+//   validation at a small size: BENCH_API_LARGE_ACCOUNTS=3000 BENCH_API_LARGE_LEDGERS=1500 \
+//     BENCH_API_SMALL_ACCOUNTS=1000 BENCH_API_SMALL_LEDGERS=1000 BENCH_API_DURATION_S=3 \
+//     BENCH_API_PAIRS=2 npm run bench:api
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
@@ -19,9 +28,16 @@ import autocannon from 'autocannon'
 import { createApiKey } from '../src/auth/create-api-key.ts'
 import { createIndexer } from '../src/indexer/index.ts'
 import { createLogger } from '../src/logger.ts'
+import { PROTOCOLS } from '../src/protocols/registry.ts'
 import { createDatabase } from '../src/store/db.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
 import { loadOrCreateSecret } from '../src/store/secrets.ts'
+import {
+  type CpuProfile,
+  type ProfileSummary,
+  renderProfileSummary,
+  summarizeProfile,
+} from './cpu-profile.ts'
 import { updateBenchSection } from './report.ts'
 
 const ROOT = new URL('..', import.meta.url).pathname
@@ -29,6 +45,25 @@ const CACHE = join(ROOT, 'bench/.cache')
 const CLI = join(ROOT, 'src/cli/main.ts')
 const DURATION_S = Number(process.env.BENCH_API_DURATION_S ?? 10)
 const CONNECTIONS = Number(process.env.BENCH_API_CONNECTIONS ?? 16)
+/** Alternating pairs (endpoint round, ceiling round) per endpoint. */
+const PAIRS = Number(process.env.BENCH_API_PAIRS ?? 4)
+/** Whether to profile each endpoint (BENCH_API_PROFILE=0 skips it). */
+const PROFILE = process.env.BENCH_API_PROFILE !== '0'
+const HAS_TASKSET = (() => {
+  try {
+    execFileSync('taskset', ['-c', '0', 'true'])
+    return true
+  } catch {
+    return false
+  }
+})()
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
 
 interface StoreSpec {
   name: string
@@ -40,11 +75,15 @@ interface StoreSpec {
   activity: number
   /** Probability that a lending account submits to its Blend pool in a ledger. */
   lendingActivity: number
+  /** Probability that an account acts on Soroswap in a ledger. */
+  ammActivity: number
+  /** Probability that a DeFindex holder acts in a ledger. */
+  yieldActivity: number
 }
 
 const LARGE: StoreSpec = {
   name: 'large',
-  layout: 'fxdao-0.6.0+reflector-v3+blend-v2',
+  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex',
   seed: 'bench-api',
   accounts: Number(process.env.BENCH_API_LARGE_ACCOUNTS ?? 100_000),
   // 20,000 ledgers make 1M+ snapshots; the devnet's real layouts take most of an hour to build them.
@@ -53,22 +92,27 @@ const LARGE: StoreSpec = {
   // Lending accounts are half the population; at a third of the vault rate they make about a
   // quarter of the store's snapshots.
   lendingActivity: 0.0003,
+  // Soroswap and DeFindex at the lending rate, so every registered module's endpoint has answers.
+  ammActivity: 0.0003,
+  yieldActivity: 0.0003,
 }
 const SMALL: StoreSpec = {
   name: 'small',
-  layout: 'fxdao-0.6.0+reflector-v3+blend-v2',
+  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex',
   seed: 'bench-api-small',
-  accounts: 2_000,
-  ledgers: 5_000,
+  accounts: Number(process.env.BENCH_API_SMALL_ACCOUNTS ?? 2_000),
+  ledgers: Number(process.env.BENCH_API_SMALL_LEDGERS ?? 5_000),
   activity: 0.0022,
   lendingActivity: 0.0007,
+  ammActivity: 0.0007,
+  yieldActivity: 0.0007,
 }
 
 interface BuiltStore {
   path: string
   snapshots: number
-  /** Of which the lending protocol's. */
-  lendingSnapshots: number
+  /** Snapshots per protocol. */
+  byProtocol: Record<string, number>
   accounts: number
   ledgers: number
 }
@@ -82,6 +126,8 @@ async function serveDevnet(spec: StoreSpec): Promise<void> {
     accounts: spec.accounts,
     activity: spec.activity,
     lendingActivity: spec.lendingActivity,
+    ammActivity: spec.ammActivity,
+    yieldActivity: spec.yieldActivity,
   })
   process.stdout.write(
     `${JSON.stringify({ url: devnet.url, latest: devnet.latestLedger(), network: devnet.network })}\n`,
@@ -143,7 +189,15 @@ async function buildStore(spec: StoreSpec): Promise<BuiltStore> {
     const built: BuiltStore = {
       path,
       snapshots: count('SELECT count(*) AS n FROM snapshots'),
-      lendingSnapshots: count("SELECT count(*) AS n FROM snapshots WHERE protocol = 'lendingprotocol'"),
+      byProtocol: Object.fromEntries(
+        database.kind === 'sqlite'
+          ? (
+              database.raw
+                .prepare('SELECT protocol, count(*) AS n FROM snapshots GROUP BY protocol')
+                .all() as Array<{ protocol: string; n: number }>
+            ).map((r) => [r.protocol, Number(r.n)])
+          : [],
+      ),
       accounts: count('SELECT count(DISTINCT address) AS n FROM snapshots'),
       ledgers: count('SELECT count(*) AS n FROM ledgers'),
     }
@@ -159,10 +213,17 @@ async function buildStore(spec: StoreSpec): Promise<BuiltStore> {
   }
 }
 
+/** What the cases query: a ready API key and, per protocol, paths drawn from random snapshots. */
+interface PreparedStore {
+  key: string
+  /** Paths of a protocol's snapshot endpoint: random snapshots, pins up to 500 ledgers above them. */
+  positionsPaths(protocol: string): string[]
+  /** Random (address, ledger) pairs of a protocol's snapshots, for endpoints the lead adds. */
+  samples(protocol: string): Array<{ address: string; ledger: number }>
+}
+
 /** Addresses and pins to query, spread over each store's history; plus a ready API key. */
-async function prepareStore(
-  store: BuiltStore,
-): Promise<{ key: string; paths: string[]; lendingPaths: string[] }> {
+async function prepareStore(store: BuiltStore): Promise<PreparedStore> {
   const database = createDatabase({ kind: 'sqlite', path: store.path })
   try {
     const pepper = await loadOrCreateSecret(database.db, 'key_pepper')
@@ -179,20 +240,42 @@ async function prepareStore(
       .where('slug', '=', 'bench')
       .execute()
     if (database.kind !== 'sqlite') throw new Error('unreachable')
-    const pathsOf = (protocol: string) => {
-      const rows = database.raw
-        .prepare('SELECT address, ledger FROM snapshots WHERE protocol = ? ORDER BY random() LIMIT 4000')
-        .all(protocol) as Array<{ address: string; ledger: number }>
-      return rows.map((r, i) => {
-        const pin = r.ledger + ((i * 7919) % 500)
-        return `/v1/users/${r.address}/positions/${protocol}?as_of_ledger=${pin}`
-      })
+    const samples = new Map<string, Array<{ address: string; ledger: number }>>()
+    for (const module of PROTOCOLS) {
+      samples.set(
+        module.name,
+        database.raw
+          .prepare('SELECT address, ledger FROM snapshots WHERE protocol = ? ORDER BY random() LIMIT 4000')
+          .all(module.name) as Array<{ address: string; ledger: number }>,
+      )
     }
-    return { key: created.key, paths: pathsOf('vaultprotocol'), lendingPaths: pathsOf('lendingprotocol') }
+    return {
+      key: created.key,
+      samples: (protocol) => samples.get(protocol) ?? [],
+      positionsPaths: (protocol) =>
+        (samples.get(protocol) ?? []).map((r, i) => {
+          const pin = r.ledger + ((i * 7919) % 500)
+          return `/v1/users/${r.address}/positions/${protocol}?as_of_ledger=${pin}`
+        }),
+    }
   } finally {
     await database.close()
   }
 }
+
+/** One endpoint the bench measures against its own ceiling. */
+interface BenchCase {
+  name: string
+  /** Paths requested in turn (each with the API key). */
+  paths: string[]
+}
+
+/**
+ * Endpoints measured besides one positions endpoint per registered protocol module. The
+ * all-positions endpoint and a 100-item activities page join here once their routes exist, e.g.
+ *   (store) => ({ name: 'all positions', paths: store.samples('vaultprotocol').map((s) => `/v1/users/${s.address}/positions?as_of_ledger=${s.ledger}`) })
+ */
+const EXTRA_CASES: Array<(store: PreparedStore) => BenchCase> = []
 
 interface Measured {
   requestsPerSecond: number
@@ -200,31 +283,65 @@ interface Measured {
   p50Ms: number
   p99Ms: number
   non2xx: number
+  /** Requests answered in the round. */
+  requests: number
+  /** Server CPU (all threads, user + system) per request, µs; null when /proc cannot be read. */
+  cpuUsPerRequest: number | null
   /** Server-side handling time of the same requests, from the API's request log (0.01 ms resolution). */
   server?: { p50Ms: number; p99Ms: number }
 }
 
-interface ApiProcess {
+interface ServerProcess {
   url: string
+  pid: number
+  stop(): void
+}
+
+interface ApiProcess extends ServerProcess {
   /** Handling times (ms) of the requests logged since the last call. */
   takeServerTimes(): number[]
-  stop(): void
 }
 
 function percentile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 }
 
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** A process's CPU time so far (user + system, all threads), in µs; null without /proc. */
+function cpuUs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6
+  } catch {
+    return null
+  }
+}
+
 async function load(
-  url: string,
-  options: { paths?: string[]; key?: string; rate?: number; api?: ApiProcess },
+  target: ServerProcess,
+  options: {
+    path?: string
+    paths?: string[]
+    key?: string
+    rate?: number
+    api?: ApiProcess
+    durationS?: number
+  },
 ): Promise<Measured> {
   let next = 0
   options.api?.takeServerTimes()
+  const cpuBefore = cpuUs(target.pid)
   const result = await autocannon({
-    url,
+    url: `${target.url}${options.path ?? ''}`,
     connections: CONNECTIONS,
-    duration: DURATION_S,
+    duration: options.durationS ?? DURATION_S,
     ...(options.rate ? { overallRate: options.rate } : {}),
     headers: options.key ? { 'x-svc-token': options.key } : {},
     requests: [
@@ -236,11 +353,18 @@ async function load(
       },
     ],
   })
+  const cpuAfter = cpuUs(target.pid)
+  const requests = result.requests.total
   const measured: Measured = {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
+    requests,
+    cpuUsPerRequest:
+      cpuBefore === null || cpuAfter === null || requests === 0
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) / requests) * 10) / 10,
   }
   if (options.api) {
     const times = options.api.takeServerTimes().sort((a, b) => a - b)
@@ -249,16 +373,27 @@ async function load(
   return measured
 }
 
-async function startApi(store: BuiltStore): Promise<ApiProcess> {
-  const child = spawn('taskset', ['-c', '0', process.execPath, CLI, 'serve', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
+/** `node args…` on core 0 (when taskset exists). */
+function spawnOnServerCore(args: string[], env: NodeJS.ProcessEnv, stdio: Array<'ignore' | 'pipe'>) {
+  return HAS_TASKSET
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio, env })
+    : spawn(process.execPath, args, { stdio, env })
+}
+
+async function startApi(store: BuiltStore, profileTo?: string): Promise<ApiProcess> {
+  const hook = join(ROOT, 'bench/cpu-prof-hook.ts')
+  const child = spawnOnServerCore(
+    [...(profileTo ? ['--import', hook] : []), CLI, 'serve', '--port', '0'],
+    {
       ...process.env,
       DATABASE_URL: `sqlite:${store.path}`,
       LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      ...(profileTo ? { BENCH_CPU_PROFILE: profileTo } : {}),
     },
-  })
+    ['ignore', 'pipe', 'pipe'],
+  )
   // The request log is the server's own record of how long each request took.
   let times: number[] = []
   let partial = ''
@@ -273,6 +408,7 @@ async function startApi(store: BuiltStore): Promise<ApiProcess> {
   const match = await readLine(child, 'stderr', /listening on (http:\/\/\S+)/)
   return {
     url: match[1]!,
+    pid: child.pid!,
     takeServerTimes: () => {
       const taken = times
       times = []
@@ -282,22 +418,114 @@ async function startApi(store: BuiltStore): Promise<ApiProcess> {
   }
 }
 
-async function startCeiling(body: string): Promise<{ url: string; stop: () => void }> {
-  const file = join(CACHE, 'ceiling-body.json')
+async function startCeiling(name: string, body: string): Promise<ServerProcess> {
+  const file = join(CACHE, `ceiling-${name.replace(/[^a-z0-9]+/gi, '-')}.json`)
   writeFileSync(file, body)
-  const child = spawn(
-    'taskset',
-    ['-c', '0', process.execPath, import.meta.filename, '--serve-ceiling', file],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  )
+  const child = spawnOnServerCore([import.meta.filename, '--serve-ceiling', file], process.env, [
+    'ignore',
+    'ignore',
+    'pipe',
+  ])
   const match = await readLine(child, 'stderr', /listening on (http:\/\/\S+)/)
-  return { url: match[1]!, stop: () => child.kill() }
+  return { url: `${match[1]!}`, pid: child.pid!, stop: () => child.kill() }
+}
+
+/** The largest of the first answers of a case: the ceiling serves a body of that size. */
+async function sampleBody(api: ApiProcess, key: string, paths: string[]): Promise<string> {
+  let largest = ''
+  for (const path of paths.slice(0, 25)) {
+    const response = await fetch(`${api.url}${path}`, { headers: { 'x-svc-token': key } })
+    const body = await response.text()
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${body}`)
+    if (body.length > largest.length) largest = body
+  }
+  return largest
+}
+
+interface CaseResult {
+  name: string
+  bodyBytes: number
+  pairs: Array<{ api: Measured; ceiling: Measured; ratio: number; cpuRatio: number | null }>
+  medianApi: number
+  medianCeiling: number
+  ratio: number
+  ratioRange: [number, number]
+  apiCpuUs: number | null
+  ceilingCpuUs: number | null
+  cpuRatio: number | null
+  profile?: ProfileSummary
+}
+
+/** Alternating pairs: endpoint then ceiling, ceiling then endpoint, … (drift hits both alike). */
+async function measureCase(api: ApiProcess, key: string, c: BenchCase): Promise<CaseResult> {
+  const body = await sampleBody(api, key, c.paths)
+  const ceiling = await startCeiling(c.name, body)
+  try {
+    const endpointRound = () => load(api, { paths: c.paths, key })
+    const ceilingRound = () => load(ceiling, { path: '/static' })
+    await endpointRound() // warm-up
+    await ceilingRound()
+    const pairs: CaseResult['pairs'] = []
+    for (let i = 0; i < PAIRS; i++) {
+      let a: Measured
+      let b: Measured
+      if (i % 2 === 0) {
+        a = await endpointRound()
+        b = await ceilingRound()
+      } else {
+        b = await ceilingRound()
+        a = await endpointRound()
+      }
+      if (a.non2xx > 0) throw new Error(`${c.name}: ${a.non2xx} non-2xx answers`)
+      pairs.push({
+        api: a,
+        ceiling: b,
+        ratio: round3(a.requestsPerSecond / b.requestsPerSecond),
+        cpuRatio:
+          a.cpuUsPerRequest && b.cpuUsPerRequest ? round3(b.cpuUsPerRequest / a.cpuUsPerRequest) : null,
+      })
+      process.stderr.write(
+        `  ${c.name} pair ${i + 1}: ${a.requestsPerSecond} vs ${b.requestsPerSecond} req/s (ratio ${pairs.at(-1)!.ratio}), CPU ${a.cpuUsPerRequest} vs ${b.cpuUsPerRequest} µs/req\n`,
+      )
+    }
+    const ratios = pairs.map((p) => p.ratio)
+    const cpu = (values: Array<number | null>) =>
+      values.every((v) => v !== null) ? round3(median(values as number[])) : null
+    return {
+      name: c.name,
+      bodyBytes: Buffer.byteLength(body),
+      pairs,
+      medianApi: Math.round(median(pairs.map((p) => p.api.requestsPerSecond))),
+      medianCeiling: Math.round(median(pairs.map((p) => p.ceiling.requestsPerSecond))),
+      ratio: round3(median(ratios)),
+      ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+      apiCpuUs: cpu(pairs.map((p) => p.api.cpuUsPerRequest)),
+      ceilingCpuUs: cpu(pairs.map((p) => p.ceiling.cpuUsPerRequest)),
+      cpuRatio: cpu(pairs.map((p) => p.cpuRatio)),
+    }
+  } finally {
+    ceiling.stop()
+  }
+}
+
+/** Profiles a case's measured window in a server started with the profiler hook. */
+async function profileCase(api: ApiProcess, profileBase: string, round: number, key: string, c: BenchCase) {
+  await load(api, { paths: c.paths, key, durationS: Math.min(DURATION_S, 3) }) // warm-up
+  process.kill(api.pid, 'SIGUSR2')
+  const measured = await load(api, { paths: c.paths, key })
+  process.kill(api.pid, 'SIGUSR2')
+  const file = `${profileBase}.${round}.cpuprofile`
+  for (let waited = 0; !existsSync(file); waited += 100) {
+    if (waited > 30_000) throw new Error(`no CPU profile at ${file}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile
+  rmSync(file)
+  return summarizeProfile(profile, measured.requests)
 }
 
 async function main(): Promise<void> {
-  if (!process.env.BENCH_PINNED) {
+  if (!process.env.BENCH_PINNED && HAS_TASKSET) {
     // Re-run pinned to core 1; the servers take core 0.
     execFileSync('taskset', ['-c', '1', process.execPath, import.meta.filename], {
       stdio: 'inherit',
@@ -309,85 +537,74 @@ async function main(): Promise<void> {
   const small = await buildStore(SMALL)
   const largeQueries = await prepareStore(large)
   const smallQueries = await prepareStore(small)
+  const key = largeQueries.key
+
+  const cases: BenchCase[] = [
+    ...PROTOCOLS.map((module) => ({
+      name: `${module.name} positions`,
+      paths: largeQueries.positionsPaths(module.name),
+    })),
+    ...EXTRA_CASES.map((make) => make(largeQueries)),
+  ]
+  const skipped = cases.filter((c) => c.paths.length === 0).map((c) => c.name)
+  for (const name of skipped) process.stderr.write(`  ${name}: no snapshots in the store, skipped\n`)
 
   const api = await startApi(large)
-  const sample = await fetch(`${api.url}${largeQueries.paths[0]}`, {
-    headers: { 'x-svc-token': largeQueries.key },
-  })
-  const body = await sample.text()
-  if (sample.status !== 200) throw new Error(`positions answered ${sample.status}: ${body}`)
-  await load(api.url, { paths: largeQueries.paths, key: largeQueries.key }) // warm-up
-  const peak = await load(api.url, { paths: largeQueries.paths, key: largeQueries.key, api })
-  const half = await load(api.url, {
-    paths: largeQueries.paths,
-    key: largeQueries.key,
-    rate: Math.round(peak.requestsPerSecond / 2),
+  const results: CaseResult[] = []
+  for (const c of cases) if (c.paths.length > 0) results.push(await measureCase(api, key, c))
+  const vault = results[0]!
+  const vaultPaths = cases[0]!.paths
+  const half = await load(api, {
+    paths: vaultPaths,
+    key,
+    rate: Math.round(vault.medianApi / 2),
     api,
   })
-  // A lending answer that holds something, for the ceiling's body.
-  let lendingBody = ''
-  for (const path of largeQueries.lendingPaths.slice(0, 50)) {
-    const response = await fetch(`${api.url}${path}`, { headers: { 'x-svc-token': largeQueries.key } })
-    lendingBody = await response.text()
-    if (response.status !== 200)
-      throw new Error(`lending positions answered ${response.status}: ${lendingBody}`)
-    if (lendingBody.includes('"position_type"')) break
-  }
-  await load(api.url, { paths: largeQueries.lendingPaths, key: largeQueries.key }) // warm-up
-  const lendingPeak = await load(api.url, { paths: largeQueries.lendingPaths, key: largeQueries.key, api })
   api.stop()
 
-  const ceilingServer = await startCeiling(body)
-  await load(`${ceilingServer.url}/static`, {})
-  const ceiling = await load(`${ceilingServer.url}/static`, {})
-  ceilingServer.stop()
-  const lendingCeilingServer = await startCeiling(lendingBody)
-  await load(`${lendingCeilingServer.url}/static`, {})
-  const lendingCeiling = await load(`${lendingCeilingServer.url}/static`, {})
-  lendingCeilingServer.stop()
+  if (PROFILE) {
+    const profileBase = join(CACHE, `profile-${process.pid}`)
+    const profiled = await startApi(large, profileBase)
+    let round = 0
+    for (const result of results) {
+      const c = cases.find((x) => x.name === result.name)!
+      result.profile = await profileCase(profiled, profileBase, round++, key, c)
+    }
+    profiled.stop()
+  }
 
   const smallApi = await startApi(small)
-  await load(smallApi.url, { paths: smallQueries.paths, key: smallQueries.key })
-  const depthRate = Math.round(peak.requestsPerSecond / 2)
-  const shallow = await load(smallApi.url, {
-    paths: smallQueries.paths,
+  const smallPaths = smallQueries.positionsPaths('vaultprotocol')
+  await load(smallApi, { paths: smallPaths, key: smallQueries.key })
+  const depthRate = Math.round(vault.medianApi / 2)
+  const shallow = await load(smallApi, {
+    paths: smallPaths,
     key: smallQueries.key,
     rate: depthRate,
     api: smallApi,
   })
   smallApi.stop()
   const deepApi = await startApi(large)
-  await load(deepApi.url, { paths: largeQueries.paths, key: largeQueries.key })
-  const deep = await load(deepApi.url, {
-    paths: largeQueries.paths,
-    key: largeQueries.key,
-    rate: depthRate,
-    api: deepApi,
-  })
+  await load(deepApi, { paths: vaultPaths, key })
+  const deep = await load(deepApi, { paths: vaultPaths, key, rate: depthRate, api: deepApi })
   deepApi.stop()
 
   const report: Report = {
     machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, SQLite (node:sqlite)`,
+    pinned: HAS_TASKSET,
     durationSPerRun: DURATION_S,
+    pairs: PAIRS,
     connections: CONNECTIONS,
-    bodyBytes: Buffer.byteLength(body),
     largeStore: {
       snapshots: large.snapshots,
-      lendingSnapshots: large.lendingSnapshots,
+      byProtocol: large.byProtocol,
       accounts: large.accounts,
       ledgers: large.ledgers,
     },
     smallStore: { snapshots: small.snapshots, accounts: small.accounts, ledgers: small.ledgers },
-    ceiling,
-    positionsPeak: peak,
-    ratioToCeiling: round3(peak.requestsPerSecond / ceiling.requestsPerSecond),
-    positionsAtHalfPeak: { rate: Math.round(peak.requestsPerSecond / 2), ...half },
-    lending: {
-      bodyBytes: Buffer.byteLength(lendingBody),
-      ceiling: lendingCeiling,
-      peak: lendingPeak,
-      ratioToCeiling: round3(lendingPeak.requestsPerSecond / lendingCeiling.requestsPerSecond),
-    },
+    cases: results,
+    skipped,
+    vaultAtHalfPeak: { rate: Math.round(vault.medianApi / 2), ...half },
     depth: {
       rate: depthRate,
       small: shallow,
@@ -404,40 +621,52 @@ const round3 = (value: number) => Math.round(value * 1000) / 1000
 
 interface Report {
   machine: string
+  pinned: boolean
   durationSPerRun: number
+  pairs: number
   connections: number
-  bodyBytes: number
-  largeStore: { snapshots: number; lendingSnapshots: number; accounts: number; ledgers: number }
+  largeStore: { snapshots: number; byProtocol: Record<string, number>; accounts: number; ledgers: number }
   smallStore: { snapshots: number; accounts: number; ledgers: number }
-  ceiling: Measured
-  positionsPeak: Measured
-  ratioToCeiling: number
-  positionsAtHalfPeak: Measured & { rate: number }
-  lending: { bodyBytes: number; ceiling: Measured; peak: Measured; ratioToCeiling: number }
+  cases: CaseResult[]
+  skipped: string[]
+  vaultAtHalfPeak: Measured & { rate: number }
   depth: { rate: number; small: Measured; large: Measured; serverP50Ratio: number; clientP50Ratio: number }
 }
 
 function renderReport(r: Report): string {
+  const n = (value: number) => value.toLocaleString('en')
   const row = (name: string, m: Measured) =>
     `| ${name} | ${m.requestsPerSecond} | ${m.p50Ms} | ${m.p99Ms} | ${m.server ? `${m.server.p50Ms} / ${m.server.p99Ms}` : 'n/a'} | ${m.non2xx} |`
-  const n = (value: number) => value.toLocaleString('en')
+  const stores = Object.entries(r.largeStore.byProtocol)
+    .map(([protocol, count]) => `${protocol} ${n(count)}`)
+    .join(', ')
   return [
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:api\` on ${r.machine}; server pinned to core 0, autocannon to core 1, ${r.connections} connections, ${r.durationSPerRun} s per run.`,
-    `Large store: ${n(r.largeStore.snapshots)} snapshots (${n(r.largeStore.lendingSnapshots)} of them lending) of ${n(r.largeStore.accounts)} accounts over ${n(r.largeStore.ledgers)} ledgers; small store: ${n(r.smallStore.snapshots)} snapshots. Response body ${r.bodyBytes} bytes (lending: ${r.lending.bodyBytes}). Client latencies are autocannon's (whole milliseconds); server latencies come from the API's own request log.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:api\` on ${r.machine}; ${r.pinned ? 'servers pinned to core 0, autocannon to core 1' : 'no taskset: servers and load generator unpinned'}, ${r.connections} connections, ${r.durationSPerRun} s per round, ${r.pairs} alternating pairs per endpoint.`,
+    `Large store: ${n(r.largeStore.snapshots)} snapshots (${stores}) of ${n(r.largeStore.accounts)} accounts over ${n(r.largeStore.ledgers)} ledgers; small store: ${n(r.smallStore.snapshots)} snapshots.${r.skipped.length ? ` Skipped (no snapshots): ${r.skipped.join(', ')}.` : ''}`,
+    '',
+    '| endpoint | body bytes | endpoint req/s | ceiling req/s | ratio (median [range]) | server CPU µs/req: endpoint / ceiling | CPU ratio |',
+    '|---|---|---|---|---|---|---|',
+    ...r.cases.map(
+      (c) =>
+        `| ${c.name} | ${c.bodyBytes} | ${c.medianApi} | ${c.medianCeiling} | **${c.ratio}** [${c.ratioRange[0]}–${c.ratioRange[1]}] | ${c.apiCpuUs ?? 'n/a'} / ${c.ceilingCpuUs ?? 'n/a'} | ${c.cpuRatio ?? 'n/a'} |`,
+    ),
     '',
     '| run | req/s | client p50 ms | client p99 ms | server p50 / p99 ms | non-2xx |',
     '|---|---|---|---|---|---|',
-    row('ceiling: bare Fastify, static body of the same size', r.ceiling),
-    row('positions, peak (API key, rate limit, logging, metrics on)', r.positionsPeak),
-    row(`positions at half the peak rate (${r.positionsAtHalfPeak.rate}/s)`, r.positionsAtHalfPeak),
+    row(`vault positions at half its peak rate (${r.vaultAtHalfPeak.rate}/s)`, r.vaultAtHalfPeak),
     row(`depth: ${n(r.smallStore.snapshots)} snapshots at ${r.depth.rate}/s`, r.depth.small),
     row(`depth: ${n(r.largeStore.snapshots)} snapshots at ${r.depth.rate}/s`, r.depth.large),
-    row("ceiling for lending: bare Fastify, static body of a lending answer's size", r.lending.ceiling),
-    row('lending positions, peak (Blend pools, same store and load)', r.lending.peak),
     '',
-    `- Ratio to the ceiling: **${r.ratioToCeiling}** (aim: 0.45 or better); lending positions: **${r.lending.ratioToCeiling}** to its own ceiling.`,
-    `- p99 at half the peak rate: **${r.positionsAtHalfPeak.p99Ms} ms** seen by the client, ${r.positionsAtHalfPeak.server?.p99Ms} ms in the server (aim: under 5 ms).`,
+    `- Vault positions: **${r.cases[0]?.ratio}** of the ceiling (goal 0.4, aim 0.5); other endpoints: ${r.cases
+      .slice(1)
+      .map((c) => `${c.name} **${c.ratio}**`)
+      .join(', ')} (goal 0.3).`,
+    `- Server p99 at half the peak rate: **${r.vaultAtHalfPeak.server?.p99Ms} ms** (goal under 1 ms); client p99 ${r.vaultAtHalfPeak.p99Ms} ms.`,
     `- Depth: server p50 ratio large/small **${r.depth.serverP50Ratio}**, client p50 ratio ${r.depth.clientP50Ratio} (aim: under 1.2).`,
+    '',
+    'CPU profiles (V8 sampler at 1 ms, main thread, measured window only; the profiler adds a few percent):',
+    '',
+    ...r.cases.flatMap((c) => (c.profile ? [renderProfileSummary(`**${c.name}**`, c.profile), ''] : [])),
   ].join('\n')
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { createKeyRecordCache, type KeyRecordCache } from './api/auth/key-cache.ts'
 import { type ApiMetrics, createApiMetrics } from './api/metrics.ts'
 import { createKeyUsageRecorder, type KeyUsageRecorder } from './auth/key-usage.ts'
 import { createTokenSigner, type TokenSigner } from './auth/tokens.ts'
@@ -10,7 +11,12 @@ import {
   createRedisRateLimiter,
   type RateLimiter,
 } from './rate-limit/rate-limiter.ts'
-import { type ApiKeyWithPlan, createApiKeyLookup } from './store/api-keys.ts'
+import {
+  type ApiKeyLookup,
+  type AuthState,
+  createApiKeyLookup,
+  createAuthStateReader,
+} from './store/api-keys.ts'
 import { createDatabase, type Database } from './store/db.ts'
 import { createPositionsReader, type PositionsReader } from './store/positions-read.ts'
 import { resolveSecret } from './store/secrets.ts'
@@ -31,8 +37,15 @@ export interface AppContext {
   /** Point-in-time reads (checkpoint, snapshots, rates, prices), prepared once per process. */
   reader: PositionsReader
   metrics: ApiMetrics
-  /** The API key with a given hash, and its organization's plan. */
-  lookupApiKey: (keyHash: string) => Promise<ApiKeyWithPlan | null>
+  /** The API key with a given hash, its organization's plan, and the generation read with them. */
+  lookupApiKey: (keyHash: string) => Promise<ApiKeyLookup | null>
+  /**
+   * The store's authentication generation now (raised by every write to a key or an
+   * organization), with the indexer checkpoint read in the same statement.
+   */
+  authState: () => Promise<AuthState>
+  /** Key records served from memory while the authentication generation is unchanged. */
+  keyCache: KeyRecordCache
   /** Requests per window for a plan. */
   quotaFor(plan: string): number
   close(): Promise<void>
@@ -83,6 +96,8 @@ export async function createContext(
       () => Math.floor(clock.now() / 1000),
     ),
     lookupApiKey: createApiKeyLookup(database),
+    authState: createAuthStateReader(database),
+    keyCache: createKeyRecordCache(),
     quotaFor(plan) {
       return config.rateLimitPerMinute * (PLAN_QUOTA_MULTIPLIER[plan as Plan] ?? 1)
     },

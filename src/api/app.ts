@@ -11,7 +11,9 @@ import Fastify, {
 import type { TrustProxy } from '../config.ts'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
+import { writeRequestLine } from '../logger.ts'
 import { slugProblem } from '../org/slug.ts'
+import type { IndexerHead } from '../store/positions-read.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { buildOpenApiOptions } from './openapi.ts'
@@ -109,19 +111,16 @@ function trustProxyOption(
 }
 
 /** The one log line of a request. */
-function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+function logRequest(request: FastifyRequest, reply: FastifyReply, elapsedMs = reply.elapsedTime): void {
   // A request refused before authentication finished (401, 403, 415) has no caller yet.
   const caller: Caller | null = request.caller ?? null
-  request.log.info(
-    {
-      method: request.method,
-      url: request.url,
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 100) / 100,
-      org: caller && 'organizationId' in caller ? caller.organizationId : undefined,
-    },
-    'request',
-  )
+  writeRequestLine(request.log, {
+    method: request.method,
+    url: request.url,
+    status: reply.statusCode,
+    ms: Math.round(elapsedMs * 100) / 100,
+    org: caller && 'organizationId' in caller ? caller.organizationId : undefined,
+  })
 }
 
 /** A route's path as a pattern matching the concrete paths it serves (`:name` is one segment). */
@@ -141,6 +140,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx)
 
   app.decorateRequest<Caller | null>('caller', null)
+  app.decorateRequest<IndexerHead | null>('indexerHead', null)
   // JSON as Fastify parses it, except an empty body: a route without a body (a DELETE sent with
   // content-type: application/json, as many clients do) has nothing to parse, and a route whose
   // body fields are all optional reads it as {}.
@@ -208,14 +208,17 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     await enforceRateLimit(ctx, caller, reply)
   })
 
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
+    const elapsedMs = reply.elapsedTime
     ctx.metrics.observeRequest(
       request.method,
       request.routeOptions.url ?? 'unmatched',
       reply.statusCode,
-      reply.elapsedTime / 1000,
+      elapsedMs / 1000,
     )
-    logRequest(request, reply)
+    logRequest(request, reply, elapsedMs)
+    done()
   })
 
   app.setErrorHandler(handleError)

@@ -1,4 +1,5 @@
 import type {} from 'fastify'
+import type { IndexerHead } from '../store/positions-read.ts'
 
 /** Who is calling, as established by the route's guard. */
 export type Caller =
@@ -13,6 +14,8 @@ export type RouteAuth = 'none' | 'admin' | 'bearer' | 'api_key'
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller
+    /** The indexer checkpoint, read by API-key authentication in the same statement as its generation. */
+    indexerHead: IndexerHead | null
   }
   interface FastifyContextConfig {
     auth?: RouteAuth

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Database } from './db.ts'
+import { LEDGER_STREAM } from './ledger-data.ts'
+import type { IndexerHead } from './positions-read.ts'
 import { createQueryOne } from './prepared.ts'
 import type { ApiKeysTable, Schema } from './schema.ts'
 
@@ -22,18 +24,71 @@ export async function insertApiKey(db: Kysely<Schema>, key: ApiKeyRow): Promise<
 }
 
 const KEY_SQL = {
-  byHash: `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, k.replaced_by, o.plan
-             FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE k.key_hash = $1`,
+  byHash: `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, k.replaced_by, o.plan,
+                  g.generation
+             FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+                  CROSS JOIN auth_generation g
+            WHERE k.key_hash = $1 AND g.id = 1`,
+  // The indexer checkpoint comes with it: every API-key route is a data route, which needs it.
+  state: `SELECT g.generation, s.first_ledger, s.last_ledger, l.close_time
+            FROM auth_generation g
+                 LEFT JOIN indexer_state s ON s.name = $1
+                 LEFT JOIN ledgers l ON l.sequence = s.last_ledger
+           WHERE g.id = 1`,
+}
+
+/** A key record and the authentication generation read in the same statement. */
+export interface ApiKeyLookup {
+  key: ApiKeyWithPlan
+  /** `auth_generation` as of the read (decimal text: PostgreSQL returns bigint as text). */
+  generation: string
 }
 
 /**
- * The key behind a hash, with its organization's plan, read on every data request (so a
- * revocation or plan change on any instance applies to the very next request): a prepared
- * statement on the unique index.
+ * The key behind a hash, with its organization's plan and the authentication generation, read in
+ * one statement on the unique index: the record is exactly as it was at that generation.
  */
-export function createApiKeyLookup(database: Database): (keyHash: string) => Promise<ApiKeyWithPlan | null> {
+export function createApiKeyLookup(database: Database): (keyHash: string) => Promise<ApiKeyLookup | null> {
   const one = createQueryOne(database, KEY_SQL, 'api_keys')
-  return (keyHash) => one<ApiKeyWithPlan>('byHash', [keyHash])
+  return async (keyHash) => {
+    const row = await one<ApiKeyWithPlan & { generation: number | string }>('byHash', [keyHash])
+    if (!row) return null
+    const { generation, ...key } = row
+    return { key, generation: String(generation) }
+  }
+}
+
+/** The authentication generation and the indexer checkpoint, read in one statement. */
+export interface AuthState {
+  generation: string
+  head: IndexerHead
+}
+
+/**
+ * The authentication generation now: any write to a key or an organization raises it (by
+ * trigger, in the writing transaction), so a cached key record read at another generation may
+ * be stale and must be read again. The indexer checkpoint is read in the same statement, so a
+ * data request spends one statement, not two, before its snapshot.
+ */
+export function createAuthStateReader(database: Database): () => Promise<AuthState> {
+  const one = createQueryOne(database, KEY_SQL, 'api_keys')
+  return async () => {
+    const row = await one<{
+      generation: number | string
+      first_ledger: number | null
+      last_ledger: number | null
+      close_time: number | null
+    }>('state', [LEDGER_STREAM])
+    if (!row) throw new Error('auth_generation has no row: the store is not migrated')
+    return {
+      generation: String(row.generation),
+      head: {
+        firstIndexedLedger: row.first_ledger ?? null,
+        lastIndexedLedger: row.last_ledger ?? null,
+        lastCloseTime: row.close_time ?? null,
+      },
+    }
+  }
 }
 
 export async function listApiKeys(db: Kysely<Schema>, organizationId: string): Promise<ApiKeyRow[]> {

@@ -26,6 +26,12 @@ export interface UsersTable {
   created_at: number
 }
 
+/** One row (`id` 1): raised by trigger on every write to a key or an organization (migration 013). */
+export interface AuthGenerationTable {
+  id: number
+  generation: number | string
+}
+
 export interface ApiKeysTable {
   id: string
   organization_id: string
@@ -133,6 +139,7 @@ export interface Schema {
   organizations: OrganizationsTable
   users: UsersTable
   api_keys: ApiKeysTable
+  auth_generation: AuthGenerationTable
   refresh_tokens: RefreshTokensTable
   audit_events: AuditEventsTable
   server_secrets: ServerSecretsTable

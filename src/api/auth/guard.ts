@@ -76,9 +76,23 @@ export async function authenticate(
 
   const key = header(request, API_KEY_HEADER)
   if (key === undefined) throw unauthorized(missingMessage(request, auth))
-  if (!isWellFormedApiKey(key)) throw unauthorized('the API key is malformed')
-  const row = await ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key))
-  if (!row) throw unauthorized('the API key is invalid')
+  // The record of a key seen before is used only if nothing that authentication reads has been
+  // written since it was read: the generation is read from the store on every request, and any
+  // committed write to a key or an organization (on any instance) has raised it. Otherwise the
+  // key is checked in full and its record read again, with the generation, in one statement.
+  let cached = ctx.keyCache.get(key)
+  // A remembered key was well-formed; any other is checked before the database is read.
+  if (cached === undefined && !isWellFormedApiKey(key)) throw unauthorized('the API key is malformed')
+  const { generation, head } = await ctx.authState()
+  // The route's answer uses this checkpoint instead of reading it again.
+  request.indexerHead = head
+  if (cached === undefined || cached.generation !== generation) {
+    const found = await ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key))
+    if (!found) throw unauthorized('the API key is invalid')
+    cached = { key: found.key, generation: found.generation }
+    ctx.keyCache.set(key, cached)
+  }
+  const row = cached.key
   if (row.revoked_at !== null) throw unauthorized('the API key has been revoked')
   // A rotated key is refused as any expired one: rotation moved its expiry to the end of its window.
   if (row.expires_at !== null && row.expires_at <= now) {

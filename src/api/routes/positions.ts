@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
@@ -7,6 +7,7 @@ import { buildHistorySchema, buildPositionsSchema } from '../../positions/respon
 import type { PositionsDeps, ProtocolModule } from '../../protocols/protocol-module.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { createNetworkProvider } from '../../store/network.ts'
+import type { IndexerHead, PositionsReader } from '../../store/positions-read.ts'
 import type { App } from '../app.ts'
 import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
@@ -34,11 +35,19 @@ const CursorParam = Type.String({
   description: 'The next_cursor of a previous page, unchanged',
 })
 
-/** The request's dependencies for a data answer. */
+/**
+ * The request's dependencies for a data answer. Given the checkpoint authentication read (in the
+ * same statement as its generation), the reader answers `head()` with it instead of a statement.
+ */
 export function createDataDeps(ctx: AppContext) {
   const networks = createNetworkProvider(ctx.database)
-  return async (): Promise<PositionsDeps> => ({
-    reader: ctx.reader,
+  const withHead = (head: IndexerHead): PositionsReader => {
+    const reader = Object.create(ctx.reader) as PositionsReader
+    reader.head = () => Promise.resolve(head)
+    return reader
+  }
+  return async (request?: FastifyRequest): Promise<PositionsDeps> => ({
+    reader: request?.indexerHead ? withHead(request.indexerHead) : ctx.reader,
     network: await networks.get(),
     maxPriceAgeS: ctx.config.maxPriceAgeS,
     nowS: Math.floor(ctx.clock.now() / 1000),
@@ -68,13 +77,14 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
 
   const answer = async (
     module: ProtocolModule,
+    request: FastifyRequest,
     reply: FastifyReply,
     address: string,
     pin: number | bigint | null,
     atPin: boolean,
   ) => {
     const started = performance.now()
-    const response = await answerPositions(module, await depsOf(), {
+    const response = await answerPositions(module, await depsOf(request), {
       address: requireAddress(address),
       pin,
       atPin,
@@ -107,6 +117,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
         const { address } = request.params as { address: string }
         return answer(
           module,
+          request,
           reply,
           address,
           raw === undefined ? null : parseLedgerPin(raw, 'as_of_ledger'),
@@ -131,7 +142,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
       },
       async (request, reply) => {
         const { address, ledger } = request.params as { address: string; ledger: string }
-        return answer(module, reply, address, parseLedgerPin(ledger, 'ledger'), true)
+        return answer(module, request, reply, address, parseLedgerPin(ledger, 'ledger'), true)
       },
     )
 
@@ -180,7 +191,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
         if (q.cursor !== undefined && before === null) {
           throw invalid('cursor', 'cursor must be the next_cursor of a previous page, unchanged')
         }
-        const response = await answerHistory(module, await depsOf(), {
+        const response = await answerHistory(module, await depsOf(request), {
           address: requireAddress(address),
           from,
           to,

@@ -62,7 +62,7 @@ export function registerProtocolRoutes(app: App, ctx: AppContext): void {
           const started = performance.now()
           const pin = pinOf(request.query)
           const { pool } = request.params as { pool: string }
-          const deps = await depsOf()
+          const deps = await depsOf(request)
           const found = deps.network ? pools.find(deps.network, pool) : null
           if (!found)
             throw new AppError('not_found', `${pool} is not a ${module.name} pool this network lists`)
@@ -98,7 +98,7 @@ export function registerProtocolRoutes(app: App, ctx: AppContext): void {
           const started = performance.now()
           const pin = pinOf(request.query)
           const response = await answerState(
-            await depsOf(),
+            await depsOf(request),
             pin,
             () => surface.empty(),
             (network) => module.coverage(network),
