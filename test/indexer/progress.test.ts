@@ -118,11 +118,7 @@ describe('ingestion progress', () => {
   })
 })
 
-const CONTRACT = (
-  address: string,
-  kind: ContractKind,
-  protocol: string,
-) => ({
+const CONTRACT = (address: string, kind: ContractKind, protocol: string) => ({
   address,
   protocol,
   kind,
