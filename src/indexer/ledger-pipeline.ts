@@ -57,7 +57,13 @@ export async function loadResumePoint(database: Database): Promise<IndexerResume
 export function buildNetworkWatchList(network: NetworkConfig, modules = PROTOCOLS): WatchedContracts {
   const oracles = network.contracts.oracles.map((o) => o.address)
   return buildWatchedContracts(
-    [...new Set([...modules.flatMap((m) => m.contracts(network).map((c) => c.address)), ...oracles])],
+    [
+      ...new Set([
+        ...modules.flatMap((m) => m.contracts(network).map((c) => c.address)),
+        ...modules.flatMap((m) => m.extraContracts?.(network) ?? []),
+        ...oracles,
+      ]),
+    ],
     [...oracles, ...modules.flatMap((m) => m.instanceStorage(network))],
   )
 }

@@ -201,6 +201,11 @@ export interface ProtocolModule {
   contracts(network: NetworkConfig): ContractInfo[]
   /** The contracts whose instance storage its adapter reads (decoding it costs; name only what is read). */
   instanceStorage(network: NetworkConfig): string[]
+  /**
+   * Contracts outside the network's protocol list whose entries its adapter reads (a DeFindex
+   * vault's idle funds are its balance entries in its assets' contracts); watched, never listed.
+   */
+  extraContracts?(network: NetworkConfig): string[]
   createAdapter(network: NetworkConfig): ProtocolAdapter
   /** The key of a stored item (as its adapter wrote it), so the account book can reload a snapshot. */
   itemKey(item: StoredItem): string
