@@ -51,7 +51,7 @@ function readFixture() {
         if (change.type !== 'ledgerEntryUpdated' || change.updated.data.type !== 'contractData') continue
         const data = change.updated.data.contractData
         const contract = Address.fromScAddress(data.contract).toString()
-        if (data.key.type === 'scvLedgerKeyContractInstance') {
+        if (data.key.type === 'scvLedgerKeyContractInstance' && data.val.type === 'scvContractInstance') {
           const storage = new Map<string, unknown>()
           for (const e of data.val.instance.storage ?? [])
             storage.set(JSON.stringify(scValToNative(e.key)), scValToNative(e.val))
