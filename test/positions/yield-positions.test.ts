@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { createIndexer } from '../../src/indexer/index.ts'
+import { createLogger } from '../../src/logger.ts'
+import { createTestApp, type TestApp } from '../support/app.ts'
+import { apiKey, createKey } from '../support/factories.ts'
+import {
+  buildYieldModel,
+  expectYield,
+  stateAt,
+  vaultFundsAt,
+  type YieldModel,
+  yieldSnapshotAt,
+} from './yield-reference-model.ts'
+
+const MAX_PRICE_AGE_S = 3600
+const START = 2000
+/** DeFindex vaults lending through Blend strategies, with holders who sit still while the reserve accrues. */
+const DEVNET = {
+  seed: 'yield-positions',
+  ledgers: 2500,
+  accounts: 60,
+  activity: 0.03,
+  ammActivity: 0,
+  startLedger: START,
+}
+
+describe('yield positions at a ledger (DeFindex vaults)', () => {
+  let devnet: Devnet
+  let model: YieldModel
+  let t: TestApp
+  let key: string
+
+  beforeAll(async () => {
+    devnet = await startDevnet(DEVNET)
+    model = buildYieldModel(devnet.chain)
+    t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
+    const indexer = createIndexer({
+      database: t.database,
+      logger: createLogger('silent'),
+      rpcUrl: devnet.url,
+      network: devnet.network,
+    })
+    await indexer.syncTo(devnet.latestLedger())
+    key = (await createKey(t.app)).key
+  }, 300_000)
+
+  afterAll(async () => {
+    await t?.close()
+    await devnet?.close()
+  })
+
+  const head = () => model.base.last
+  const get = async (url: string) => {
+    const response = await t.app.inject({ method: 'GET', url, headers: apiKey(key) })
+    return { status: response.statusCode, body: response.json(), raw: response.body }
+  }
+  const holders = () => [...model.snapshots].filter(([address]) => address.startsWith('G'))
+
+  /** A holder whose df-tokens sat still for `minGap` ledgers while the vault's price per share rose. */
+  const findDormant = (minGap: number) => {
+    for (const [address, list] of holders()) {
+      for (let i = 0; i < list.length; i++) {
+        const snap = list[i]!
+        const next = list[i + 1]?.ledger ?? head() + 1
+        const item = snap.items[0]
+        if (!item || next - snap.ledger < minGap) continue
+        const then = vaultFundsAt(model, item.vault, snap.ledger)
+        const later = vaultFundsAt(model, item.vault, next - 1)
+        if (later.total * then.supply > then.total * later.supply) return { address, snap, next, item }
+      }
+    }
+    throw new Error('the devnet has no dormant holder')
+  }
+
+  it('agrees with the reference model at every change, the ledger before it and the head, on both surfaces', async () => {
+    let compared = 0
+    for (const [address, list] of holders()) {
+      const pins = new Set<number>([head()])
+      for (const snap of list)
+        for (const pin of [snap.ledger - 1, snap.ledger]) if (pin >= START) pins.add(pin)
+      for (const pin of pins) {
+        const snap = yieldSnapshotAt(model, address, pin)
+        for (const at of [false, true]) {
+          const { status, body } = await get(
+            at
+              ? `/v1/users/${address}/positions/yieldprotocol/at/${pin}`
+              : `/v1/users/${address}/positions/yieldprotocol?as_of_ledger=${pin}`,
+          )
+          const where = `${address}@${pin}${at ? '/at' : ''}`
+          expect(status, where).toBe(200)
+          expect(body.meta.as_of_ledger, where).toBe(snap?.ledger ?? null)
+          expect(body.meta.partial_result, where).toBe(false)
+          if (!snap) {
+            expect(body.data, where).toEqual({ address, positions: [] })
+            continue
+          }
+          const want = expectYield(model, devnet.chain, address, snap, {
+            at,
+            ledger: at ? pin : snap.ledger,
+            maxPriceAgeS: MAX_PRICE_AGE_S,
+          })
+          expect(body.data, where).toEqual(want)
+          compared++
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(200)
+  }, 300_000)
+
+  it("a dormant holder: the snapshot surface is byte-identical across pins, /at grows with the reserve's stored b_rate", async () => {
+    const { address, snap, next, item } = findDormant(300)
+    const pins = [snap.ledger, snap.ledger + 1, Math.floor((snap.ledger + next) / 2), next - 1]
+    const plain = await Promise.all(
+      pins.map((pin) => get(`/v1/users/${address}/positions/yieldprotocol?as_of_ledger=${pin}`)),
+    )
+    expect(new Set(plain.map((b) => JSON.stringify(b.body.data))).size).toBe(1)
+    expect(new Set(plain.map((b) => JSON.stringify(b.body.enrichment))).size).toBe(1)
+    const at = await Promise.all(
+      pins.map((pin) => get(`/v1/users/${address}/positions/yieldprotocol/at/${pin}`)),
+    )
+    const rowOf = (b: { body: { data: { positions: Array<Record<string, string | number>> } } }) =>
+      b.body.data.positions.find((p) => p.contract_address === item.vault)!
+    const first = rowOf(at[0]!)
+    const last = rowOf(at.at(-1)!)
+    expect(last.shares).toBe(first.shares)
+    const units = (s: string | number) => BigInt(String(s).replace('.', ''))
+    expect(units(last.price_per_share!)).toBeGreaterThan(units(first.price_per_share!))
+    expect(units(last.amount!)).toBeGreaterThanOrEqual(units(first.amount!))
+    expect(last.rate_ledger as number).toBeGreaterThan(snap.ledger)
+    expect(last.rate_ledger as number).toBeLessThanOrEqual(next - 1)
+    // The b_rate behind it was written after the holder's last change.
+    const strategy = (
+      stateAt(model, `${item.vault}|AssetStrategySet/0`, next - 1)!.value as {
+        strategies: { address: string }[]
+      }
+    ).strategies[0]!.address
+    expect(stateAt(model, `${strategy}|Reserves`, next - 1)).toBeDefined()
+  })
+
+  it('history lists every snapshot newest first, each as the snapshot surface answers it', async () => {
+    const [address, list] = holders().find(([, l]) => l.length >= 3)!
+    const { status, body } = await get(`/v1/users/${address}/positions/yieldprotocol/history?limit=100`)
+    expect(status).toBe(200)
+    const snapshots = body.data.snapshots as Array<{ ledger: number; data: unknown }>
+    expect(snapshots.map((e) => e.ledger)).toEqual([...list].reverse().map((s) => s.ledger))
+    for (const entry of snapshots) {
+      const plain = await get(`/v1/users/${address}/positions/yieldprotocol?as_of_ledger=${entry.ledger}`)
+      expect(entry.data).toEqual(plain.body.data)
+    }
+  })
+
+  it("the vault endpoint answers each vault's funds at a pin as the model computes them", async () => {
+    for (const vault of model.vaults) {
+      for (const pin of [START + 600, START + 1500, head()]) {
+        const { status, body } = await get(`/v1/protocols/yieldprotocol/pools/${vault}?as_of_ledger=${pin}`)
+        expect(status).toBe(200)
+        const f = vaultFundsAt(model, vault, pin)
+        expect(body.data.assets[0].total_managed_funds).toBe(
+          `${f.total / 10_000_000n}.${(f.total % 10_000_000n).toString().padStart(7, '0')}`,
+        )
+        expect(body.data.total_supply).toBe(
+          `${f.supply / 10_000_000n}.${(f.supply % 10_000_000n).toString().padStart(7, '0')}`,
+        )
+        expect(body.data.rate_ledger).toBe(f.rateLedger)
+      }
+    }
+  })
+})
