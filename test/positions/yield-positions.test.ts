@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
 import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import type { YieldContractInfo } from '../../src/chain/network.ts'
 import { createIndexer } from '../../src/indexer/index.ts'
+import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
 import { createLogger } from '../../src/logger.ts'
+import { lendingProtocol } from '../../src/protocols/lendingprotocol/index.ts'
+import type { ContractStateChange } from '../../src/protocols/protocol-module.ts'
+import { pricePerShare, readVaultFunds, type StateReader } from '../../src/protocols/yieldprotocol/funds.ts'
+import { yieldProtocol } from '../../src/protocols/yieldprotocol/index.ts'
+import { createPositionsReader } from '../../src/store/positions-read.ts'
+import { expectedAccrual, type ResData } from '../devnet/blend-reference.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
 import {
@@ -166,4 +175,77 @@ describe('yield positions at a ledger (DeFindex vaults)', () => {
       }
     }
   })
+
+  it("the price per share from state equals every deposit's and withdrawal's total_managed_funds_before / total_supply_before", async () => {
+    const network = devnet.network
+    const store = createPositionsReader(t.database)
+    const watch = buildNetworkWatchList(network)
+    const vaults = new Map(network.contracts.yieldprotocol.map((c) => [c.address, c as YieldContractInfo]))
+    const big = (v: unknown) => BigInt(v as string | number)
+    const checked = { deposit: 0, withdraw: 0, accrued: 0, projected: 0 }
+    for (const event of model.events) {
+      const L = event.ledger
+      const decoded = decodeLedgerCloseMeta(devnet.chain.ledgerMetaXdr(L), watch)
+      const index = decoded.transactions.findIndex((tx) => tx.hash === event.txHash)
+      expect(index, event.txHash).toBeGreaterThanOrEqual(0)
+      // The store as it stood before the event's transaction: the ledger before, and what the
+      // indexer's own adapters make of the ledger's earlier transactions.
+      const factsOf = (transactions: typeof decoded.transactions): ContractStateChange[] =>
+        [yieldProtocol, lendingProtocol].flatMap(
+          (m) => m.createAdapter(network).adaptLedger({ ...decoded, transactions }).states,
+        )
+      const overlay = new Map<string, string>()
+      for (const st of factsOf(decoded.transactions.slice(0, index)))
+        overlay.set(`${st.contract}|${st.key}`, JSON.stringify(st.value))
+      const before: StateReader = {
+        async stateAt(contract, key) {
+          const over = overlay.get(`${contract}|${key}`)
+          return over === undefined ? store.stateAt(contract, key, L - 1) : { ledger: L, value: over }
+        },
+      }
+      // The b_rate the pool's get_reserve gave the vault: the ResData the transaction itself wrote
+      // when it touched the reserve, else the one before accrued to the ledger's time.
+      const vault = vaults.get(event.vault)!
+      const strategy = vaults.get(vault.strategies![0]!)!
+      const resKey = `ResData/${strategy.asset}`
+      const own = factsOf(decoded.transactions.slice(index, index + 1)).find(
+        (st) => st.contract === strategy.pool && st.key === resKey,
+      )
+      if (own) {
+        overlay.set(`${strategy.pool}|${resKey}`, JSON.stringify(own.value))
+        checked.accrued++
+      } else {
+        const prev = await before.stateAt(strategy.pool!, resKey, L)
+        if (prev) {
+          const d = JSON.parse(prev.value) as Record<string, string>
+          const config = JSON.parse(
+            (await before.stateAt(strategy.pool!, `ResConfig/${strategy.asset}`, L))!.value,
+          )
+          const pool = JSON.parse((await before.stateAt(strategy.pool!, 'Config', L))!.value)
+          const data = Object.fromEntries(Object.entries(d).map(([k, v]) => [k, big(v)])) as ResData
+          const accrued = expectedAccrual(data, config, big(pool.bstop_rate), BigInt(decoded.closeTime))
+          overlay.set(
+            `${strategy.pool}|${resKey}`,
+            JSON.stringify({ ...d, b_rate: accrued.b_rate.toString() }),
+          )
+          checked.projected++
+        }
+      }
+      const funds = await readVaultFunds(before, network, vault, L)
+      const reported = (event.data.total_managed_funds_before as Array<Record<string, unknown>>)[0]!
+      const supply = event.data.total_supply_before as bigint
+      const where = `${event.name} ${event.txHash}`
+      expect(funds.totalSupply, where).toBe(supply)
+      expect(funds.assets[0]!.total, where).toBe(reported.total_amount)
+      expect(funds.assets[0]!.idle, where).toBe(reported.idle_amount)
+      expect(pricePerShare(funds.assets[0]!.total!, funds.totalSupply, 7), where).toBe(
+        pricePerShare(reported.total_amount as bigint, supply, 7),
+      )
+      checked[event.name]++
+    }
+    expect(checked.deposit).toBeGreaterThan(50)
+    expect(checked.withdraw).toBeGreaterThan(20)
+    expect(checked.accrued).toBeGreaterThan(20)
+    expect(checked.projected).toBeGreaterThan(0)
+  }, 300_000)
 })
