@@ -263,10 +263,19 @@ export async function readVaultFunds(
         }
         const balance = strategyBalance(shares, reserves, bRate)
         const report = parseReport(reportRow) ?? { gainsOrLosses: 0n, lockedFee: 0n, prevBalance: 0n }
-        const locked =
-          balance === null || vaultFeeBps === null
+        // Without the vault's fee, the lock is known only when there are no gains to lock.
+        const gains =
+          balance === null
             ? null
-            : reportAndLock(report, balance, vaultFeeBps).lockedFee
+            : report.gainsOrLosses + balance - (report.prevBalance === 0n ? balance : report.prevBalance)
+        const locked =
+          balance === null || gains === null
+            ? null
+            : vaultFeeBps !== null
+              ? reportAndLock(report, balance, vaultFeeBps).lockedFee
+              : gains > 0n
+                ? null
+                : report.lockedFee
         return {
           address: ref.address,
           name: ref.name,
@@ -294,7 +303,6 @@ export async function readVaultFunds(
       strategies,
     })
   }
-  if (vaultFeeBps === null && totalSupply !== 0n) partial = true
   return {
     vault: vault.address,
     totalSupply,
