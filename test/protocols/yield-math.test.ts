@@ -39,7 +39,7 @@ function readFixture() {
             : change.type === 'ledgerEntryUpdated'
               ? change.updated
               : null
-        if (!entry || entry.data.type !== 'contractData') continue
+        if (entry?.data.type !== 'contractData') continue
         const data = entry.data.contractData
         const contract = Address.fromScAddress(data.contract).toString()
         const into = change.type === 'ledgerEntryState' ? before : after
