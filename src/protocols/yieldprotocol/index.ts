@@ -36,7 +36,8 @@ export const yieldProtocol: ProtocolModule = {
   contracts: listed,
   // TotalSupply, AssetStrategySet and fees (vaults), Config and Reserves (strategies) are instance storage.
   instanceStorage: (network) => listed(network).map((c) => c.address),
-  extraContracts: (network) => [...assetHolders(network).keys()],
+  holderEntries: (network) =>
+    Object.fromEntries([...assetHolders(network)].map(([asset, vaults]) => [asset, [...vaults]])),
   createAdapter(network) {
     const watch: YieldWatch = {
       vaults: new Set(vaultsOf(network).map((c) => c.address)),
