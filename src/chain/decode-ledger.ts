@@ -76,17 +76,32 @@ export interface WatchedContracts {
   readonly strkeys: readonly string[]
   /** Per contract (same index): whether its instance storage is decoded. */
   readonly instanceStorage: readonly boolean[]
+  /**
+   * Per contract (same index): null, or the only holders whose entries are read, as C... StrKeys
+   * (`holderIds`: their 32-byte ids). Such a contract (an asset whose balances of a few watched
+   * contracts an adapter reads) yields only its entries keyed `Vec[Symbol, Address(holder)]`, and
+   * none of its events: its other traffic costs no ScVal conversion.
+   */
+  readonly holders: readonly (readonly string[] | null)[]
+  readonly holderIds: readonly (readonly Uint8Array[] | null)[]
 }
 
-/** @param instanceStorage the watched contracts whose instance storage adapters read. */
+/**
+ * @param instanceStorage the watched contracts whose instance storage adapters read.
+ * @param holders contracts read only for the entries of these holders (contracts themselves).
+ */
 export function buildWatchedContracts(
   strkeys: readonly string[],
   instanceStorage: readonly string[] = [],
+  holders: Readonly<Record<string, readonly string[]>> = {},
 ): WatchedContracts {
+  const only = strkeys.map((s) => (Object.hasOwn(holders, s) ? [...holders[s]!] : null))
   return {
     ids: strkeys.map((s) => StrKey.decodeContract(s)),
     strkeys: [...strkeys],
     instanceStorage: strkeys.map((s) => instanceStorage.includes(s)),
+    holders: only,
+    holderIds: only.map((list) => (list === null ? null : list.map((h) => StrKey.decodeContract(h)))),
   }
 }
 
@@ -109,6 +124,8 @@ const DURABILITY_TEMPORARY = 0
 const SCV_LEDGER_KEY_CONTRACT_INSTANCE = 20
 const SCV_LEDGER_KEY_NONCE = 21
 const SCV_CONTRACT_INSTANCE = 19
+const SCV_VEC = 16
+const SCV_ADDRESS = 18
 const CONTRACT_EVENT_CONTRACT = 1
 const TX_SUCCESS = 0
 const TX_FEE_BUMP_INNER_SUCCESS = 1
@@ -120,6 +137,19 @@ function watchedIndex(watched: WatchedContracts, address: xdr.ScAddressWire): nu
 
 function toNative(value: xdr.ScValWire): unknown {
   return scValToNative(xdr.ScVal.fromXdrObject(value))
+}
+
+/** For a holder-filtered contract: whether the key is `Vec[Symbol, Address(one of its holders)]`. */
+function keyOfHolder(watched: WatchedContracts, index: number, key: xdr.ScValWire): boolean {
+  const holders = watched.holderIds[index]
+  if (!holders) return true
+  if (key.type !== SCV_VEC) return false
+  const vec = key.vec ?? []
+  const holder = vec[1]
+  if (vec.length !== 2 || holder?.type !== SCV_ADDRESS || holder.address.type !== SC_ADDRESS_CONTRACT)
+    return false
+  const id = holder.address.contractId
+  return holders.some((h) => Buffer.compare(h, id) === 0)
 }
 
 /** Keys that name no data of the contract's own (its instance, auth nonces) are not state. */
@@ -157,6 +187,7 @@ function readChange(change: xdr.LedgerEntryChangeWire, watched: WatchedContracts
     if (key.type !== LEDGER_ENTRY_CONTRACT_DATA) return
     const index = watchedIndex(watched, key.contractData.contract)
     if (index < 0 || !isStateKey(key.contractData.key)) return
+    if (!keyOfHolder(watched, index, key.contractData.key)) return
     const contract = watched.strkeys[index]!
     out.data.push({
       kind: 'removed',
@@ -188,7 +219,7 @@ function readChange(change: xdr.LedgerEntryChangeWire, watched: WatchedContracts
       readInstance(kind, contract, data.val, out.instances)
     return
   }
-  if (!isStateKey(data.key)) return
+  if (!isStateKey(data.key) || !keyOfHolder(watched, index, data.key)) return
   out.data.push({
     kind,
     contract,
@@ -201,7 +232,7 @@ function readChange(change: xdr.LedgerEntryChangeWire, watched: WatchedContracts
 function readEvent(event: xdr.ContractEventWire, watched: WatchedContracts, out: DecodedEvent[]): void {
   if (event.contractId === null || event.type !== CONTRACT_EVENT_CONTRACT) return
   const index = findWatched(watched, event.contractId)
-  if (index < 0) return
+  if (index < 0 || watched.holderIds[index]) return
   const body = event.body.v0
   out.push({
     contract: watched.strkeys[index]!,
@@ -250,7 +281,11 @@ function readTransaction(
  */
 function mentionsWatched(bytes: Uint8Array, watched: WatchedContracts): boolean {
   const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  for (const id of watched.ids) if (haystack.indexOf(id) >= 0) return true
+  for (let i = 0; i < watched.ids.length; i++) {
+    // A contract read only for some holders' entries matters only where a holder is named too.
+    const wanted = watched.holderIds[i] ?? [watched.ids[i]!]
+    for (const id of wanted) if (haystack.indexOf(id) >= 0) return true
+  }
   return false
 }
 

@@ -22,6 +22,7 @@ export interface LedgerDecoder {
 export interface DecoderWorkerInit {
   strkeys: string[]
   instanceStorage: string[]
+  holders: Record<string, string[]>
 }
 
 export type DecoderRequest = { id: number; metas: readonly (string | Uint8Array)[] }
@@ -37,6 +38,12 @@ export function createLedgerDecoder(watched: WatchedContracts, options: { worker
   const init: DecoderWorkerInit = {
     strkeys: [...watched.strkeys],
     instanceStorage: watched.strkeys.filter((_, i) => watched.instanceStorage[i]),
+    holders: Object.fromEntries(
+      watched.strkeys.flatMap((s, i) => {
+        const list = watched.holders[i]
+        return list ? [[s, [...list]]] : []
+      }),
+    ),
   }
   const worker = new Worker(new URL('./ledger-decoder-worker.ts', import.meta.url), { workerData: init })
   // The indexer's own event loop keeps the process alive; an idle decoder must not.
@@ -85,5 +92,5 @@ export function decodeMeta(meta: string | Uint8Array, watched: WatchedContracts)
 
 /** The worker's watch list, rebuilt from plain data. */
 export function watchListFromInit(init: DecoderWorkerInit): WatchedContracts {
-  return buildWatchedContracts(init.strkeys, init.instanceStorage)
+  return buildWatchedContracts(init.strkeys, init.instanceStorage, init.holders)
 }

@@ -56,9 +56,19 @@ export async function loadResumePoint(database: Database): Promise<IndexerResume
  */
 export function buildNetworkWatchList(network: NetworkConfig, modules = PROTOCOLS): WatchedContracts {
   const oracles = network.contracts.oracles.map((o) => o.address)
+  const listed = [...modules.flatMap((m) => m.contracts(network).map((c) => c.address)), ...oracles]
+  // Entries of a few holders in contracts nothing else watches (a vault's balance of its asset).
+  const holders: Record<string, string[]> = {}
+  for (const m of modules) {
+    for (const [contract, list] of Object.entries(m.holderEntries?.(network) ?? {})) {
+      if (listed.includes(contract)) continue
+      holders[contract] = [...new Set([...(holders[contract] ?? []), ...list])]
+    }
+  }
   return buildWatchedContracts(
-    [...new Set([...modules.flatMap((m) => m.contracts(network).map((c) => c.address)), ...oracles])],
+    [...new Set([...listed, ...Object.keys(holders)])],
     [...oracles, ...modules.flatMap((m) => m.instanceStorage(network))],
+    holders,
   )
 }
 

@@ -201,6 +201,12 @@ export interface ProtocolModule {
   contracts(network: NetworkConfig): ContractInfo[]
   /** The contracts whose instance storage its adapter reads (decoding it costs; name only what is read). */
   instanceStorage(network: NetworkConfig): string[]
+  /**
+   * Contracts outside the network's protocol list whose entries of a few holders its adapter reads
+   * (a DeFindex vault's idle funds are its balance entries in its assets' contracts): contract ->
+   * those holders. Only entries keyed `Vec[Symbol, Address(holder)]` are decoded, no events.
+   */
+  holderEntries?(network: NetworkConfig): Record<string, string[]>
   createAdapter(network: NetworkConfig): ProtocolAdapter
   /** The key of a stored item (as its adapter wrote it), so the account book can reload a snapshot. */
   itemKey(item: StoredItem): string

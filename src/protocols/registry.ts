@@ -3,9 +3,15 @@ import { ammProtocol } from './ammprotocol/index.ts'
 import { lendingProtocol } from './lendingprotocol/index.ts'
 import type { ProtocolModule } from './protocol-module.ts'
 import { vaultProtocol } from './vaultprotocol/index.ts'
+import { yieldProtocol } from './yieldprotocol/index.ts'
 
 /** Every protocol Strata answers for, in the order the API lists them. Adding one is adding a line. */
-export const PROTOCOLS: readonly ProtocolModule[] = [vaultProtocol, lendingProtocol, ammProtocol]
+export const PROTOCOLS: readonly ProtocolModule[] = [
+  vaultProtocol,
+  lendingProtocol,
+  ammProtocol,
+  yieldProtocol,
+]
 
 export function findProtocol(name: string): ProtocolModule | undefined {
   return PROTOCOLS.find((p) => p.name === name)

@@ -58,14 +58,16 @@ const ROUTES: ProtectedRoute[] = [
     url: `/v1/users/${ADDRESS}/positions/vaultprotocol/at/100`,
     auth: 'api_key',
   },
-  ...['vaultprotocol', 'lendingprotocol', 'ammprotocol'].flatMap((protocol): ProtectedRoute[] => [
-    {
-      method: 'GET',
-      path: `/v1/users/{address}/positions/${protocol}/history`,
-      url: `/v1/users/${ADDRESS}/positions/${protocol}/history`,
-      auth: 'api_key',
-    },
-  ]),
+  ...['vaultprotocol', 'lendingprotocol', 'ammprotocol', 'yieldprotocol'].flatMap(
+    (protocol): ProtectedRoute[] => [
+      {
+        method: 'GET',
+        path: `/v1/users/{address}/positions/${protocol}/history`,
+        url: `/v1/users/${ADDRESS}/positions/${protocol}/history`,
+        auth: 'api_key',
+      },
+    ],
+  ),
   {
     method: 'GET',
     path: '/v1/users/{address}/positions/lendingprotocol',
@@ -122,6 +124,32 @@ const ROUTES: ProtectedRoute[] = [
     method: 'GET',
     path: '/v1/protocols/ammprotocol/reserves',
     url: '/v1/protocols/ammprotocol/reserves',
+    auth: 'api_key',
+  },
+  {
+    method: 'GET',
+    path: '/v1/users/{address}/positions/yieldprotocol',
+    url: `/v1/users/${ADDRESS}/positions/yieldprotocol`,
+    auth: 'api_key',
+  },
+  {
+    method: 'GET',
+    path: '/v1/users/{address}/positions/yieldprotocol/at/{ledger}',
+    url: `/v1/users/${ADDRESS}/positions/yieldprotocol/at/100`,
+    auth: 'api_key',
+  },
+  {
+    method: 'GET',
+    path: '/v1/protocols/yieldprotocol/pools/{pool}',
+    url: '/v1/protocols/yieldprotocol/pools/CAM7DY53G63XA4AJRS24Z6VFYAFSSF76C3RZ45BE5YU3FQS5255OOABP',
+    auth: 'api_key',
+    // This store has indexed no network, so it knows no vault.
+    ok: 404,
+  },
+  {
+    method: 'GET',
+    path: '/v1/protocols/yieldprotocol/reserves',
+    url: '/v1/protocols/yieldprotocol/reserves',
     auth: 'api_key',
   },
 ]

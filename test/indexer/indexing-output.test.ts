@@ -42,12 +42,14 @@ describe('what an indexing process says (not on a terminal: log records)', () =>
       LOG_LEVEL: 'info',
     })
     try {
-      // Every module's contracts (Soroswap's pairs, not its factory or router) and the oracles.
+      // Every module's contracts (Soroswap's pairs, not its factory or router; DeFindex's vaults and
+      // strategies) and the oracles.
       const contracts = [
         devnet.network.contracts.vaultprotocol,
         ...devnet.network.contracts.oracles,
         ...devnet.network.contracts.lendingprotocol,
         ...devnet.network.contracts.ammprotocol.filter((c) => c.kind === 'soroswap-pair'),
+        ...devnet.network.contracts.yieldprotocol,
       ]
       expect(server.output()).toContain(
         `  indexer network: ${devnet.network.name} ("${devnet.network.passphrase}")\n`,
