@@ -330,8 +330,13 @@ export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContrac
   return headerFacts(header, transactions)
 }
 
-/** The same facts from a decode of the whole ledger: the reference the skipping decoder is tested against. */
+/**
+ * The same facts from a decode of the whole ledger (a ledger naming no watched contract is still
+ * read from its header alone), as the indexer decoded before it stepped over transactions: the
+ * reference the skipping decoder is tested against, and the baseline of bench:ingest.
+ */
 export function decodeLedgerCloseMetaFully(bytes: Uint8Array, watched: WatchedContracts): DecodedLedger {
+  if (!mentionsWatched(bytes, watched)) return decodeHeaderOnly(bytes)
   const meta = xdr.LedgerCloseMeta.schema.decode(bytes)
   if (meta.v !== 1 && meta.v !== 2)
     throw new Error('LedgerCloseMeta v0 predates Soroban and is not supported')
