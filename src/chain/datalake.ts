@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { zstdDecompressSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { zstdDecompress } from 'node:zlib'
 import { Reader } from '@stellar/js-xdr'
 import { xdr } from '@stellar/stellar-sdk'
 import { computeBackoffMs, sleep } from './rpc-client.ts'
@@ -54,6 +55,9 @@ export class DatalakeError extends Error {
 }
 
 class TransientLakeError extends Error {}
+
+/** Decompression runs on libuv's thread pool: the indexer's main thread adapts and writes meanwhile. */
+const unzstd = promisify(zstdDecompress)
 
 export function parseManifest(value: unknown, source: string): DatalakeManifest {
   const m = value as Partial<DatalakeManifest> | null
@@ -198,7 +202,7 @@ export async function openDatalake(location: string, options: DatalakeOptions = 
           if (bytes === null) return null
           let raw: Uint8Array
           try {
-            raw = zstdDecompressSync(bytes)
+            raw = await unzstd(bytes)
           } catch (error) {
             throw new TransientLakeError(`${key}: not zstd (${(error as Error).message})`)
           }

@@ -1,3 +1,4 @@
+import type { StatementSync } from 'node:sqlite'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config.ts'
@@ -8,23 +9,69 @@ import { asKyselySqlite, type DatabaseSync, openSqlite } from './sqlite-driver.t
 pg.types.setTypeParser(20, (value: string) => Number(value))
 
 /**
- * The store, chosen once. Its capabilities:
- * - `db`: Kysely for everything that is not a hot path; on SQLite it owns the one connection, and
- *   its transactions hold it from BEGIN to COMMIT.
- * - SQLite: `raw` for prepared statements on hot paths (point-in-time reads, the batch writer), and
- *   `exclusive(fn)`, which runs `fn` holding that same connection, so a raw write transaction never
- *   starts inside a Kysely one (one writer, never "a transaction within a transaction").
- * - PostgreSQL: `pool` for prepared statements and for the batch writer's own client.
+ * A statement prepared once, for hot paths where the query builder's per-call cost shows. SQL is
+ * written with PostgreSQL's `$n` placeholders (on SQLite they become `?`, so parameters must appear
+ * in order).
  */
-export type Database =
-  | {
-      kind: 'sqlite'
-      db: Kysely<Schema>
-      raw: DatabaseSync
-      exclusive<T>(fn: () => T): Promise<T>
-      close: () => Promise<void>
-    }
-  | { kind: 'postgres'; db: Kysely<Schema>; pool: pg.Pool; schema: string | null; close: () => Promise<void> }
+export interface PreparedQuery {
+  one<T>(params: ReadonlyArray<unknown>): Promise<T | null>
+  all<T>(params: ReadonlyArray<unknown>): Promise<T[]>
+}
+
+/**
+ * How the indexer's write transaction gets the store, one of two forms:
+ * - `serial` (SQLite: one connection shared with the API in the process): `run(fn)` waits for any
+ *   transaction in flight on that connection, then runs `fn` synchronously, from BEGIN to COMMIT,
+ *   with nothing else on the connection meanwhile: never "a transaction within a transaction", and
+ *   no API read sees a half-written batch.
+ * - `pooled` (PostgreSQL): `run(fn)` gives `fn` a client of its own for its transaction.
+ */
+export type BatchWriter =
+  | { serial: true; run<T>(fn: (raw: DatabaseSync) => T): Promise<T> }
+  | { serial: false; run<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> }
+
+/** Held while this process is the one indexer writing to the store. */
+export interface WriterLock {
+  /** Aborted if the lock's connection is lost: another indexer may then take over. */
+  lost: AbortSignal
+  release(): Promise<void>
+}
+
+/**
+ * The store, chosen once from the configuration; modules use its capabilities and never ask which
+ * engine it is (`kind` says so for messages and tests).
+ * - `db`: Kysely for everything that is not a hot path. On SQLite it owns the one connection and its
+ *   transactions hold it from BEGIN to COMMIT; on PostgreSQL it draws from the pool.
+ * - `prepare(sql, name)`: a prepared statement (a `StatementSync` in process, a named query planned
+ *   once per pooled connection).
+ * - `inProcess`: a statement is a function call (SQLite), so one indexed seek per key is the cheapest
+ *   lookup; otherwise (PostgreSQL) every statement is a round trip, and keys travel together.
+ * - `writer`: the one write path of the indexer's batches (see BatchWriter).
+ * - `acquireWriterLock()`: how a second indexer is kept out: a session advisory lock on PostgreSQL
+ *   (a standby waits on it), nothing on SQLite (embedded in one process; the checkpoint check in the
+ *   writer still refuses a second writer).
+ * - `migrationSchema`: where Kysely keeps its migration tables (the isolating PostgreSQL schema).
+ */
+export interface DatabaseCapabilities {
+  db: Kysely<Schema>
+  inProcess: boolean
+  prepare(sql: string, name: string): PreparedQuery
+  writer: BatchWriter
+  acquireWriterLock(signal?: AbortSignal, onWait?: () => void): Promise<WriterLock>
+  migrationSchema: string | undefined
+  close: () => Promise<void>
+}
+
+export type Database = DatabaseCapabilities &
+  (
+    | {
+        kind: 'sqlite'
+        raw: DatabaseSync
+        /** Runs `fn` holding the one connection (waits for a Kysely transaction in flight). */
+        exclusive<T>(fn: () => T): Promise<T>
+      }
+    | { kind: 'postgres'; pool: pg.Pool; schema: string | null }
+  )
 
 export interface CreateDatabaseOptions {
   /** PostgreSQL schema to use as search_path (tests isolate themselves with one). */
@@ -33,29 +80,121 @@ export interface CreateDatabaseOptions {
 }
 
 export function createDatabase(config: DatabaseConfig, options: CreateDatabaseOptions = {}): Database {
-  if (config.kind === 'sqlite') {
-    const raw = openSqlite(config.path)
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: asKyselySqlite(raw) }) })
-    return {
-      kind: 'sqlite',
-      db,
-      raw,
-      // Kysely's SQLite driver hands out its single connection under a mutex; holding it here waits
-      // for any transaction in flight and keeps new ones out until `fn` returns.
-      exclusive: (fn) => db.connection().execute(async () => fn()),
-      close: () => db.destroy(),
-    }
+  return config.kind === 'sqlite' ? createSqlite(config.path) : createPostgres(config.url, options)
+}
+
+function createSqlite(path: string): Database {
+  const raw = openSqlite(path)
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: asKyselySqlite(raw) }) })
+  // Kysely's SQLite driver hands out its single connection under a mutex; holding it here waits
+  // for any transaction in flight and keeps new ones out until `fn` returns.
+  const exclusive = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn())
+  return {
+    kind: 'sqlite',
+    db,
+    raw,
+    exclusive,
+    inProcess: true,
+    prepare(sql) {
+      let statement: StatementSync | null = null
+      const get = () => {
+        statement ??= raw.prepare(sql.replace(/\$\d+/g, '?'))
+        return statement
+      }
+      return {
+        one: async <T>(params: ReadonlyArray<unknown>) =>
+          (get().get(...(params as never[])) as T | undefined) ?? null,
+        all: async <T>(params: ReadonlyArray<unknown>) => get().all(...(params as never[])) as T[],
+      }
+    },
+    writer: { serial: true, run: (fn) => exclusive(() => fn(raw)) },
+    acquireWriterLock: async () => ({ lost: new AbortController().signal, release: async () => {} }),
+    migrationSchema: undefined,
+    close: () => db.destroy(),
   }
+}
+
+function createPostgres(url: string, options: CreateDatabaseOptions): Database {
   const schema = options.schema ?? null
   const pool = new pg.Pool({
-    connectionString: config.url,
+    connectionString: url,
     max: options.poolSize ?? 10,
     ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
   })
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
-  return { kind: 'postgres', db, pool, schema, close: () => db.destroy() }
+  return {
+    kind: 'postgres',
+    db,
+    pool,
+    schema,
+    inProcess: false,
+    prepare(sql, name) {
+      // A named query is parsed and planned once per connection by the server.
+      const run = (params: ReadonlyArray<unknown>) => pool.query({ name, text: sql, values: [...params] })
+      return {
+        one: async <T>(params: ReadonlyArray<unknown>) =>
+          ((await run(params)).rows[0] as T | undefined) ?? null,
+        all: async <T>(params: ReadonlyArray<unknown>) => (await run(params)).rows as T[],
+      }
+    },
+    writer: {
+      serial: false,
+      async run(fn) {
+        const client = await pool.connect()
+        try {
+          return await fn(client)
+        } finally {
+          client.release()
+        }
+      },
+    },
+    acquireWriterLock: (signal, onWait) => acquireAdvisoryLock(pool, signal, onWait),
+    migrationSchema: schema ?? undefined,
+    close: () => db.destroy(),
+  }
+}
+
+/**
+ * A session advisory lock on a dedicated connection: a second indexer waits here as a hot standby
+ * and takes over when the first one's connection ends. The key includes the schema, so separate
+ * schemas in one database index independently.
+ */
+async function acquireAdvisoryLock(
+  pool: pg.Pool,
+  signal?: AbortSignal,
+  onWait?: () => void,
+): Promise<WriterLock> {
+  const lost = new AbortController()
+  const client = new pg.Client(pool.options)
+  client.on('error', (error) => lost.abort(error))
+  client.on('end', () => lost.abort(new Error('indexer lock connection ended')))
+  await client.connect()
+  const key = "hashtext('strata-indexer:' || current_schema())"
+  // Ending the connection is the one way to interrupt a blocking pg_advisory_lock.
+  const onAbort = () => void client.end().catch(() => {})
+  signal?.addEventListener('abort', onAbort, { once: true })
+  try {
+    const tried = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${key}) AS locked`)
+    if (!tried.rows[0]?.locked) {
+      onWait?.()
+      // Blocks until the holder's session ends, so a standby takes over at once.
+      await client.query(`SELECT pg_advisory_lock(${key})`)
+    }
+  } catch (error) {
+    await client.end().catch(() => {})
+    throw signal?.aborted ? signal.reason : error
+  } finally {
+    signal?.removeEventListener('abort', onAbort)
+  }
+  return {
+    lost: lost.signal,
+    release: async () => {
+      client.removeAllListeners('end')
+      await client.end().catch(() => {})
+    },
+  }
 }
 
 export function quoteIdent(name: string): string {

@@ -1,6 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type pg from 'pg'
-import type { Database } from './db.ts'
+import type { Database, PreparedQuery } from './db.ts'
 import type { ContractStateTable, LedgersTable, PricesTable, SnapshotsTable } from './schema.ts'
 
 export type ContractStateRow = ContractStateTable
@@ -60,10 +60,39 @@ export async function getCheckpoint(database: Database, stream = LEDGER_STREAM):
   return row === undefined ? null : Number(row.last_ledger)
 }
 
+const LATEST_POSITION_SQL =
+  'SELECT positions FROM snapshots WHERE protocol = $1 AND address = $2 ORDER BY ledger DESC LIMIT 1'
+const LATEST_POSITIONS_SQL = `SELECT a.address, s.positions FROM unnest($2::text[]) AS a(address)
+  CROSS JOIN LATERAL (SELECT positions FROM snapshots
+    WHERE protocol = $1 AND address = a.address ORDER BY ledger DESC LIMIT 1) s`
+const LATEST_STATE_SQL =
+  'SELECT value FROM contract_state WHERE contract = $1 AND key = $2 ORDER BY ledger DESC LIMIT 1'
+const LATEST_STATES_SQL = `SELECT e.contract, e.key, s.value FROM unnest($1::text[], $2::text[]) AS e(contract, key)
+  CROSS JOIN LATERAL (SELECT value FROM contract_state
+    WHERE contract = e.contract AND key = e.key ORDER BY ledger DESC LIMIT 1) s`
+
+/** Prepared statements of the change detection, per database object. */
+const readers = new WeakMap<Database, Record<'position' | 'positions' | 'state' | 'states', PreparedQuery>>()
+
+function changeReaders(database: Database) {
+  let found = readers.get(database)
+  if (!found) {
+    found = {
+      position: database.prepare(LATEST_POSITION_SQL, 'ledger_data_latest_position'),
+      positions: database.prepare(LATEST_POSITIONS_SQL, 'ledger_data_latest_positions'),
+      state: database.prepare(LATEST_STATE_SQL, 'ledger_data_latest_state'),
+      states: database.prepare(LATEST_STATES_SQL, 'ledger_data_latest_states'),
+    }
+    readers.set(database, found)
+  }
+  return found
+}
+
 /**
  * The latest snapshot's positions JSON of each address (absent when the address has none): the
  * current state the indexer continues from, loaded only for the accounts a batch touches. One index
- * seek per address on the snapshots' primary key.
+ * seek per address on the snapshots' primary key: a call each in process, one statement for all of
+ * them over the network.
  */
 export async function loadLatestPositions(
   database: Database,
@@ -72,58 +101,44 @@ export async function loadLatestPositions(
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>()
   if (addresses.length === 0) return found
-  if (database.kind === 'sqlite') {
-    const statement = latestPositionsStatement(database.raw)
+  const read = changeReaders(database)
+  if (database.inProcess) {
     for (const address of addresses) {
-      const row = statement.get(protocol, address) as { positions: string } | undefined
+      const row = await read.position.one<{ positions: string }>([protocol, address])
       if (row) found.set(address, row.positions)
     }
     return found
   }
-  const result = await database.pool.query<{ address: string; positions: string }>(
-    `SELECT a.address, s.positions FROM unnest($2::text[]) AS a(address)
-       CROSS JOIN LATERAL (SELECT positions FROM snapshots
-         WHERE protocol = $1 AND address = a.address ORDER BY ledger DESC LIMIT 1) s`,
-    [protocol, addresses],
-  )
-  for (const row of result.rows) found.set(row.address, row.positions)
+  const rows = await read.positions.all<{ address: string; positions: string }>([protocol, addresses])
+  for (const row of rows) found.set(row.address, row.positions)
   return found
 }
 
 /**
  * The latest stored value (JSON) of each contract-state entry asked for, keyed `contract\u0000key`;
- * absent when never written. One seek per entry; entries are per contract, never per account.
+ * absent when never written. One seek per entry, batched as `loadLatestPositions`; entries are per
+ * contract, never per account.
  */
 export async function loadLatestStates(
   database: Database,
   entries: ReadonlyArray<{ contract: string; key: string }>,
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>()
-  for (const { contract, key } of entries) {
-    const row = await database.db
-      .selectFrom('contract_state')
-      .select('value')
-      .where('contract', '=', contract)
-      .where('key', '=', key)
-      .orderBy('ledger', 'desc')
-      .limit(1)
-      .executeTakeFirst()
-    if (row) found.set(`${contract}\u0000${key}`, row.value)
+  if (entries.length === 0) return found
+  const read = changeReaders(database)
+  if (database.inProcess) {
+    for (const { contract, key } of entries) {
+      const row = await read.state.one<{ value: string }>([contract, key])
+      if (row) found.set(`${contract}\u0000${key}`, row.value)
+    }
+    return found
   }
+  const rows = await read.states.all<{ contract: string; key: string; value: string }>([
+    entries.map((e) => e.contract),
+    entries.map((e) => e.key),
+  ])
+  for (const row of rows) found.set(`${row.contract}\u0000${row.key}`, row.value)
   return found
-}
-
-const latestPositionsStatements = new WeakMap<DatabaseSync, StatementSync>()
-
-function latestPositionsStatement(raw: DatabaseSync): StatementSync {
-  let statement = latestPositionsStatements.get(raw)
-  if (!statement) {
-    statement = raw.prepare(
-      'SELECT positions FROM snapshots WHERE protocol = ? AND address = ? ORDER BY ledger DESC LIMIT 1',
-    )
-    latestPositionsStatements.set(raw, statement)
-  }
-  return statement
 }
 
 /** The stored hash of one ledger, or null when that ledger was never ingested. */
@@ -138,16 +153,9 @@ export async function getLedgerHash(database: Database, sequence: number): Promi
 
 /** Writes a batch and its checkpoint in one transaction: all of it lands, or none of it. */
 export async function writeLedgerBatch(database: Database, batch: LedgerBatch): Promise<void> {
-  if (database.kind === 'sqlite') {
-    await database.exclusive(() => writeSqliteBatch(database.raw, batch))
-    return
-  }
-  const client = await database.pool.connect()
-  try {
-    await writePostgresBatch(client, batch)
-  } finally {
-    client.release()
-  }
+  const writer = database.writer
+  if (writer.serial) await writer.run((raw) => writeSqliteBatch(raw, batch))
+  else await writer.run((client) => writePostgresBatch(client, batch))
 }
 
 interface SqliteStatements {

@@ -27,7 +27,7 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
 export async function migrateToLatest(database: Database): Promise<string[]> {
   // Kysely looks for its own tables in every schema unless told which one: a schema-isolated
   // database would otherwise find another schema's migration tables and skip creating its own.
-  const migrationTableSchema = database.kind === 'postgres' ? (database.schema ?? undefined) : undefined
+  const migrationTableSchema = database.migrationSchema
   const migrator = new Migrator({
     db: database.db,
     provider,

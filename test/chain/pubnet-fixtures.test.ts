@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs'
 import { gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { Address, StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { buildWatchedContracts, decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
+import {
+  buildWatchedContracts,
+  decodeLedgerCloseMeta,
+  decodeLedgerCloseMetaFully,
+} from '../../src/chain/decode-ledger.ts'
 import { loadNetworkConfig } from '../../src/chain/load-network.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
 import { adaptOracleLedger, createOracleMemory } from '../../src/protocols/oracle/adapt-ledger.ts'
@@ -121,5 +125,62 @@ describe('Reflector v2 on mainnet (ledger 53312000, no events: prices are tempor
     const xlm = prices.find((p) => p.asset === 'CAS3J7GYLGXMF6TDJBBYYSE3HQ6BBSMLNUQ34T6TZMYMW2EVH34XOWMA')
     expect(xlm?.price).toBe(9_194_659_523_573n)
     expect(xlm?.timestampMs).toBe(1_725_274_200_000)
+  })
+})
+
+/** Every contract that emitted an event or had contract data change in the ledger, read with the SDK's classes. */
+function contractsIn(bytes: Buffer): string[] {
+  const lcm = xdr.LedgerCloseMeta.fromXDR(bytes)
+  if (lcm.type === 'v0') return []
+  const body = lcm.type === 'v2' ? lcm.v2 : lcm.v1
+  const found = new Set<string>()
+  const addData = (entry: xdr.LedgerEntry | undefined) => {
+    if (entry?.data.type === 'contractData')
+      found.add(Address.fromScAddress(entry.data.contractData.contract).toString())
+  }
+  for (const tx of body.txProcessing) {
+    const meta = tx.txApplyProcessing
+    const operations = meta.type === 'v4' ? meta.v4.operations : meta.type === 'v3' ? meta.v3.operations : []
+    for (const op of operations) {
+      for (const change of op.changes) {
+        if (change.type === 'ledgerEntryCreated') addData(change.created)
+        if (change.type === 'ledgerEntryUpdated') addData(change.updated)
+      }
+      const events = ('events' in op ? op.events : []) as xdr.ContractEvent[]
+      for (const event of events) {
+        if (event.contractId) found.add(StrKey.encodeContract(Buffer.from(event.contractId.value)))
+      }
+    }
+  }
+  // Contract ids only (C...).
+  return [...found].filter((address) => StrKey.isValidContract(address)).sort()
+}
+
+describe('transactions that name no watched contract, in a ledger that does', () => {
+  it.each(Object.keys(FIXTURES))(
+    'are stepped over: ledger %s gives the facts of a full decode, watching mainnet or any one contract in it',
+    async (sequence) => {
+      const bytes = FIXTURES[sequence]!()
+      const contracts = contractsIn(bytes)
+      const lists = [
+        buildNetworkWatchList(await loadNetworkConfig('pubnet')),
+        buildWatchedContracts(contracts, contracts),
+        ...contracts.slice(0, 8).map((c) => buildWatchedContracts([c], [c])),
+      ]
+      for (const watched of lists) {
+        expect(decodeLedgerCloseMeta(bytes, watched)).toEqual(decodeLedgerCloseMetaFully(bytes, watched))
+      }
+    },
+  )
+
+  it('decodes fewer transactions than the ledger holds when one contract is watched', () => {
+    const bytes = FIXTURES[63092996]!()
+    const lcm = xdr.LedgerCloseMeta.fromXDR(bytes)
+    if (lcm.type === 'v0') throw new Error('a v0 ledger')
+    const total = (lcm.type === 'v2' ? lcm.v2 : lcm.v1).txProcessing.length
+    const [first] = contractsIn(bytes)
+    const decoded = decodeLedgerCloseMeta(bytes, buildWatchedContracts([first!]))
+    expect(decoded.transactions.length).toBeGreaterThan(0)
+    expect(decoded.transactions.length).toBeLessThan(total)
   })
 })

@@ -51,6 +51,8 @@ describe('ingestion beside the API in one process', () => {
       done = true
     })
     const statuses: number[] = []
+    // Checkpoints seen between rounds of API writes: batches landed among them, not before or after.
+    const checkpoints = new Set<number>()
     try {
       while (!done) {
         const [signup, created, used] = await Promise.all([
@@ -65,6 +67,8 @@ describe('ingestion beside the API in one process', () => {
         ])
         statuses.push(signup, created, used)
         await t.ctx.keyUsage.flush()
+        const checkpoint = indexer.lastIndexedLedger()
+        if (checkpoint !== null && checkpoint < last) checkpoints.add(checkpoint)
       }
       await syncing
     } finally {
@@ -72,6 +76,7 @@ describe('ingestion beside the API in one process', () => {
     }
     expect(indexer.lastIndexedLedger()).toBe(last)
     expect(statuses.length).toBeGreaterThan(3)
+    expect(checkpoints.size, 'batches committed while the API wrote').toBeGreaterThanOrEqual(2)
     expect(new Set(statuses)).toEqual(new Set([200, 201]))
     expect(lines.filter((l) => l.includes('ingestion failed'))).toEqual([])
   })
