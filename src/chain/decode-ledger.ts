@@ -28,6 +28,13 @@ export interface DecodedTransaction {
   hash: string
   /** A failed transaction is listed with no events and no changes: nothing it did took effect. */
   successful: boolean
+  /** Fee charged, in stroops (the transaction result's `feeCharged`). */
+  feeCharged: bigint
+  /**
+   * The account that paid the fee (the transaction's source unless fee-bumped), read from the
+   * ledger's fee processing; null when that lists no account entry.
+   */
+  feeAccount: string | null
   events: DecodedEvent[]
   contractDataChanges: ContractDataChange[]
   /** Watched contracts whose instance entry (and so its instance storage) this transaction rewrote. */
@@ -104,6 +111,7 @@ function findWatched(watched: WatchedContracts, id: Uint8Array): number {
 
 // Wire discriminants, from the XDR definitions (Stellar-ledger-entries.x, Stellar-contract.x).
 const SC_ADDRESS_CONTRACT = 1
+const LEDGER_ENTRY_ACCOUNT = 0
 const LEDGER_ENTRY_CONTRACT_DATA = 6
 const DURABILITY_TEMPORARY = 0
 const SCV_LEDGER_KEY_CONTRACT_INSTANCE = 20
@@ -210,8 +218,27 @@ function readEvent(event: xdr.ContractEventWire, watched: WatchedContracts, out:
   })
 }
 
+/** The account whose balance paid the fee: the first account entry of the fee processing. */
+function readFeeAccount(feeProcessing: readonly xdr.LedgerEntryChangeWire[]): string | null {
+  for (const change of feeProcessing) {
+    const entry =
+      change.type === 0
+        ? change.created
+        : change.type === 1
+          ? change.updated
+          : change.type === 3
+            ? change.state
+            : null
+    if (entry !== null && entry.data.type === LEDGER_ENTRY_ACCOUNT) {
+      return StrKey.encodeEd25519PublicKey(Buffer.from(entry.data.account.accountId.ed25519))
+    }
+  }
+  return null
+}
+
 function readTransaction(
   pair: xdr.TransactionResultPairWire,
+  feeProcessing: readonly xdr.LedgerEntryChangeWire[],
   meta: xdr.TransactionMetaWire,
   watched: WatchedContracts,
 ): DecodedTransaction | null {
@@ -237,10 +264,11 @@ function readTransaction(
   if (changes.length === 0 && events.length === 0 && instances.length === 0) return null
   const hash = Buffer.from(pair.transactionHash).toString('hex')
   const code = pair.result.result.code
+  const fee = { feeCharged: pair.result.feeCharged, feeAccount: readFeeAccount(feeProcessing) }
   if (code !== TX_SUCCESS && code !== TX_FEE_BUMP_INNER_SUCCESS) {
-    return { hash, successful: false, events: [], contractDataChanges: [], instanceChanges: [] }
+    return { hash, successful: false, ...fee, events: [], contractDataChanges: [], instanceChanges: [] }
   }
-  return { hash, successful: true, events, contractDataChanges: changes, instanceChanges: instances }
+  return { hash, successful: true, ...fee, events, contractDataChanges: changes, instanceChanges: instances }
 }
 
 /**
@@ -286,7 +314,7 @@ export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContrac
   const body = meta.v === 2 ? meta.v2 : meta.v1
   const transactions: DecodedTransaction[] = []
   for (const tx of body.txProcessing) {
-    const decoded = readTransaction(tx.result, tx.txApplyProcessing, watched)
+    const decoded = readTransaction(tx.result, tx.feeProcessing, tx.txApplyProcessing, watched)
     if (decoded !== null) transactions.push(decoded)
   }
   return headerFacts(body.ledgerHeader, transactions)

@@ -4,11 +4,13 @@ import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../pro
 import {
   type AccountGroupChange,
   ITEM_LEDGER_FIELD,
+  type ProtocolAction,
   type ProtocolAdapter,
   type ProtocolModule,
   type StoredItem,
 } from '../protocols/protocol-module.ts'
 import { PROTOCOLS } from '../protocols/registry.ts'
+import { type ActivityRows, buildActivityRows, emptyActivityRows } from '../store/actions.ts'
 import type { Database } from '../store/db.ts'
 import {
   type ContractStateRow,
@@ -130,6 +132,7 @@ export function createLedgerPipeline(
   let snapshots: SnapshotsTable[] = []
   let stateRows: ContractStateRow[] = []
   let prices: PricesTable[] = []
+  let activity: ActivityRows = emptyActivityRows()
   let changeCount = 0
 
   async function addLedgers(decoded: readonly DecodedLedger[]): Promise<void> {
@@ -178,6 +181,7 @@ export function createLedgerPipeline(
     facts: Array<{
       accounts: AccountGroupChange[]
       states: { contract: string; key: string; value: unknown }[]
+      actions?: ProtocolAction[]
     }>,
   ): void {
     if (last !== null && ledger.sequence !== last + 1) throw new LedgerGapError(last + 1, ledger.sequence)
@@ -221,6 +225,11 @@ export function createLedgerPipeline(
         })
       }
     }
+    buildActivityRows(
+      ledger,
+      facts.flatMap((f) => f.actions ?? []),
+      activity,
+    )
     last = ledger.sequence
     lastHash = ledger.hash
   }
@@ -235,6 +244,7 @@ export function createLedgerPipeline(
       snapshots,
       states: stateRows,
       prices,
+      activity,
       updatedAt,
     }
     committed = last
@@ -242,6 +252,7 @@ export function createLedgerPipeline(
     snapshots = []
     stateRows = []
     prices = []
+    activity = emptyActivityRows()
     changeCount = 0
     return batch
   }

@@ -15,6 +15,8 @@ function ledgerOf(...transactions: Partial<DecodedTransaction>[]): DecodedLedger
     transactions: transactions.map((t, i) => ({
       hash: `${i}`,
       successful: true,
+      feeCharged: 100n,
+      feeAccount: null,
       events: [],
       contractDataChanges: [],
       instanceChanges: [],
