@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { DecodedLedger } from '../chain/decode-ledger.ts'
 import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
+import type { UsdPart } from '../positions/totals.ts'
 import type { PositionsReader, SnapshotRow } from '../store/positions-read.ts'
 
 /**
@@ -131,6 +132,12 @@ export interface PositionsSurface {
     snapshot: SnapshotRow,
     valuation: Valuation,
   ): Promise<Rendered>
+  /**
+   * The USD values of a rendered `data` that the all-protocols answer adds up (what is held, what
+   * is owed). Optional: without it the rows of DESIGN §4.1's shape are read (`position_type`
+   * `borrow` is debt, every other row an asset, by `amount_usd`), as `rowUsdParts` does.
+   */
+  usdParts?(data: unknown): UsdPart[]
 }
 
 /** A question about protocol state at a ledger (pools, reserves, emissions). */

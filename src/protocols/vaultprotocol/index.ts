@@ -1,7 +1,7 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { AccountGroupChange, ProtocolModule, StoredItem } from '../protocol-module.ts'
 import { adaptVaultLedger } from './adapt-ledger.ts'
-import { renderVaultSnapshot } from './positions.ts'
+import { renderVaultSnapshot, type VaultObject } from './positions.ts'
 import { VaultPositionsData } from './positions-schema.ts'
 import { type StoredVault, VAULT_PROTOCOL } from './stored-vault.ts'
 
@@ -53,5 +53,10 @@ export const vaultProtocol: ProtocolModule = {
       'The same vaults as the snapshot surface, valued at the ledger: FxDAO stores debt plainly (no rate, no accrual), so amounts are those of the latest snapshot at or before the ledger and `rate_ledger` is null; USD uses prices at or before the ledger. For a position far below the ledger the USD values of the two surfaces differ by design.',
     empty: (address) => ({ address, vaults: [] }),
     render: renderVaultSnapshot,
+    usdParts: (data) =>
+      (data as { vaults: VaultObject[] }).vaults.flatMap((v) => [
+        { side: 'asset' as const, usd: v.collateral_usd, reason: v.usd_unavailable_reason },
+        { side: 'debt' as const, usd: v.debt_usd, reason: v.usd_unavailable_reason },
+      ]),
   },
 }
