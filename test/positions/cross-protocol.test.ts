@@ -1,0 +1,407 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { createIndexer, type Indexer } from '../../src/indexer/index.ts'
+import { createLogger } from '../../src/logger.ts'
+import { createTestApp, type TestApp } from '../support/app.ts'
+import { apiKey, createKey } from '../support/factories.ts'
+import { expectLending } from './lending-expect.ts'
+import {
+  buildLendingModel,
+  type LendingModel,
+  lendingSnapshotAt,
+  type RefPoolEvent,
+} from './lending-reference-model.ts'
+import { decimal, expectVault, latestAtOrBefore, roundHalfEven, snapshotAt } from './reference-model.ts'
+
+const MAX_PRICE_AGE_S = 3600
+const START = 4000
+const DEVNET = { seed: 'cross', ledgers: 1500, accounts: 60, activity: 0.03, startLedger: START }
+const MID = START + 800
+
+/** The pool events the lending module lists as actions, and whose account each names (blend-contracts-v2 pool/src/events.rs). */
+const REQUESTS = ['supply', 'withdraw', 'supply_collateral', 'withdraw_collateral', 'borrow', 'repay']
+function accountOf(event: RefPoolEvent): string | null {
+  const [name, , second] = event.topics as [string, unknown, unknown]
+  if (REQUESTS.includes(name) || name === 'new_auction' || name === 'fill_auction') return second as string
+  if (name === 'claim') return event.topics[1] as string
+  return null
+}
+
+interface Activity {
+  protocol: string
+  type: string
+  account: string
+  ledger: number
+  tx_hash: string
+  event_index: number
+  asset: string | null
+  amount_raw: string | null
+  amount: string | null
+  amount_usd: string | null
+  usd_unavailable_reason: string | null
+  close_time: number
+}
+
+describe('across protocols: all positions, protocols, transactions and activities', () => {
+  let devnet: Devnet
+  let model: LendingModel
+  let t: TestApp
+  let key: string
+  let indexer: Indexer
+
+  beforeAll(async () => {
+    devnet = await startDevnet(DEVNET)
+    model = buildLendingModel(devnet.chain)
+    t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
+    indexer = createIndexer({
+      database: t.database,
+      logger: createLogger('silent'),
+      rpcUrl: devnet.url,
+      network: devnet.network,
+      batchSize: 50,
+    })
+    await indexer.syncTo(MID)
+    key = (await createKey(t.app)).key
+  }, 180_000)
+
+  afterAll(async () => {
+    await t?.close()
+    await devnet?.close()
+  })
+
+  const get = async (url: string) => {
+    const response = await t.app.inject({ method: 'GET', url, headers: apiKey(key) })
+    return { status: response.statusCode, body: response.json() }
+  }
+
+  /** Every action of an account in the reference model, newest first (ledger, transaction, event). */
+  const referenceActions = (account: string, upTo: number) =>
+    model.events
+      .filter((e) => e.ledger <= upTo && accountOf(e) === account)
+      .sort((a, b) => b.ledger - a.ledger || b.txIndex - a.txIndex || b.watchedIndex - a.watchedIndex)
+
+  /** The account with the most actions at or before MID and after it. */
+  const busiest = () => {
+    const counts = new Map<string, [number, number]>()
+    for (const e of model.events) {
+      const account = accountOf(e)
+      if (!account) continue
+      const c = counts.get(account) ?? [0, 0]
+      c[e.ledger <= MID ? 0 : 1]++
+      counts.set(account, c)
+    }
+    return [...counts].sort(([, a], [, b]) => Math.min(...b) - Math.min(...a))[0]![0]
+  }
+
+  /** USD of an amount at a ledger, from the reference model's own reading of Reflector. */
+  const expectedUsd = (asset: string, amount: bigint, ledger: number) => {
+    const feed = devnet.chain.network.assets[asset]?.price_feed
+    const decimals = devnet.chain.network.assets[asset]!.decimals
+    const row = feed
+      ? latestAtOrBefore(model.base.prices.get(`${feed.oracle}|${feed.asset}`), ledger)
+      : undefined
+    if (!row) return { usd: null, reason: 'price_missing' }
+    const close = model.base.closeTimes.get(ledger)!
+    if (close - Math.floor(row.tsMs / 1000) > MAX_PRICE_AGE_S) return { usd: null, reason: 'price_stale' }
+    return {
+      usd: decimal(roundHalfEven(amount * row.price, 10n ** BigInt(decimals + row.decimals - 7)), 7),
+      reason: null,
+    }
+  }
+
+  const checkActivity = (got: Activity, ref: RefPoolEvent) => {
+    const [name, first] = ref.topics as [string, unknown]
+    expect(got).toMatchObject({
+      protocol: 'lendingprotocol',
+      type: name,
+      account: accountOf(ref),
+      ledger: ref.ledger,
+      tx_hash: ref.txHash,
+      event_index: ref.watchedIndex,
+      close_time: model.base.closeTimes.get(ref.ledger),
+    })
+    if (REQUESTS.includes(name)) {
+      const amount = (ref.data as bigint[])[0]!
+      const asset = first as string
+      const { usd, reason } = expectedUsd(asset, amount, ref.ledger)
+      expect(got).toMatchObject({
+        asset,
+        amount_raw: amount.toString(),
+        amount: decimal(amount, devnet.chain.network.assets[asset]!.decimals),
+        amount_usd: usd,
+        usd_unavailable_reason: reason,
+      })
+    } else {
+      expect(got.amount_usd).toBeNull()
+    }
+  }
+
+  it('pages every action of an account exactly once, newest first, while the indexer keeps ingesting', async () => {
+    const account = busiest()
+    const url = (query: string) => `/v1/users/${account}/activities${query}`
+    const first = await get(url('?limit=3'))
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    expect(first.body.meta.last_indexed_ledger).toBe(MID)
+    const seen: Activity[] = [...first.body.data.activities]
+    let cursor: string | null = first.body.meta.next_cursor
+    const ingesting = indexer.syncTo(devnet.latestLedger())
+    const heads = new Set<number>([MID])
+    while (cursor !== null) {
+      const seenHead = Math.max(...heads)
+      while (
+        (indexer.lastIndexedLedger() ?? 0) <= seenHead &&
+        indexer.lastIndexedLedger() !== devnet.latestLedger()
+      )
+        await new Promise((resolve) => setTimeout(resolve, 5))
+      const next = await get(url(`?limit=2&cursor=${cursor}`))
+      expect(next.status).toBe(200)
+      heads.add(next.body.meta.last_indexed_ledger)
+      seen.push(...next.body.data.activities)
+      cursor = next.body.meta.next_cursor
+    }
+    await ingesting
+    expect(heads.size, 'pages were served while the head moved').toBeGreaterThan(2)
+    const before = referenceActions(account, MID)
+    expect(before.length, 'actions before the move').toBeGreaterThan(4)
+    expect(seen.map((a) => `${a.tx_hash}/${a.event_index}`)).toEqual(
+      before.map((e) => `${e.txHash}/${e.watchedIndex}`),
+    )
+    seen.forEach((got, i) => checkActivity(got, before[i]!))
+
+    // After ingestion, a fresh walk covers everything, with filters applied in the store.
+    const all = referenceActions(account, devnet.latestLedger())
+    expect(all.length).toBeGreaterThan(before.length)
+    const walk = async (query: string) => {
+      const out: Activity[] = []
+      let c: string | null = null
+      do {
+        const page = await get(url(`?limit=4${query}${c ? `&cursor=${c}` : ''}`))
+        expect(page.status).toBe(200)
+        out.push(...page.body.data.activities)
+        c = page.body.meta.next_cursor
+      } while (c !== null)
+      return out
+    }
+    const everything = await walk('')
+    expect(everything.map((a) => `${a.tx_hash}/${a.event_index}`)).toEqual(
+      all.map((e) => `${e.txHash}/${e.watchedIndex}`),
+    )
+    everything.forEach((got, i) => checkActivity(got, all[i]!))
+    expect(everything.filter((a) => a.amount_usd !== null).length, 'priced actions').toBeGreaterThan(2)
+    const type = all[0]!.topics[0] as string
+    const from = all.at(-1)!.ledger + 1
+    const to = all[0]!.ledger
+    const filtered = await walk(`&type=${type}&protocol=lendingprotocol&from_ledger=${from}&to_ledger=${to}`)
+    expect(filtered.map((a) => `${a.tx_hash}/${a.event_index}`)).toEqual(
+      all
+        .filter((e) => e.topics[0] === type && e.ledger >= from && e.ledger <= to)
+        .map((e) => `${e.txHash}/${e.watchedIndex}`),
+    )
+    expect((await walk('&protocol=vaultprotocol')).length).toBe(0)
+
+    // The series: count and USD volume per UTC hour of the same actions.
+    const series = await get(`/v1/users/${account}/activities/series?interval=hour`)
+    expect(series.status).toBe(200)
+    const buckets = new Map<number, { count: number; volume: bigint; priced: number; unpriced: number }>()
+    for (const e of all) {
+      const start = model.base.closeTimes.get(e.ledger)! - (model.base.closeTimes.get(e.ledger)! % 3600)
+      const b = buckets.get(start) ?? { count: 0, volume: 0n, priced: 0, unpriced: 0 }
+      b.count++
+      const name = e.topics[0] as string
+      const usd = REQUESTS.includes(name)
+        ? expectedUsd(e.topics[1] as string, (e.data as bigint[])[0]!, e.ledger).usd
+        : null
+      if (usd === null) b.unpriced++
+      else {
+        b.priced++
+        b.volume += BigInt(usd.replace('.', ''))
+      }
+      buckets.set(start, b)
+    }
+    expect(
+      series.body.data.buckets.map(
+        (b: { start_time: number; count: number; volume_usd: string | null; unpriced_count: number }) => [
+          b.start_time,
+          b.count,
+          b.volume_usd,
+          b.unpriced_count,
+        ],
+      ),
+    ).toEqual(
+      [...buckets]
+        .sort(([a], [b]) => a - b)
+        .map(([start, b]) => [start, b.count, b.priced === 0 ? null : decimal(b.volume, 7), b.unpriced]),
+    )
+  }, 120_000)
+
+  it('a transaction: ledger, close time, success and its actions in event order; unknown is 404', async () => {
+    await indexer.syncTo(devnet.latestLedger())
+    const ref = model.events.find((e) => e.topics[0] === 'fill_auction') ?? model.events[0]!
+    const { status, body } = await get(`/v1/transactions/${ref.txHash}`)
+    expect(status).toBe(200)
+    expect(body.data).toMatchObject({
+      hash: ref.txHash,
+      ledger: ref.ledger,
+      close_time: model.base.closeTimes.get(ref.ledger),
+      successful: true,
+    })
+    expect(body.data.fee_charged).toMatch(/^[0-9]+$/)
+    const expected = model.events
+      .filter((e) => e.txHash === ref.txHash && accountOf(e) !== null)
+      .sort((a, b) => a.watchedIndex - b.watchedIndex)
+    expect(body.data.actions.length).toBe(expected.length)
+    body.data.actions.forEach((got: Activity, i: number) => checkActivity(got, expected[i]!))
+    const upper = await get(`/v1/transactions/${ref.txHash.toUpperCase()}`)
+    expect(upper.body.data.hash).toBe(ref.txHash)
+    const unknown = await get(`/v1/transactions/${'ab'.repeat(32)}`)
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.error.code).toBe('not_found')
+    const malformed = await get('/v1/transactions/xyz')
+    expect(malformed.status).toBe(400)
+    expect(malformed.body.error.details[0].field).toContain('hash')
+  })
+
+  it('all positions: each section is its protocol endpoint at the pin, totals agree with the reference model', async () => {
+    await indexer.syncTo(devnet.latestLedger())
+    const accounts = [...new Set([...model.base.snapshots.keys(), ...model.snapshots.keys()])]
+    const both = accounts.filter((a) => model.base.snapshots.has(a) && model.snapshots.has(a))
+    const sample = [...both.slice(0, 4), ...accounts.filter((a) => !both.includes(a)).slice(0, 3)]
+    expect(both.length, 'accounts in both protocols').toBeGreaterThan(0)
+    const last = devnet.latestLedger()
+    let pricedTotals = 0
+    let withDebt = 0
+    for (const address of sample) {
+      for (const pin of [START + 300, MID, last - 100, last]) {
+        const { status, body } = await get(`/v1/users/${address}/positions?as_of_ledger=${pin}`)
+        expect(status).toBe(200)
+        let assets: bigint | null = 0n
+        let debt: bigint | null = 0n
+        let held = false
+        // The vault protocol, from the vault reference model.
+        const vaultSnap = snapshotAt(model.base, address, pin)
+        const vaults = vaultSnap
+          ? [...vaultSnap.vaults].map(([denomination, vault]) =>
+              expectVault(model.base, devnet.chain, denomination, vault, {
+                valuationLedger: vaultSnap.ledger,
+                maxPriceAgeS: MAX_PRICE_AGE_S,
+                at: false,
+              }),
+            )
+          : []
+        const vaultSection = body.data.protocols.vaultprotocol
+        expect(vaultSection.as_of_ledger).toBe(vaultSnap?.ledger ?? null)
+        expect(vaultSection.data.vaults).toEqual(
+          vaults.map((v) => ({
+            ...v,
+            contract_address: devnet.chain.network.contracts.vaultprotocol.address,
+          })),
+        )
+        for (const v of vaults) {
+          held = true
+          assets =
+            v.collateral_usd === null || assets === null
+              ? null
+              : assets + BigInt(v.collateral_usd.replace('.', ''))
+          debt = v.debt_usd === null || debt === null ? null : debt + BigInt(v.debt_usd.replace('.', ''))
+        }
+        // The lending protocol, from the lending reference model.
+        const lendingSnap = lendingSnapshotAt(model, address, pin)
+        const lendingSection = body.data.protocols.lendingprotocol
+        expect(lendingSection.as_of_ledger).toBe(lendingSnap?.ledger ?? null)
+        if (lendingSnap) {
+          const exp = expectLending(model, devnet.chain, address, lendingSnap, {
+            at: false,
+            ledger: lendingSnap.ledger,
+            maxPriceAgeS: MAX_PRICE_AGE_S,
+          })
+          expect(lendingSection.data).toEqual(exp.data)
+          for (const row of exp.data.positions) {
+            held = true
+            const usd = row.amount_usd === null ? null : BigInt(row.amount_usd.replace('.', ''))
+            if (row.position_type === 'borrow') debt = debt === null || usd === null ? null : debt + usd
+            else assets = assets === null || usd === null ? null : assets + usd
+          }
+        }
+        // Every section equals its own endpoint's data at the same pin.
+        for (const protocol of ['vaultprotocol', 'lendingprotocol']) {
+          const own = await get(`/v1/users/${address}/positions/${protocol}?as_of_ledger=${pin}`)
+          expect(body.data.protocols[protocol].data).toEqual(own.body.data)
+          expect(body.data.protocols[protocol].partial_result).toBe(own.body.meta.partial_result)
+        }
+        const f = (v: bigint | null) => (held && v !== null ? decimal(v, 7) : null)
+        expect(body.data.totals.assets_usd, `${address} at ${pin}`).toBe(f(assets))
+        expect(body.data.totals.debt_usd).toBe(f(debt))
+        expect(body.data.totals.net_usd).toBe(
+          held && assets !== null && debt !== null ? decimal(assets - debt, 7) : null,
+        )
+        if (held && (assets === null || debt === null))
+          expect(body.data.totals.usd_unavailable_reason).not.toBeNull()
+        else expect(body.data.totals.usd_unavailable_reason).toBeNull()
+        expect(body.meta.requested_ledger).toBe(pin)
+        if (body.data.totals.net_usd !== null) pricedTotals++
+        if (debt !== null && debt > 0n) withDebt++
+      }
+    }
+    expect(pricedTotals, 'answers with priced totals').toBeGreaterThan(5)
+    expect(withDebt, 'answers with debt').toBeGreaterThan(0)
+  }, 120_000)
+
+  it('lists every protocol with its contracts and the indexed range', async () => {
+    await indexer.syncTo(devnet.latestLedger())
+    const { status, body } = await get('/v1/protocols')
+    expect(status).toBe(200)
+    const network = devnet.chain.network
+    const vault = body.data.find((p: { name: string }) => p.name === 'vaultprotocol')
+    expect(vault).toMatchObject({ kind: 'vault', indexed_to_ledger: devnet.latestLedger() })
+    expect(vault.contracts.map((c: { address: string }) => c.address)).toEqual([
+      network.contracts.vaultprotocol.address,
+    ])
+    const lending = body.data.find((p: { name: string }) => p.name === 'lendingprotocol')
+    expect(lending.kind).toBe('lending')
+    expect(lending.contracts.map((c: { address: string }) => c.address).sort()).toEqual(
+      network.contracts.lendingprotocol.map((c) => c.address).sort(),
+    )
+    expect(lending.contracts[0]).toMatchObject({ status: 'active', history_complete: true })
+  })
+
+  it('bad cursors, filters and ranges are 400 naming the field; min_ledger ahead of the index is 409', async () => {
+    const account = busiest()
+    const cases: Array<[string, string]> = [
+      ['?cursor=bm90LWEtY3Vyc29y', 'cursor'],
+      ['?limit=0', 'limit'],
+      ['?limit=501', 'limit'],
+      ['?from_ledger=10&to_ledger=9', 'from_ledger'],
+      ['?protocol=nope', 'protocol'],
+      ['?type=Bad-Type', 'type'],
+      ['?to_ledger=-1', 'to_ledger'],
+    ]
+    for (const [query, field] of cases) {
+      const { status, body } = await get(`/v1/users/${account}/activities${query}`)
+      expect(status, query).toBe(400)
+      expect(body.error.code).toBe('invalid_request')
+      expect(JSON.stringify(body.error.details), query).toContain(field)
+    }
+    const series = await get(`/v1/users/${account}/activities/series?interval=week`)
+    expect(series.status).toBe(400)
+    expect(JSON.stringify(series.body.error.details)).toContain('interval')
+
+    const head = indexer.lastIndexedLedger()!
+    for (const url of [
+      `/v1/users/${account}/positions`,
+      `/v1/users/${account}/positions/lendingprotocol`,
+      `/v1/users/${account}/activities`,
+      '/v1/protocols',
+      '/v1/protocols/lendingprotocol/reserves',
+    ]) {
+      const ahead = await get(`${url}?min_ledger=${head + 1}`)
+      expect(ahead.status, url).toBe(409)
+      expect(ahead.body.error.code).toBe('ledger_not_indexed')
+      expect(ahead.body.error.details[0].field).toBe('min_ledger')
+      const reached = await get(`${url}?min_ledger=${head}`)
+      expect(reached.status, url).toBe(200)
+    }
+    const bad = await get(`/v1/protocols?min_ledger=x`)
+    expect(bad.status).toBe(400)
+    expect(JSON.stringify(bad.body.error.details)).toContain('min_ledger')
+  })
+})
