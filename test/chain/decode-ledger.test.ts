@@ -164,6 +164,8 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
     expect(decoded.transactions[1]).toEqual({
       hash: txHashHex('failed'),
       successful: false,
+      feeCharged: 100n,
+      feeAccount: null,
       events: [],
       contractDataChanges: [],
       instanceChanges: [],

@@ -166,7 +166,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
     expect(seen.map((a) => `${a.tx_hash}/${a.event_index}`)).toEqual(
       before.map((e) => `${e.txHash}/${e.watchedIndex}`),
     )
-    seen.forEach((got, i) => checkActivity(got, before[i]!))
+    for (const [i, got] of seen.entries()) checkActivity(got, before[i]!)
 
     // After ingestion, a fresh walk covers everything, with filters applied in the store.
     const all = referenceActions(account, devnet.latestLedger())
@@ -186,7 +186,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
     expect(everything.map((a) => `${a.tx_hash}/${a.event_index}`)).toEqual(
       all.map((e) => `${e.txHash}/${e.watchedIndex}`),
     )
-    everything.forEach((got, i) => checkActivity(got, all[i]!))
+    for (const [i, got] of everything.entries()) checkActivity(got, all[i]!)
     expect(everything.filter((a) => a.amount_usd !== null).length, 'priced actions').toBeGreaterThan(2)
     const type = all[0]!.topics[0] as string
     const from = all.at(-1)!.ledger + 1
@@ -250,7 +250,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
       .filter((e) => e.txHash === ref.txHash && accountOf(e) !== null)
       .sort((a, b) => a.watchedIndex - b.watchedIndex)
     expect(body.data.actions.length).toBe(expected.length)
-    body.data.actions.forEach((got: Activity, i: number) => checkActivity(got, expected[i]!))
+    for (const [i, got] of (body.data.actions as Activity[]).entries()) checkActivity(got, expected[i]!)
     const upper = await get(`/v1/transactions/${ref.txHash.toUpperCase()}`)
     expect(upper.body.data.hash).toBe(ref.txHash)
     const unknown = await get(`/v1/transactions/${'ab'.repeat(32)}`)
