@@ -30,6 +30,7 @@ import { registerPositionRoutes } from './routes/positions.ts'
 import { registerProtocolListRoute } from './routes/protocol-list.ts'
 import { registerProtocolRoutes } from './routes/protocols.ts'
 import { registerSignupRoutes } from './routes/signup.ts'
+import { registerTvlRoutes } from './routes/tvl.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
 export type App = ReturnType<typeof createFastify>
@@ -250,6 +251,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerAllPositionsRoute(app, ctx)
   registerProtocolListRoute(app, ctx)
   registerActivityRoutes(app, ctx)
+  registerTvlRoutes(app, ctx)
   registerProtocolRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())

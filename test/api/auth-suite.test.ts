@@ -93,6 +93,14 @@ const ROUTES: ProtectedRoute[] = [
     auth: 'api_key',
   },
   { method: 'GET', path: '/v1/protocols', url: '/v1/protocols', auth: 'api_key' },
+  ...['vaultprotocol', 'lendingprotocol'].map(
+    (protocol): ProtectedRoute => ({
+      method: 'GET',
+      path: `/v1/protocols/${protocol}/tvl`,
+      url: `/v1/protocols/${protocol}/tvl`,
+      auth: 'api_key',
+    }),
+  ),
   {
     method: 'GET',
     path: '/v1/transactions/{hash}',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
 import { createIndexer, type Indexer } from '../../src/indexer/index.ts'
 import { createLogger } from '../../src/logger.ts'
+import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
 import { expectLending } from './lending-expect.ts'
@@ -344,6 +345,141 @@ describe('across protocols: all positions, protocols, transactions and activitie
     }
     expect(pricedTotals, 'answers with priced totals').toBeGreaterThan(5)
     expect(withDebt, 'answers with debt').toBeGreaterThan(0)
+  }, 120_000)
+
+  /** FxDAO's `VaultsInfo(denomination)` totals by ledger, read from the vaults contract's instance entries. */
+  const vaultsInfo = () => {
+    const vault = devnet.chain.network.contracts.vaultprotocol.address
+    const byDenomination = new Map<string, Array<{ ledger: number; col: bigint; debt: bigint }>>()
+    for (const ledger of decodeLedgers(devnet.chain)) {
+      for (const tx of ledger.txs) {
+        if (!tx.successful) continue
+        for (const change of tx.changes) {
+          if (
+            change.contract !== vault ||
+            change.key !== 'instance' ||
+            change.kind === 'state' ||
+            change.kind === 'restored' ||
+            change.kind === 'removed'
+          )
+            continue
+          for (const [k, v] of change.val as [unknown, { total_col: bigint; total_debt: bigint }][]) {
+            if (!Array.isArray(k) || k[0] !== 'VaultsInfo') continue
+            const list = byDenomination.get(k[1] as string) ?? []
+            if (list.at(-1)?.ledger === ledger.sequence) list.pop()
+            list.push({ ledger: ledger.sequence, col: BigInt(v.total_col), debt: BigInt(v.total_debt) })
+            byDenomination.set(k[1] as string, list)
+          }
+        }
+      }
+    }
+    return byDenomination
+  }
+
+  /** Each protocol's TVL at a ledger as the reference models compute it: [asset, locked, borrowed] and the USD total. */
+  const expectedTvl = (protocol: string, ledger: number, info: ReturnType<typeof vaultsInfo>) => {
+    const network = devnet.chain.network
+    const rows: Array<[string, bigint | null, bigint | null]> = []
+    if (protocol === 'vaultprotocol') {
+      let col: bigint | null = null
+      for (const [denomination, { debt_asset }] of Object.entries(network.vaultprotocol.denominations)) {
+        const at = latestAtOrBefore(info.get(denomination), ledger)
+        if (!at) continue
+        col = (col ?? 0n) + at.col
+        rows.push([debt_asset, null, at.debt])
+      }
+      if (col !== null) rows.unshift([network.vaultprotocol.collateral_asset, col, null])
+    } else {
+      const sums = new Map<string, [bigint, bigint]>()
+      for (const pool of model.pools) {
+        const list = (latestAtOrBefore(model.state.get(`${pool}|ResList`), ledger)?.value ?? []) as string[]
+        for (const asset of list) {
+          const data = latestAtOrBefore(model.state.get(`${pool}|ResData|${asset}`), ledger)?.value as
+            | { b_supply: bigint; b_rate: bigint; d_supply: bigint; d_rate: bigint }
+            | undefined
+          if (!data) continue
+          const supplied = (data.b_supply * data.b_rate) / 10n ** 12n
+          const product = data.d_supply * data.d_rate
+          const borrowed = product / 10n ** 12n + (product % 10n ** 12n === 0n ? 0n : 1n)
+          const sum = sums.get(asset) ?? [0n, 0n]
+          sums.set(asset, [sum[0] + supplied, sum[1] + borrowed])
+        }
+      }
+      for (const [asset, [supplied, borrowed]] of [...sums].sort(([a], [b]) => (a < b ? -1 : 1)))
+        rows.push([asset, supplied - borrowed, borrowed])
+    }
+    let total: bigint | null = 0n
+    const assets = rows.map(([asset, locked, borrowed]) => {
+      const decimals = network.assets[asset]!.decimals
+      const usd = locked === null ? null : expectedUsd(asset, locked, ledger).usd
+      if (locked !== null)
+        total = usd === null || total === null ? null : total + BigInt(usd.replace('.', ''))
+      return {
+        asset,
+        locked: locked === null ? null : decimal(locked, decimals),
+        locked_usd: usd,
+        borrowed: borrowed === null ? null : decimal(borrowed, decimals),
+      }
+    })
+    return { assets, tvl_usd: rows.length === 0 || total === null ? null : decimal(total, 7) }
+  }
+
+  it('TVL at sampled ledgers and every bucket of a series agrees with the reference models', async () => {
+    await indexer.syncTo(devnet.latestLedger())
+    const info = vaultsInfo()
+    expect(info.size, 'VaultsInfo written').toBeGreaterThan(0)
+    const last = devnet.latestLedger()
+    let priced = 0
+    for (const protocol of ['vaultprotocol', 'lendingprotocol']) {
+      for (const ledger of [START + 50, START + 400, MID, last - 7, last]) {
+        const { status, body } = await get(`/v1/protocols/${protocol}/tvl?as_of_ledger=${ledger}`)
+        expect(status, JSON.stringify(body)).toBe(200)
+        const expected = expectedTvl(protocol, ledger, info)
+        expect(body.data.ledger).toBe(ledger)
+        expect(
+          body.data.assets.map((a: Record<string, unknown>) => ({
+            asset: a.asset,
+            locked: a.locked,
+            locked_usd: a.locked_usd,
+            borrowed: a.borrowed,
+          })),
+        ).toEqual(expected.assets)
+        expect(body.data.tvl_usd, `${protocol} at ${ledger}`).toBe(expected.tvl_usd)
+        if (body.data.tvl_usd !== null) priced++
+      }
+      const series = await get(`/v1/protocols/${protocol}/tvl?interval=hour`)
+      expect(series.status).toBe(200)
+      const points = series.body.data.points as Array<{
+        start_time: number
+        ledger: number
+        tvl_usd: string | null
+        assets: unknown[]
+      }>
+      // Each bucket's point is its last ledger, from the reference model's close times.
+      const lastOfBucket = new Map<number, number>()
+      for (let l = devnet.chain.oldestLedger(); l <= last; l++) {
+        const t = model.base.closeTimes.get(l)!
+        lastOfBucket.set(t - (t % 3600), l)
+      }
+      expect(points.map((p) => [p.start_time, p.ledger])).toEqual([...lastOfBucket])
+      expect(points.length).toBeGreaterThan(1)
+      for (const point of points) {
+        const expected = expectedTvl(protocol, point.ledger, info)
+        expect(point.tvl_usd).toBe(expected.tvl_usd)
+        expect(
+          point.assets.map((a) => {
+            const { locked_usd, locked, borrowed, asset } = a as Record<string, unknown>
+            return { asset, locked, locked_usd, borrowed }
+          }),
+        ).toEqual(expected.assets)
+      }
+    }
+    expect(priced, 'priced TVL answers').toBeGreaterThan(3)
+    const wrong = await get('/v1/protocols/lendingprotocol/tvl?from_ledger=10')
+    expect(wrong.status).toBe(400)
+    expect(wrong.body.error.details[0].field).toBe('interval')
+    const reversed = await get('/v1/protocols/lendingprotocol/tvl?interval=day&from_ledger=10&to_ledger=9')
+    expect(reversed.body.error.details[0].field).toBe('from_ledger')
   }, 120_000)
 
   it('lists every protocol with its contracts and the indexed range', async () => {

@@ -4,6 +4,7 @@ import { adaptVaultLedger } from './adapt-ledger.ts'
 import { renderVaultSnapshot, type VaultObject } from './positions.ts'
 import { VaultPositionsData } from './positions-schema.ts'
 import { type StoredVault, VAULT_PROTOCOL } from './stored-vault.ts'
+import { readVaultsInfo, vaultTvl } from './tvl.ts'
 
 /**
  * FxDAO vaults (0.6.0): one group per denomination, holding that vault as the contract stores it
@@ -13,8 +14,9 @@ export const vaultProtocol: ProtocolModule = {
   name: VAULT_PROTOCOL,
   kind: 'vault',
   contracts: (network: NetworkConfig) => [network.contracts.vaultprotocol],
-  // Positions come from persistent `Vault` entries alone; the instance storage is bookkeeping.
-  instanceStorage: () => [],
+  // Positions come from persistent `Vault` entries alone; the instance storage's `VaultsInfo`
+  // totals are kept as contract state for the TVL.
+  instanceStorage: (network) => [network.contracts.vaultprotocol.address],
   createAdapter(network) {
     const contract = network.contracts.vaultprotocol.address
     return {
@@ -37,12 +39,13 @@ export const vaultProtocol: ProtocolModule = {
                   },
                 ],
         }))
-        return { accounts, states: [] }
+        return { accounts, states: readVaultsInfo(ledger, contract) }
       },
     }
   },
   itemKey: (item: StoredItem) => String(item.denomination),
   coverage: (network) => [network.contracts.vaultprotocol],
+  tvl: vaultTvl,
   positions: {
     dataSchema: VaultPositionsData,
     summary: 'Vault positions',
