@@ -1,5 +1,6 @@
 import { Reader } from '@stellar/js-xdr'
 import { StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
+import { type Invocation, networkIdOf, readInvocations } from './decode-envelopes.ts'
 
 /**
  * LedgerCloseMeta XDR -> the few facts the protocol adapters read, for watched contracts only.
@@ -35,6 +36,12 @@ export interface DecodedTransaction {
    * ledger's fee processing; null when that lists no account entry.
    */
   feeAccount: string | null
+  /**
+   * Read from the transaction set when the transaction invokes a watched contract (and the watch
+   * list knows the network passphrase): its source account and the function called; else null.
+   */
+  sourceAccount: string | null
+  invoked: { contract: string; fn: string } | null
   events: DecodedEvent[]
   contractDataChanges: ContractDataChange[]
   /** Watched contracts whose instance entry (and so its instance storage) this transaction rewrote. */
@@ -83,17 +90,23 @@ export interface WatchedContracts {
   readonly strkeys: readonly string[]
   /** Per contract (same index): whether its instance storage is decoded. */
   readonly instanceStorage: readonly boolean[]
+  /** The network's passphrase: with it, transaction envelopes are matched to results (source, function, failed ones). */
+  readonly passphrase: string | null
+  readonly networkId: Uint8Array | null
 }
 
 /** @param instanceStorage the watched contracts whose instance storage adapters read. */
 export function buildWatchedContracts(
   strkeys: readonly string[],
   instanceStorage: readonly string[] = [],
+  passphrase: string | null = null,
 ): WatchedContracts {
   return {
     ids: strkeys.map((s) => StrKey.decodeContract(s)),
     strkeys: [...strkeys],
     instanceStorage: strkeys.map((s) => instanceStorage.includes(s)),
+    passphrase,
+    networkId: passphrase === null ? null : networkIdOf(passphrase),
   }
 }
 
@@ -241,7 +254,10 @@ function readTransaction(
   feeProcessing: readonly xdr.LedgerEntryChangeWire[],
   meta: xdr.TransactionMetaWire,
   watched: WatchedContracts,
+  invocations: ReadonlyMap<string, Invocation>,
 ): DecodedTransaction | null {
+  const hash = Buffer.from(pair.transactionHash).toString('hex')
+  const invocation = invocations.get(hash)
   const events: DecodedEvent[] = []
   const changes: ContractDataChange[] = []
   const instances: InstanceChange[] = []
@@ -257,14 +273,19 @@ function readTransaction(
       for (const change of op.changes) readChange(change, watched, sinks)
     }
     for (const event of meta.v3.sorobanMeta?.events ?? []) readEvent(event, watched, events)
-  } else {
+  } else if (!invocation) {
     // Metas before v3 predate Soroban: no contract data, no contract events.
     return null
   }
-  if (changes.length === 0 && events.length === 0 && instances.length === 0) return null
-  const hash = Buffer.from(pair.transactionHash).toString('hex')
+  // A failed invocation of a watched contract has nothing in its meta: its envelope names it.
+  if (changes.length === 0 && events.length === 0 && instances.length === 0 && !invocation) return null
   const code = pair.result.result.code
-  const fee = { feeCharged: pair.result.feeCharged, feeAccount: readFeeAccount(feeProcessing) }
+  const fee = {
+    feeCharged: pair.result.feeCharged,
+    feeAccount: readFeeAccount(feeProcessing),
+    sourceAccount: invocation?.source ?? null,
+    invoked: invocation ? { contract: invocation.contract, fn: invocation.fn } : null,
+  }
   if (code !== TX_SUCCESS && code !== TX_FEE_BUMP_INNER_SUCCESS) {
     return { hash, successful: false, ...fee, events: [], contractDataChanges: [], instanceChanges: [] }
   }
@@ -313,8 +334,15 @@ export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContrac
     throw new Error('LedgerCloseMeta v0 predates Soroban and is not supported')
   const body = meta.v === 2 ? meta.v2 : meta.v1
   const transactions: DecodedTransaction[] = []
+  const invocations =
+    watched.networkId === null
+      ? new Map<string, Invocation>()
+      : readInvocations(body.txSet, watched.networkId, (id) => {
+          const index = findWatched(watched, id)
+          return index < 0 ? null : watched.strkeys[index]!
+        })
   for (const tx of body.txProcessing) {
-    const decoded = readTransaction(tx.result, tx.feeProcessing, tx.txApplyProcessing, watched)
+    const decoded = readTransaction(tx.result, tx.feeProcessing, tx.txApplyProcessing, watched, invocations)
     if (decoded !== null) transactions.push(decoded)
   }
   return headerFacts(body.ledgerHeader, transactions)

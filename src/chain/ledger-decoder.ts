@@ -22,6 +22,7 @@ export interface LedgerDecoder {
 export interface DecoderWorkerInit {
   strkeys: string[]
   instanceStorage: string[]
+  passphrase: string | null
 }
 
 export type DecoderRequest = { id: number; metas: readonly (string | Uint8Array)[] }
@@ -37,6 +38,7 @@ export function createLedgerDecoder(watched: WatchedContracts, options: { worker
   const init: DecoderWorkerInit = {
     strkeys: [...watched.strkeys],
     instanceStorage: watched.strkeys.filter((_, i) => watched.instanceStorage[i]),
+    passphrase: watched.passphrase,
   }
   const worker = new Worker(new URL('./ledger-decoder-worker.ts', import.meta.url), { workerData: init })
   // The indexer's own event loop keeps the process alive; an idle decoder must not.
@@ -85,5 +87,5 @@ export function decodeMeta(meta: string | Uint8Array, watched: WatchedContracts)
 
 /** The worker's watch list, rebuilt from plain data. */
 export function watchListFromInit(init: DecoderWorkerInit): WatchedContracts {
-  return buildWatchedContracts(init.strkeys, init.instanceStorage)
+  return buildWatchedContracts(init.strkeys, init.instanceStorage, init.passphrase)
 }

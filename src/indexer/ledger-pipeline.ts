@@ -61,6 +61,7 @@ export function buildNetworkWatchList(network: NetworkConfig, modules = PROTOCOL
   return buildWatchedContracts(
     [...new Set([...modules.flatMap((m) => m.contracts(network).map((c) => c.address)), ...oracles])],
     [...oracles, ...modules.flatMap((m) => m.instanceStorage(network))],
+    network.passphrase,
   )
 }
 

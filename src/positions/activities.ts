@@ -98,6 +98,9 @@ export interface TransactionAnswer {
   /** Stroops. */
   fee_charged: string
   fee_account: string | null
+  source_account: string | null
+  contract: string | null
+  function: string | null
   actions: ActivityItem[]
 }
 
@@ -116,6 +119,9 @@ export async function buildTransactionAnswer(
     successful: Boolean(Number(tx.successful)),
     fee_charged: tx.fee_charged,
     fee_account: tx.fee_account,
+    source_account: tx.source_account,
+    contract: tx.contract,
+    function: tx.function,
     actions: await Promise.all(rows.map((row) => valuer.value(row))),
   }
 }

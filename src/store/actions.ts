@@ -64,7 +64,7 @@ export function buildActionRow(
 
 const INSERT = {
   transactions:
-    'INSERT INTO transactions (hash, ledger, tx_order, successful, fee_charged, fee_account) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO transactions (hash, ledger, tx_order, successful, fee_charged, fee_account, source_account, contract, function) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   actions: `INSERT INTO actions (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
               account, asset, amount, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   accountActions:
@@ -76,7 +76,17 @@ export function writeActivitySqlite(raw: DatabaseSync, rows: ActivityRows): void
   if (rows.transactions.length === 0) return
   const tx = raw.prepare(INSERT.transactions)
   for (const r of rows.transactions)
-    tx.run(r.hash, r.ledger, r.tx_order, r.successful, r.fee_charged, r.fee_account)
+    tx.run(
+      r.hash,
+      r.ledger,
+      r.tx_order,
+      r.successful,
+      r.fee_charged,
+      r.fee_account,
+      r.source_account,
+      r.contract,
+      r.function,
+    )
   const action = raw.prepare(INSERT.actions)
   for (const r of rows.actions)
     action.run(
@@ -103,8 +113,10 @@ export async function writeActivityPostgres(client: pg.PoolClient, rows: Activit
   const t = rows.transactions
   if (t.length === 0) return
   await client.query(
-    `INSERT INTO transactions (hash, ledger, tx_order, successful, fee_charged, fee_account)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[])`,
+    `INSERT INTO transactions (hash, ledger, tx_order, successful, fee_charged, fee_account, source_account,
+       contract, function)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[],
+       $8::text[], $9::text[])`,
     [
       t.map((r) => r.hash),
       t.map((r) => r.ledger),
@@ -112,6 +124,9 @@ export async function writeActivityPostgres(client: pg.PoolClient, rows: Activit
       t.map((r) => r.successful),
       t.map((r) => r.fee_charged),
       t.map((r) => r.fee_account),
+      t.map((r) => r.source_account),
+      t.map((r) => r.contract),
+      t.map((r) => r.function),
     ],
   )
   const a = rows.actions
@@ -186,7 +201,8 @@ const ACTION_COLUMNS = `a.ledger AS ledger, a.tx_order AS tx_order, a.event_inde
 
 const ONE_SQL = {
   transaction: `SELECT t.hash AS hash, t.ledger AS ledger, t.tx_order AS tx_order, t.successful AS successful,
-                  t.fee_charged AS fee_charged, t.fee_account AS fee_account, l.close_time AS close_time
+                  t.fee_charged AS fee_charged, t.fee_account AS fee_account, t.source_account AS source_account,
+                  t.contract AS contract, t.function AS function, l.close_time AS close_time
                 FROM transactions t LEFT JOIN ledgers l ON l.sequence = t.ledger WHERE t.hash = $1`,
 } as const
 
@@ -264,6 +280,9 @@ export function buildActivityRows(
       successful: tx.successful ? 1 : 0,
       fee_charged: tx.feeCharged.toString(),
       fee_account: tx.feeAccount,
+      source_account: tx.sourceAccount,
+      contract: tx.invoked?.contract ?? null,
+      function: tx.invoked?.fn ?? null,
     })
   })
   for (const action of actions) {

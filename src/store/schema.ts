@@ -133,6 +133,10 @@ export interface TransactionsTable {
   /** Stroops, decimal string. */
   fee_charged: string
   fee_account: string | null
+  /** From the envelope, when the transaction invokes a watched contract. */
+  source_account: string | null
+  contract: string | null
+  function: string | null
 }
 
 /** One decoded protocol action, keyed by its place in the chain. */

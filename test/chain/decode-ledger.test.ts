@@ -166,6 +166,8 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
       successful: false,
       feeCharged: 100n,
       feeAccount: null,
+      sourceAccount: null,
+      invoked: null,
       events: [],
       contractDataChanges: [],
       instanceChanges: [],

@@ -17,6 +17,8 @@ function ledgerOf(...transactions: Partial<DecodedTransaction>[]): DecodedLedger
       successful: true,
       feeCharged: 100n,
       feeAccount: null,
+      sourceAccount: null,
+      invoked: null,
       events: [],
       contractDataChanges: [],
       instanceChanges: [],

@@ -68,7 +68,9 @@ describe('createIndexer against a Stellar RPC', () => {
     expect(clean.snapshots.some((s) => s.positions === '[]')).toBe(true)
     // FxDAO's VaultsInfo totals are the only contract state: this network lists no lending pool.
     expect(clean.contract_state.length).toBeGreaterThan(0)
-    expect(new Set(clean.contract_state.map((r) => String(r.key).split('/')[0]))).toEqual(new Set(['VaultsInfo']))
+    expect(new Set(clean.contract_state.map((r) => String(r.key).split('/')[0]))).toEqual(
+      new Set(['VaultsInfo']),
+    )
     // The oracle posts three prices every 60 ledgers, alternately as v3 events and as v2 storage.
     expect(clean.prices).toHaveLength(3 * Math.ceil(700 / 60))
     expect(new Set(clean.prices.map((p) => p.decimals))).toEqual(new Set([14]))

@@ -252,6 +252,35 @@ describe('across protocols: all positions, protocols, transactions and activitie
       .sort((a, b) => a.watchedIndex - b.watchedIndex)
     expect(body.data.actions.length).toBe(expected.length)
     for (const [i, got] of (body.data.actions as Activity[]).entries()) checkActivity(got, expected[i]!)
+    // Source and function come from the envelope, matched to the result by hash.
+    const ledgers = decodeLedgers(devnet.chain)
+    const refTx = ledgers.flatMap((l) => l.txs).find((x) => x.hash === ref.txHash)!
+    expect(body.data).toMatchObject({
+      source_account: refTx.source,
+      contract: refTx.contract,
+      function: refTx.fn,
+    })
+    // A failed invocation of a watched contract: listed, with no actions.
+    const watched = new Set([
+      ...model.pools,
+      devnet.chain.network.contracts.vaultprotocol.address,
+      ...devnet.chain.network.contracts.oracles.map((o) => o.address),
+    ])
+    const failed = ledgers.flatMap((l) => l.txs).filter((x) => !x.successful && watched.has(x.contract))
+    expect(failed.length, 'failed invocations on the devnet').toBeGreaterThan(0)
+    for (const tx of failed.slice(0, 5)) {
+      const answer = await get(`/v1/transactions/${tx.hash}`)
+      expect(answer.status).toBe(200)
+      expect(answer.body.data).toMatchObject({
+        hash: tx.hash,
+        ledger: tx.ledger,
+        successful: false,
+        source_account: tx.source,
+        contract: tx.contract,
+        function: tx.fn,
+        actions: [],
+      })
+    }
     const upper = await get(`/v1/transactions/${ref.txHash.toUpperCase()}`)
     expect(upper.body.data.hash).toBe(ref.txHash)
     const unknown = await get(`/v1/transactions/${'ab'.repeat(32)}`)

@@ -161,6 +161,11 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
               fee_account: nullableString(
                 "The account that paid the fee (the transaction's source unless fee-bumped); null when the ledger's fee processing does not name it",
               ),
+              source_account: nullableString(
+                "The transaction's source account (the inner transaction's for a fee bump), from its envelope; null when it invokes no watched contract (it only touched one's data or events)",
+              ),
+              contract: nullableString('The watched contract it invoked, from its envelope'),
+              function: nullableString('The contract function it invoked, from its envelope'),
               actions: Type.Array(Action, { description: 'In event order' }),
             }),
             meta: listMeta({}),

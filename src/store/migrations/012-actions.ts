@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely'
 /**
  * Decoded protocol actions and the transactions that carry them.
  * - `transactions`: one row per transaction that touched a watched contract, failed ones included
- *   (with no actions): its ledger, order in the ledger, success, fee and fee account.
+ *   (with no actions): its ledger, order in the ledger, success, fee, fee account, and from its
+ *   envelope the source account and the watched contract and function it invoked.
  * - `actions`: one row per decoded action, keyed by its place in the chain (ledger, transaction
  *   order, event order): amounts as decimal strings, the module's own fields as JSON.
  * - `account_actions`: one row per account an action concerns (a liquidation's user and its
@@ -19,6 +20,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('successful', 'integer', (c) => c.notNull())
     .addColumn('fee_charged', 'text', (c) => c.notNull())
     .addColumn('fee_account', 'text')
+    .addColumn('source_account', 'text')
+    .addColumn('contract', 'text')
+    .addColumn('function', 'text')
     .execute()
   await db.schema
     .createTable('actions')
