@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox'
+import type { NetworkConfig } from '../../chain/network.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import {
@@ -9,6 +10,7 @@ import {
   encodeActivityCursor,
   type Interval,
 } from '../../positions/activities.ts'
+import { coverageComplete } from '../../positions/answer.ts'
 import { nullableInteger, nullableString } from '../../positions/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { type ActionFilter, createActionsReader, type StoredAction } from '../../store/actions.ts'
@@ -126,14 +128,24 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
   const actions = createActionsReader(ctx.database)
   const common = { tags: ['activities'], security: [{ apiKey: [] }] }
 
-  const rangeMeta = async (lower: number, upper: number) => {
+  /**
+   * Partial when the range reaches above the head, or a watched contract of the protocols asked
+   * about has history before the store's first ledger (its actions there were never read).
+   */
+  const rangeMeta = async (protocol: string | null, upper: number | null, network: NetworkConfig | null) => {
     const head = await ctx.reader.head()
     const last = head.lastIndexedLedger
     const first = head.firstIndexedLedger
+    const modules = PROTOCOLS.filter((p) => protocol === null || p.name === protocol)
+    const contracts = network ? modules.flatMap((m) => m.coverage(network)) : []
+    const ledger = last === null ? null : upper === null ? last : Math.min(upper, last)
     return {
       last_indexed_ledger: last,
       indexed_from_ledger: first,
-      partial_result: last === null || first === null || upper > last || lower < first,
+      partial_result:
+        last === null ||
+        (upper !== null && upper > last) ||
+        (ledger !== null && !coverageComplete(contracts, first, ledger)),
     }
   }
 
@@ -278,7 +290,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       const response = {
         data: { address, activities },
         meta: {
-          ...(await rangeMeta(range.lower, range.upper === LEDGER_MAX ? 0 : range.upper)),
+          ...(await rangeMeta(q.protocol ?? null, range.to === null ? null : range.upper, deps.network)),
           sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
           from_ledger: range.from,
           to_ledger: range.to,
@@ -368,7 +380,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       const response = {
         data: { address, interval: q.interval, buckets: buildSeries(items, q.interval) },
         meta: {
-          ...(await rangeMeta(range.lower, range.upper === LEDGER_MAX ? 0 : range.upper)),
+          ...(await rangeMeta(q.protocol ?? null, range.to === null ? null : range.upper, deps.network)),
           sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
           from_ledger: range.from,
           to_ledger: range.to,

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
-import { answerState } from '../../positions/answer.ts'
+import { answerState, coverageComplete } from '../../positions/answer.ts'
 import { buildStateSchema, nullableInteger, nullableString } from '../../positions/response-schema.ts'
 import { bucketPoints, renderTvl, type TvlInterval } from '../../positions/tvl.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
@@ -153,7 +153,6 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
                 'interval',
                 `the range holds more than ${TVL_SERIES_MAX_POINTS} ${q.interval} buckets`,
               )
-            if (BigInt(from) < BigInt(first)) partial = true
             for (const { start, ledger } of await bucketPoints(
               (l) => ctx.reader.closeTime(l),
               lo,
@@ -163,12 +162,15 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
               const closeTime = await ctx.reader.closeTime(ledger)
               const rendered = await renderTvl(tvl, deps, network, ledger, closeTime)
               for (const s of rendered.sources) sources.add(s)
-              partial ||= rendered.partial
+              // As at a single ledger: a contract's history before the store's first ledger is unknown.
+              const pointPartial =
+                rendered.partial || !coverageComplete(module.coverage(network), first, ledger)
+              partial ||= pointPartial
               points.push({
                 start_time: start,
                 close_time: closeTime,
                 as_of_ledger: rendered.asOfLedger,
-                partial_result: rendered.partial,
+                partial_result: pointPartial,
                 ...rendered.data,
               })
             }
