@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { StrKey, xdr } from '@stellar/stellar-sdk'
+import { StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
 
 /**
  * What a ledger's transaction set says about the transactions that invoke a watched contract: who
@@ -14,6 +14,8 @@ export interface Invocation {
   /** The contract invoked (C...) and the function. */
   contract: string
   fn: string
+  /** The call's arguments as native values (see `scValToNative`). */
+  args: unknown[]
 }
 
 const ENVELOPE_TX = 2
@@ -83,6 +85,7 @@ export function readInvocations(
       source: accountOf(inner.tx.sourceAccount),
       contract,
       fn: host.invokeContract.functionName.toString(),
+      args: host.invokeContract.args.map((arg) => scValToNative(xdr.ScVal.fromXdrObject(arg))),
     })
   }
   return found

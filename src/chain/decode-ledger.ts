@@ -41,7 +41,7 @@ export interface DecodedTransaction {
    * list knows the network passphrase): its source account and the function called; else null.
    */
   sourceAccount: string | null
-  invoked: { contract: string; fn: string } | null
+  invoked: { contract: string; fn: string; args: unknown[] } | null
   events: DecodedEvent[]
   contractDataChanges: ContractDataChange[]
   /** Watched contracts whose instance entry (and so its instance storage) this transaction rewrote. */
@@ -284,7 +284,7 @@ function readTransaction(
     feeCharged: pair.result.feeCharged,
     feeAccount: readFeeAccount(feeProcessing),
     sourceAccount: invocation?.source ?? null,
-    invoked: invocation ? { contract: invocation.contract, fn: invocation.fn } : null,
+    invoked: invocation ? { contract: invocation.contract, fn: invocation.fn, args: invocation.args } : null,
   }
   if (code !== TX_SUCCESS && code !== TX_FEE_BUMP_INNER_SUCCESS) {
     return { hash, successful: false, ...fee, events: [], contractDataChanges: [], instanceChanges: [] }

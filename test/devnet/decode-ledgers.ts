@@ -24,6 +24,8 @@ export interface DecodedTx {
   contract: string
   /** The transaction's source account (G...), from the same envelope. */
   source: string
+  /** The call's arguments, as natives. */
+  args: unknown[]
   ledger: number
   index: number
   successful: boolean
@@ -61,7 +63,7 @@ export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedg
   const body = lcm.type === 'v1' ? lcm.v1 : lcm.v2
   const header = body.ledgerHeader.header
   const sequence = header.ledgerSeq
-  const functions = new Map<string, { fn: string; contract: string; source: string }>()
+  const functions = new Map<string, { fn: string; contract: string; source: string; args: unknown[] }>()
   const set = body.txSet.toXdrObject()
   if (set.v === 1) {
     for (const phase of set.v1TxSet.phases) {
@@ -79,6 +81,7 @@ export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedg
               : null
           functions.set(hash, {
             source,
+            args: invoke ? invoke.args.map((a) => scValToNative(xdr.ScVal.fromXdrObject(a))) : [],
             fn: invoke ? invoke.functionName.toString() : '',
             contract: invoke
               ? Address.fromScAddress(xdr.ScAddress.fromXdrObject(invoke.contractAddress)).toString()
@@ -105,6 +108,7 @@ export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedg
       fn: functions.get(hash)?.fn ?? '',
       contract: functions.get(hash)?.contract ?? '',
       source: functions.get(hash)?.source ?? '',
+      args: functions.get(hash)?.args ?? [],
       ledger: sequence,
       index: i + 1,
       successful: tp.result.result.result.type === 'txSuccess',

@@ -21,7 +21,11 @@ const MID = START + 800
 
 /** The pool events the lending module lists as actions, and whose account each names (blend-contracts-v2 pool/src/events.rs). */
 const REQUESTS = ['supply', 'withdraw', 'supply_collateral', 'withdraw_collateral', 'borrow', 'repay']
-function accountOf(event: RefPoolEvent): string | null {
+/** A vault action as read from the call (FxDAO publishes no events), shaped like a pool event. */
+type RefAction = RefPoolEvent & { vault?: { account: string; asset: string | null; amount: bigint | null } }
+
+function accountOf(event: RefAction): string | null {
+  if (event.vault) return event.vault.account
   const [name, , second] = event.topics as [string, unknown, unknown]
   if (REQUESTS.includes(name) || name === 'new_auction' || name === 'fill_auction') return second as string
   if (name === 'claim') return event.topics[1] as string
@@ -53,6 +57,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
   beforeAll(async () => {
     devnet = await startDevnet(DEVNET)
     model = buildLendingModel(devnet.chain)
+    vaultRefs = buildVaultRefs()
     t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
     indexer = createIndexer({
       database: t.database,
@@ -76,17 +81,73 @@ describe('across protocols: all positions, protocols, transactions and activitie
   }
 
   /** Every action of an account in the reference model, newest first (ledger, transaction, event). */
+  /** FxDAO's actions from the devnet's envelopes (function and arguments, FxDAO 0.6.0 signatures). */
+  const buildVaultRefs = (): RefAction[] => {
+    const network = devnet.chain.network
+    const vault = network.contracts.vaultprotocol.address
+    const watched = new Set([vault, ...model.pools, ...network.contracts.oracles.map((o) => o.address)])
+    const xlm = network.vaultprotocol.collateral_asset
+    const debtOf = (d: string) => network.vaultprotocol.denominations[d]!.debt_asset
+    const refs: RefAction[] = []
+    for (const ledger of decodeLedgers(devnet.chain)) {
+      for (const tx of ledger.txs) {
+        if (!tx.successful || tx.contract !== vault) continue
+        const base = tx.events.filter((e) => watched.has(e.contractId)).length
+        const push = (
+          type: string,
+          i: number,
+          account: string,
+          asset: string | null,
+          amount: bigint | null,
+        ) =>
+          refs.push({
+            ledger: ledger.sequence,
+            txHash: tx.hash,
+            txIndex: tx.index,
+            contract: vault,
+            watchedIndex: base + i,
+            topics: [type],
+            data: null,
+            vault: { account, asset, amount },
+          })
+        // biome-ignore lint/suspicious/noExplicitAny: native ScVal arguments of several shapes
+        const a = tx.args as any[]
+        if (tx.fn === 'new_vault') push('new_vault', 0, a[1], xlm, a[3])
+        else if (tx.fn === 'increase_collateral' || tx.fn === 'withdraw_collateral')
+          push(tx.fn, 0, a[1].account, xlm, a[3])
+        else if (tx.fn === 'increase_debt' || tx.fn === 'pay_debt')
+          push(tx.fn, 0, a[1].account, debtOf(a[1].denomination), a[3])
+        else if (tx.fn === 'redeem') push('redeem', 0, a[0], debtOf(a[1]), a[3])
+        else if (tx.fn === 'transfer_debt') push('transfer_debt', 0, a[1].account, null, null)
+        else if (tx.fn === 'liquidate') {
+          push('liquidate', 0, a[0], null, null)
+          const removed = tx.changes.filter(
+            (c) => c.kind === 'removed' && Array.isArray(c.key) && (c.key as unknown[])[0] === 'Vault',
+          )
+          for (const [i, c] of removed.entries())
+            push('liquidated', 1 + i, ((c.key as unknown[])[1] as string[])[0]!, null, null)
+        }
+      }
+    }
+    return refs
+  }
+  let vaultRefs: RefAction[] = []
+  const allRefs = (): RefAction[] => [...model.events, ...vaultRefs]
+
   const referenceActions = (account: string, upTo: number) =>
-    model.events
+    allRefs()
       .filter((e) => e.ledger <= upTo && accountOf(e) === account)
       .sort((a, b) => b.ledger - a.ledger || b.txIndex - a.txIndex || b.watchedIndex - a.watchedIndex)
 
   /** The account with the most actions at or before MID and after it. */
   const busiest = () => {
     const counts = new Map<string, [number, number]>()
-    for (const e of model.events) {
+    const vaultUsers = new Set(vaultRefs.map((e) => e.vault!.account))
+    for (const e of allRefs()) {
       const account = accountOf(e)
-      if (!account) continue
+      // Accounts acting in both protocols, so the pages interleave them.
+      if (!account || !vaultUsers.has(account) || !model.events.some((x) => accountOf(x) === account))
+        continue
       const c = counts.get(account) ?? [0, 0]
       c[e.ledger <= MID ? 0 : 1]++
       counts.set(account, c)
@@ -110,8 +171,26 @@ describe('across protocols: all positions, protocols, transactions and activitie
     }
   }
 
-  const checkActivity = (got: Activity, ref: RefPoolEvent) => {
+  const checkActivity = (got: Activity, ref: RefAction) => {
     const [name, first] = ref.topics as [string, unknown]
+    if (ref.vault) {
+      const { account, asset, amount } = ref.vault
+      expect(got).toMatchObject({
+        protocol: 'vaultprotocol',
+        type: name,
+        account,
+        ledger: ref.ledger,
+        tx_hash: ref.txHash,
+        event_index: ref.watchedIndex,
+        asset,
+        amount_raw: amount === null ? null : amount.toString(),
+      })
+      if (asset !== null && amount !== null) {
+        const { usd, reason } = expectedUsd(asset, amount, ref.ledger)
+        expect(got).toMatchObject({ amount_usd: usd, usd_unavailable_reason: reason })
+      }
+      return
+    }
     expect(got).toMatchObject({
       protocol: 'lendingprotocol',
       type: name,
@@ -201,7 +280,11 @@ describe('across protocols: all positions, protocols, transactions and activitie
         .filter((e) => e.topics[0] === type && e.ledger >= from && e.ledger <= to)
         .map((e) => `${e.txHash}/${e.watchedIndex}`),
     )
-    expect((await walk('&protocol=vaultprotocol')).length).toBe(0)
+    expect(all.some((e) => e.vault) && all.some((e) => !e.vault), 'actions in both protocols').toBe(true)
+    const vaultOnly = await walk('&protocol=vaultprotocol')
+    expect(vaultOnly.map((a) => `${a.tx_hash}/${a.event_index}`)).toEqual(
+      all.filter((e) => e.vault).map((e) => `${e.txHash}/${e.watchedIndex}`),
+    )
 
     // The series: count and USD volume per UTC hour of the same actions.
     const series = await get(`/v1/users/${account}/activities/series?interval=hour`)
@@ -212,9 +295,13 @@ describe('across protocols: all positions, protocols, transactions and activitie
       const b = buckets.get(start) ?? { count: 0, volume: 0n, priced: 0, unpriced: 0 }
       b.count++
       const name = e.topics[0] as string
-      const usd = REQUESTS.includes(name)
-        ? expectedUsd(e.topics[1] as string, (e.data as bigint[])[0]!, e.ledger).usd
-        : null
+      const usd = e.vault
+        ? e.vault.asset !== null && e.vault.amount !== null
+          ? expectedUsd(e.vault.asset, e.vault.amount, e.ledger).usd
+          : null
+        : REQUESTS.includes(name)
+          ? expectedUsd(e.topics[1] as string, (e.data as bigint[])[0]!, e.ledger).usd
+          : null
       if (usd === null) b.unpriced++
       else {
         b.priced++
@@ -237,6 +324,35 @@ describe('across protocols: all positions, protocols, transactions and activitie
         .map(([start, b]) => [start, b.count, b.priced === 0 ? null : decimal(b.volume, 7), b.unpriced]),
     )
   }, 120_000)
+
+  it('every vault action kind is listed under its account, a liquidation under the liquidator and each owner', async () => {
+    await indexer.syncTo(devnet.latestLedger())
+    const kinds = new Set(vaultRefs.map((e) => e.topics[0]))
+    for (const kind of [
+      'new_vault',
+      'increase_collateral',
+      'withdraw_collateral',
+      'increase_debt',
+      'pay_debt',
+      'redeem',
+      'liquidate',
+      'liquidated',
+      'transfer_debt',
+    ])
+      expect(kinds.has(kind), kind).toBe(true)
+    for (const kind of kinds) {
+      const ref = vaultRefs.find((e) => e.topics[0] === kind)!
+      const { status, body } = await get(
+        `/v1/users/${ref.vault!.account}/activities?type=${kind}&from_ledger=${ref.ledger}&to_ledger=${ref.ledger}`,
+      )
+      expect(status).toBe(200)
+      const got = (body.data.activities as Activity[]).find(
+        (a) => a.tx_hash === ref.txHash && a.event_index === ref.watchedIndex,
+      )
+      expect(got, String(kind)).toBeDefined()
+      checkActivity(got!, ref)
+    }
+  })
 
   it('a transaction: ledger, close time, success and its actions in event order; unknown is 404', async () => {
     await indexer.syncTo(devnet.latestLedger())

@@ -1,5 +1,6 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { AccountGroupChange, ProtocolModule, StoredItem } from '../protocol-module.ts'
+import { readVaultActions } from './actions.ts'
 import { adaptVaultLedger } from './adapt-ledger.ts'
 import { renderVaultSnapshot, type VaultObject } from './positions.ts'
 import { VaultPositionsData } from './positions-schema.ts'
@@ -39,7 +40,11 @@ export const vaultProtocol: ProtocolModule = {
                   },
                 ],
         }))
-        return { accounts, states: readVaultsInfo(ledger, contract) }
+        return {
+          accounts,
+          states: readVaultsInfo(ledger, contract),
+          actions: readVaultActions(ledger, network),
+        }
       },
     }
   },
