@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  ledger_not_indexed: 409,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
@@ -27,6 +28,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   not_found: 'The route or resource does not exist, or belongs to another organization.',
   method_not_allowed: 'The route exists but not with this method.',
   conflict: 'The resource exists already.',
+  ledger_not_indexed:
+    'The index has not reached `min_ledger` yet: the answer would be older than a state the client saw; retry after `Retry-After` seconds.',
   payload_too_large: 'The request body is larger than the limit.',
   uri_too_long: 'A path segment (such as the address) is longer than the router accepts.',
   unsupported_media_type: 'The request body is not application/json.',

@@ -16,18 +16,23 @@ import { slugProblem } from '../org/slug.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
+import { addMinLedger } from './min-ledger.ts'
 import { buildOpenApiOptions } from './openapi.ts'
 import { requireAddress } from './params.ts'
 import { renderReferencePage } from './reference-page.ts'
 import type { Caller, RouteAuth } from './request-context.ts'
+import { registerActivityRoutes } from './routes/activities.ts'
+import { registerAllPositionsRoute } from './routes/all-positions.ts'
 import { registerAuditLogRoutes } from './routes/audit-log.ts'
 import { registerAuthRoutes } from './routes/auth.ts'
 import { registerHealthRoutes } from './routes/health.ts'
 import { registerKeyRoutes } from './routes/keys.ts'
 import { registerOrgRoutes } from './routes/org.ts'
 import { registerPositionRoutes } from './routes/positions.ts'
+import { registerProtocolListRoute } from './routes/protocol-list.ts'
 import { registerProtocolRoutes } from './routes/protocols.ts'
 import { registerSignupRoutes } from './routes/signup.ts'
+import { registerTvlRoutes } from './routes/tvl.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
 export type App = ReturnType<typeof createFastify>
@@ -167,6 +172,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       throw new Error(`route ${route.method} ${route.url} declares no auth`)
     }
     route.schema ??= {}
+    if (route.config.auth === 'api_key') addMinLedger(route, ctx)
     const query = route.schema.querystring as Record<string, unknown> | undefined
     route.schema.querystring = query
       ? { ...query, additionalProperties: false }
@@ -245,6 +251,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerOrgRoutes(app, ctx)
   registerAuditLogRoutes(app, ctx)
   registerPositionRoutes(app, ctx)
+  registerAllPositionsRoute(app, ctx)
+  registerProtocolListRoute(app, ctx)
+  registerActivityRoutes(app, ctx)
+  registerTvlRoutes(app, ctx)
   registerProtocolRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())

@@ -1,5 +1,6 @@
 import { Reader } from '@stellar/js-xdr'
 import { StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
+import { type Invocation, networkIdOf, readInvocations } from './decode-envelopes.ts'
 import { skipXdr, XdrSpanError } from './xdr-span.ts'
 
 /**
@@ -29,6 +30,19 @@ export interface DecodedTransaction {
   hash: string
   /** A failed transaction is listed with no events and no changes: nothing it did took effect. */
   successful: boolean
+  /** Fee charged, in stroops (the transaction result's `feeCharged`). */
+  feeCharged: bigint
+  /**
+   * The account that paid the fee (the transaction's source unless fee-bumped), read from the
+   * ledger's fee processing; null when that lists no account entry.
+   */
+  feeAccount: string | null
+  /**
+   * Read from the transaction set when the transaction invokes a watched contract (and the watch
+   * list knows the network passphrase): its source account and the function called; else null.
+   */
+  sourceAccount: string | null
+  invoked: { contract: string; fn: string; args: unknown[] } | null
   events: DecodedEvent[]
   contractDataChanges: ContractDataChange[]
   /** Watched contracts whose instance entry (and so its instance storage) this transaction rewrote. */
@@ -85,6 +99,9 @@ export interface WatchedContracts {
    */
   readonly holders: readonly (readonly string[] | null)[]
   readonly holderIds: readonly (readonly Uint8Array[] | null)[]
+  /** The network's passphrase: with it, transaction envelopes are matched to results (source, function, failed ones). */
+  readonly passphrase: string | null
+  readonly networkId: Uint8Array | null
 }
 
 /**
@@ -95,6 +112,7 @@ export function buildWatchedContracts(
   strkeys: readonly string[],
   instanceStorage: readonly string[] = [],
   holders: Readonly<Record<string, readonly string[]>> = {},
+  passphrase: string | null = null,
 ): WatchedContracts {
   const only = strkeys.map((s) => (Object.hasOwn(holders, s) ? [...holders[s]!] : null))
   return {
@@ -103,6 +121,8 @@ export function buildWatchedContracts(
     instanceStorage: strkeys.map((s) => instanceStorage.includes(s)),
     holders: only,
     holderIds: only.map((list) => (list === null ? null : list.map((h) => StrKey.decodeContract(h)))),
+    passphrase,
+    networkId: passphrase === null ? null : networkIdOf(passphrase),
   }
 }
 
@@ -120,6 +140,7 @@ function findWatched(watched: WatchedContracts, id: Uint8Array): number {
 
 // Wire discriminants, from the XDR definitions (Stellar-ledger-entries.x, Stellar-contract.x).
 const SC_ADDRESS_CONTRACT = 1
+const LEDGER_ENTRY_ACCOUNT = 0
 const LEDGER_ENTRY_CONTRACT_DATA = 6
 const DURABILITY_TEMPORARY = 0
 const SCV_LEDGER_KEY_CONTRACT_INSTANCE = 20
@@ -242,11 +263,33 @@ function readEvent(event: xdr.ContractEventWire, watched: WatchedContracts, out:
   })
 }
 
+/** The account whose balance paid the fee: the first account entry of the fee processing. */
+function readFeeAccount(feeProcessing: readonly xdr.LedgerEntryChangeWire[]): string | null {
+  for (const change of feeProcessing) {
+    const entry =
+      change.type === 0
+        ? change.created
+        : change.type === 1
+          ? change.updated
+          : change.type === 3
+            ? change.state
+            : null
+    if (entry !== null && entry.data.type === LEDGER_ENTRY_ACCOUNT) {
+      return StrKey.encodeEd25519PublicKey(Buffer.from(entry.data.account.accountId.ed25519))
+    }
+  }
+  return null
+}
+
 function readTransaction(
   pair: xdr.TransactionResultPairWire,
+  feeProcessing: readonly xdr.LedgerEntryChangeWire[],
   meta: xdr.TransactionMetaWire,
   watched: WatchedContracts,
+  invocations: ReadonlyMap<string, Invocation>,
 ): DecodedTransaction | null {
+  const hash = Buffer.from(pair.transactionHash).toString('hex')
+  const invocation = invocations.get(hash)
   const events: DecodedEvent[] = []
   const changes: ContractDataChange[] = []
   const instances: InstanceChange[] = []
@@ -262,17 +305,23 @@ function readTransaction(
       for (const change of op.changes) readChange(change, watched, sinks)
     }
     for (const event of meta.v3.sorobanMeta?.events ?? []) readEvent(event, watched, events)
-  } else {
+  } else if (!invocation) {
     // Metas before v3 predate Soroban: no contract data, no contract events.
     return null
   }
-  if (changes.length === 0 && events.length === 0 && instances.length === 0) return null
-  const hash = Buffer.from(pair.transactionHash).toString('hex')
+  // A failed invocation of a watched contract has nothing in its meta: its envelope names it.
+  if (changes.length === 0 && events.length === 0 && instances.length === 0 && !invocation) return null
   const code = pair.result.result.code
-  if (code !== TX_SUCCESS && code !== TX_FEE_BUMP_INNER_SUCCESS) {
-    return { hash, successful: false, events: [], contractDataChanges: [], instanceChanges: [] }
+  const fee = {
+    feeCharged: pair.result.feeCharged,
+    feeAccount: readFeeAccount(feeProcessing),
+    sourceAccount: invocation?.source ?? null,
+    invoked: invocation ? { contract: invocation.contract, fn: invocation.fn, args: invocation.args } : null,
   }
-  return { hash, successful: true, events, contractDataChanges: changes, instanceChanges: instances }
+  if (code !== TX_SUCCESS && code !== TX_FEE_BUMP_INNER_SUCCESS) {
+    return { hash, successful: false, ...fee, events: [], contractDataChanges: [], instanceChanges: [] }
+  }
+  return { hash, successful: true, ...fee, events, contractDataChanges: changes, instanceChanges: instances }
 }
 
 /**
@@ -286,6 +335,24 @@ function mentionsWatched(bytes: Uint8Array, watched: WatchedContracts): boolean 
     // A contract read only for some holders' entries matters only where a holder is named too.
     const wanted = watched.holderIds[i] ?? [watched.ids[i]!]
     for (const id of wanted) if (haystack.indexOf(id) >= 0) return true
+  }
+  return false
+}
+
+/**
+ * The watched contract a transaction may invoke, by its 32-byte id: null for an unwatched contract
+ * and for one read only for some holders' entries (an asset: its transfers are not the protocol's).
+ */
+function invokedWatched(watched: WatchedContracts, id: Uint8Array): string | null {
+  const index = findWatched(watched, id)
+  return index < 0 || watched.holderIds[index] ? null : watched.strkeys[index]!
+}
+
+/** Whether the bytes name a watched contract a transaction could invoke (see `invokedWatched`). */
+function mentionsInvocable(bytes: Uint8Array, watched: WatchedContracts): boolean {
+  const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (let i = 0; i < watched.ids.length; i++) {
+    if (!watched.holderIds[i] && haystack.indexOf(watched.ids[i]!) >= 0) return true
   }
   return false
 }
@@ -332,14 +399,29 @@ export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContrac
     entries: ReadonlyArray<readonly [string, { kind: string }]>
   }
   const resultMeta = version === 2 ? xdr.TransactionResultMetaV1.schema : xdr.TransactionResultMeta.schema
+  // Where the transaction hash sits in a TransactionResultMeta(V1): V1 opens with a 4-byte `ext`.
+  const hashAt = version === 2 ? 4 : 0
   let offset = 4
   let header: xdr.LedgerHeaderHistoryEntryWire | null = null
+  let invocations: ReadonlyMap<string, Invocation> = new Map()
   const transactions: DecodedTransaction[] = []
   for (const [field, schema] of body.entries) {
     if (field === 'ledgerHeader') {
       const reader = new Reader(bytes.subarray(offset))
       header = xdr.LedgerHeaderHistoryEntry.schema._read(reader, 'LedgerCloseMeta.ledgerHeader')
       offset += reader.offset
+      continue
+    }
+    if (field === 'txSet') {
+      // The envelopes are read only when they name a contract a transaction could invoke: they give
+      // each invocation's source, function and arguments, and name a failed one (its meta is empty).
+      const start = offset
+      offset = skipXdr(schema, view, offset)
+      const span = bytes.subarray(start, offset)
+      if (watched.networkId !== null && mentionsInvocable(span, watched)) {
+        const txSet = xdr.GeneralizedTransactionSet.schema._read(new Reader(span), 'LedgerCloseMeta.txSet')
+        invocations = readInvocations(txSet, watched.networkId, (id) => invokedWatched(watched, id))
+      }
       continue
     }
     if (field !== 'txProcessing') {
@@ -353,9 +435,12 @@ export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContrac
       offset = skipXdr(resultMeta, view, offset)
       if (offset > bytes.byteLength) throw new XdrSpanError('LedgerCloseMeta.txProcessing runs past its end')
       const span = bytes.subarray(start, offset)
-      if (!mentionsWatched(span, watched)) continue
+      const invoked =
+        invocations.size > 0 &&
+        invocations.has(Buffer.from(span.subarray(hashAt, hashAt + 32)).toString('hex'))
+      if (!invoked && !mentionsWatched(span, watched)) continue
       const tx = resultMeta.decode(span)
-      const decoded = readTransaction(tx.result, tx.txApplyProcessing, watched)
+      const decoded = readTransaction(tx.result, tx.feeProcessing, tx.txApplyProcessing, watched, invocations)
       if (decoded !== null) transactions.push(decoded)
     }
     // Nothing after the transactions is read.
@@ -377,8 +462,12 @@ export function decodeLedgerCloseMetaFully(bytes: Uint8Array, watched: WatchedCo
     throw new Error('LedgerCloseMeta v0 predates Soroban and is not supported')
   const body = meta.v === 2 ? meta.v2 : meta.v1
   const transactions: DecodedTransaction[] = []
+  const invocations =
+    watched.networkId === null
+      ? new Map<string, Invocation>()
+      : readInvocations(body.txSet, watched.networkId, (id) => invokedWatched(watched, id))
   for (const tx of body.txProcessing) {
-    const decoded = readTransaction(tx.result, tx.txApplyProcessing, watched)
+    const decoded = readTransaction(tx.result, tx.feeProcessing, tx.txApplyProcessing, watched, invocations)
     if (decoded !== null) transactions.push(decoded)
   }
   return headerFacts(body.ledgerHeader, transactions)

@@ -23,6 +23,7 @@ export interface DecoderWorkerInit {
   strkeys: string[]
   instanceStorage: string[]
   holders: Record<string, string[]>
+  passphrase: string | null
 }
 
 export type DecoderRequest = { id: number; metas: readonly (string | Uint8Array)[] }
@@ -44,6 +45,7 @@ export function createLedgerDecoder(watched: WatchedContracts, options: { worker
         return list ? [[s, [...list]]] : []
       }),
     ),
+    passphrase: watched.passphrase,
   }
   const worker = new Worker(new URL('./ledger-decoder-worker.ts', import.meta.url), { workerData: init })
   // The indexer's own event loop keeps the process alive; an idle decoder must not.
@@ -92,5 +94,5 @@ export function decodeMeta(meta: string | Uint8Array, watched: WatchedContracts)
 
 /** The worker's watch list, rebuilt from plain data. */
 export function watchListFromInit(init: DecoderWorkerInit): WatchedContracts {
-  return buildWatchedContracts(init.strkeys, init.instanceStorage, init.holders)
+  return buildWatchedContracts(init.strkeys, init.instanceStorage, init.holders, init.passphrase)
 }

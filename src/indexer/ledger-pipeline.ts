@@ -4,11 +4,13 @@ import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../pro
 import {
   type AccountGroupChange,
   ITEM_LEDGER_FIELD,
+  type ProtocolAction,
   type ProtocolAdapter,
   type ProtocolModule,
   type StoredItem,
 } from '../protocols/protocol-module.ts'
 import { PROTOCOLS } from '../protocols/registry.ts'
+import { type ActivityRows, buildActivityRows, emptyActivityRows } from '../store/actions.ts'
 import type { Database } from '../store/db.ts'
 import {
   type ContractStateRow,
@@ -69,6 +71,7 @@ export function buildNetworkWatchList(network: NetworkConfig, modules = PROTOCOL
     [...new Set([...listed, ...Object.keys(holders)])],
     [...oracles, ...modules.flatMap((m) => m.instanceStorage(network))],
     holders,
+    network.passphrase,
   )
 }
 
@@ -140,6 +143,7 @@ export function createLedgerPipeline(
   let snapshots: SnapshotsTable[] = []
   let stateRows: ContractStateRow[] = []
   let prices: PricesTable[] = []
+  let activity: ActivityRows = emptyActivityRows()
   let changeCount = 0
 
   async function addLedgers(decoded: readonly DecodedLedger[]): Promise<void> {
@@ -188,6 +192,7 @@ export function createLedgerPipeline(
     facts: Array<{
       accounts: AccountGroupChange[]
       states: { contract: string; key: string; value: unknown }[]
+      actions?: ProtocolAction[]
     }>,
   ): void {
     if (last !== null && ledger.sequence !== last + 1) throw new LedgerGapError(last + 1, ledger.sequence)
@@ -231,6 +236,11 @@ export function createLedgerPipeline(
         })
       }
     }
+    buildActivityRows(
+      ledger,
+      facts.flatMap((f) => f.actions ?? []),
+      activity,
+    )
     last = ledger.sequence
     lastHash = ledger.hash
   }
@@ -245,6 +255,7 @@ export function createLedgerPipeline(
       snapshots,
       states: stateRows,
       prices,
+      activity,
       updatedAt,
     }
     committed = last
@@ -252,6 +263,7 @@ export function createLedgerPipeline(
     snapshots = []
     stateRows = []
     prices = []
+    activity = emptyActivityRows()
     changeCount = 0
     return batch
   }

@@ -71,6 +71,55 @@ export function buildPositionsSchema(dataSchema: TSchema) {
   return Type.Object({ data: dataSchema, enrichment: Enrichment, meta: PositionsMeta })
 }
 
+const UsdReason = nullableString(
+  "Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise",
+)
+
+/** USD totals of one protocol's section, or of every protocol's. */
+export const UsdTotalsSchema = Type.Object({
+  assets_usd: NullableAmount(
+    'Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held',
+  ),
+  debt_usd: NullableAmount(
+    'Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held',
+  ),
+  net_usd: NullableAmount('assets_usd − debt_usd; null when either is null'),
+  usd_unavailable_reason: UsdReason,
+})
+
+/** `GET /v1/users/{address}/positions`: one section per protocol, each in its own shape. */
+export function buildAllPositionsSchema(sections: Record<string, { kind: string; dataSchema: TSchema }>) {
+  const properties: Record<string, TSchema> = {}
+  for (const [name, { kind, dataSchema }] of Object.entries(sections)) {
+    properties[name] = Type.Object({
+      kind: Type.Literal(kind),
+      as_of_ledger: nullableInteger(
+        "Ledger of this protocol's snapshot served; null when none at or before the pin",
+      ),
+      partial_result: Type.Boolean({ description: 'This section needs what the store does not hold' }),
+      oracle_staleness_seconds: Type.Integer(),
+      data: dataSchema,
+      totals: UsdTotalsSchema,
+    })
+  }
+  return Type.Object({
+    data: Type.Object({
+      address: Type.String(),
+      protocols: Type.Object(properties, {
+        description:
+          'Every protocol, keyed by its name: `data` exactly as GET /v1/users/{address}/positions/{protocol} answers it at the same pin',
+      }),
+      totals: UsdTotalsSchema,
+    }),
+    enrichment: Enrichment,
+    meta: Type.Object({
+      requested_ledger: RequestedLedger,
+      as_of_ledger: nullableInteger("The newest section's as_of_ledger; null when no section has a snapshot"),
+      ...COMMON_META,
+    }),
+  })
+}
+
 /** `GET /v1/users/{address}/positions/{protocol}/history`: snapshots, newest first, each as the snapshot surface shows it. */
 export function buildHistorySchema(dataSchema: TSchema) {
   const Item = Type.Object({

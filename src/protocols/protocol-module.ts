@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { DecodedLedger } from '../chain/decode-ledger.ts'
 import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
+import type { UsdPart } from '../positions/totals.ts'
 import type { PositionsReader, SnapshotRow } from '../store/positions-read.ts'
 
 /**
@@ -131,6 +132,12 @@ export interface PositionsSurface {
     snapshot: SnapshotRow,
     valuation: Valuation,
   ): Promise<Rendered>
+  /**
+   * The USD values of a rendered `data` that the all-protocols answer adds up (what is held, what
+   * is owed). Optional: without it the rows of DESIGN §4.1's shape are read (`position_type`
+   * `borrow` is debt, every other row an asset, by `amount_usd`), as `rowUsdParts` does.
+   */
+  usdParts?(data: unknown): UsdPart[]
 }
 
 /** A question about protocol state at a ledger (pools, reserves, emissions). */
@@ -192,6 +199,37 @@ export interface ProtocolAction {
   event_index: number
 }
 
+/** One asset's amounts in a protocol's contracts at a ledger (smallest units of the asset). */
+export interface TvlAsset {
+  asset: string
+  /** What the protocol's contracts hold of it: vault collateral, a pool's supplied minus borrowed, pair reserves, managed funds; null when it holds none by design (a vault protocol's debt token). */
+  locked: bigint | null
+  /** What users owe in it (vault debt, borrows); null when the protocol lends none of it. */
+  borrowed: bigint | null
+}
+
+/**
+ * `GET /v1/protocols/{name}/tvl`: how a module computes what its contracts hold at a ledger, from
+ * the contract-level state it already stores (FxDAO `VaultsInfo` totals, Blend reserves' supply and
+ * liabilities, a pair's reserves, a DeFindex vault's total managed funds), never by summing user
+ * snapshots: a point costs a few seeks per contract, whatever the number of accounts. The route
+ * prices each asset at the ledger and sums; a bucket of a series is this at the bucket's last ledger.
+ */
+export interface TvlSurface {
+  description: string
+  lockedAt(
+    deps: PositionsDeps,
+    network: NetworkConfig,
+    ledger: number,
+  ): Promise<{
+    assets: TvlAsset[]
+    /** The latest ledger at which a state entry used was written (null: none yet). */
+    asOfLedger: number | null
+    /** Some contract's state the answer needs was never seen. */
+    partial: boolean
+  }>
+}
+
 export interface ProtocolModule {
   /** The API path segment and the stored `protocol` of its snapshots (`vaultprotocol`). */
   name: string
@@ -216,6 +254,8 @@ export interface ProtocolModule {
   pools?: PoolSurface
   reserves?: StateSurface
   emissions?: StateSurface
+  /** Total value locked, from stored contract state (see `TvlSurface`). */
+  tvl?: TvlSurface
 }
 
 /** The ledger at which a stored item last changed: the book appends it to every item it writes. */

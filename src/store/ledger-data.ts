@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type pg from 'pg'
+import { type ActivityRows, writeActivityPostgres, writeActivitySqlite } from './actions.ts'
 import type { Database, PreparedQuery } from './db.ts'
 import type { ContractStateTable, LedgersTable, PricesTable, SnapshotsTable } from './schema.ts'
 
@@ -24,6 +25,8 @@ export interface LedgerBatch {
   /** Contract-state entries whose value changed, one row per entry and ledger. */
   states: ContractStateRow[]
   prices: PricesTable[]
+  /** Transactions that touched watched contracts and their decoded actions (store/actions.ts). */
+  activity?: ActivityRows
   /** Epoch milliseconds, for operators; not part of the indexed data. */
   updatedAt: number
 }
@@ -220,6 +223,7 @@ function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
     for (const r of batch.states) s.state.run(r.contract, r.key, r.ledger, r.value)
     for (const r of batch.prices)
       s.price.run(r.oracle, r.asset, r.ledger, r.price, r.decimals, r.timestamp_ms)
+    if (batch.activity) writeActivitySqlite(raw, batch.activity)
     s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.ledgers[0]!.sequence, batch.updatedAt)
     raw.exec('COMMIT')
   } catch (error) {
@@ -296,6 +300,7 @@ async function writePostgresBatch(client: pg.PoolClient, batch: LedgerBatch): Pr
         ],
       )
     }
+    if (batch.activity) await writeActivityPostgres(client, batch.activity)
     await client.query(
       `INSERT INTO indexer_state (name, last_ledger, first_ledger, updated_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (name) DO UPDATE SET last_ledger = excluded.last_ledger, updated_at = excluded.updated_at`,

@@ -127,6 +127,54 @@ export interface PricesTable {
   timestamp_ms: number
 }
 
+/** A transaction that touched a watched contract (failed ones too). */
+export interface TransactionsTable {
+  /** Lowercase hex. */
+  hash: string
+  ledger: number
+  /** Its order among the ledger's transactions that touched a watched contract (apply order). */
+  tx_order: number
+  /** 1 or 0. */
+  successful: number
+  /** Stroops, decimal string. */
+  fee_charged: string
+  fee_account: string | null
+  /** From the envelope, when the transaction invokes a watched contract. */
+  source_account: string | null
+  contract: string | null
+  function: string | null
+}
+
+/** One decoded protocol action, keyed by its place in the chain. */
+export interface ActionsTable {
+  ledger: number
+  tx_order: number
+  /** Order of the event among the watched contracts' events of the transaction. */
+  event_index: number
+  protocol: string
+  tx_hash: string
+  operation: number
+  type: string
+  contract: string
+  account: string
+  /** The asset the action moved, when it names one. */
+  asset: string | null
+  /** The amount of `asset` moved, decimal string in the asset's smallest units. */
+  amount: string | null
+  /** JSON of the module's own fields, integers as decimal strings. */
+  details: string
+}
+
+/** One row per account an action concerns: an account's activities are one range scan. */
+export interface AccountActionsTable {
+  account: string
+  ledger: number
+  tx_order: number
+  event_index: number
+  protocol: string
+  type: string
+}
+
 export interface NetworksTable {
   /** 'current': the network the indexer ingests; its passphrase binds the store to that network. */
   name: string
@@ -149,4 +197,7 @@ export interface Schema {
   contract_state: ContractStateTable
   prices: PricesTable
   networks: NetworksTable
+  transactions: TransactionsTable
+  actions: ActionsTable
+  account_actions: AccountActionsTable
 }

@@ -90,6 +90,41 @@ const ROUTES: ProtectedRoute[] = [
   },
   {
     method: 'GET',
+    path: '/v1/users/{address}/positions',
+    url: `/v1/users/${ADDRESS}/positions`,
+    auth: 'api_key',
+  },
+  { method: 'GET', path: '/v1/protocols', url: '/v1/protocols', auth: 'api_key' },
+  ...['vaultprotocol', 'lendingprotocol'].map(
+    (protocol): ProtectedRoute => ({
+      method: 'GET',
+      path: `/v1/protocols/${protocol}/tvl`,
+      url: `/v1/protocols/${protocol}/tvl`,
+      auth: 'api_key',
+    }),
+  ),
+  {
+    method: 'GET',
+    path: '/v1/transactions/{hash}',
+    url: `/v1/transactions/${'ab'.repeat(32)}`,
+    auth: 'api_key',
+    // This store has ingested no transaction.
+    ok: 404,
+  },
+  {
+    method: 'GET',
+    path: '/v1/users/{address}/activities',
+    url: `/v1/users/${ADDRESS}/activities`,
+    auth: 'api_key',
+  },
+  {
+    method: 'GET',
+    path: '/v1/users/{address}/activities/series',
+    url: `/v1/users/${ADDRESS}/activities/series?interval=day`,
+    auth: 'api_key',
+  },
+  {
+    method: 'GET',
     path: '/v1/protocols/lendingprotocol/reserves',
     url: '/v1/protocols/lendingprotocol/reserves',
     auth: 'api_key',

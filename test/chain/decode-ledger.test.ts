@@ -164,6 +164,10 @@ describe.each([1, 2] as const)('decodeLedgerCloseMeta (LedgerCloseMeta v%i)', (v
     expect(decoded.transactions[1]).toEqual({
       hash: txHashHex('failed'),
       successful: false,
+      feeCharged: 100n,
+      feeAccount: null,
+      sourceAccount: null,
+      invoked: null,
       events: [],
       contractDataChanges: [],
       instanceChanges: [],

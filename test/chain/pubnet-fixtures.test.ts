@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { gunzipSync, zstdDecompressSync } from 'node:zlib'
-import { Address, StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
+import { Address, Networks, StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import {
   buildWatchedContracts,
@@ -166,6 +166,9 @@ describe('transactions that name no watched contract, in a ledger that does', ()
         buildNetworkWatchList(await loadNetworkConfig('pubnet')),
         buildWatchedContracts(contracts, contracts),
         ...contracts.slice(0, 8).map((c) => buildWatchedContracts([c], [c])),
+        // With the passphrase, envelopes are read too (source, function, failed invocations).
+        buildWatchedContracts(contracts, contracts, {}, Networks.PUBLIC),
+        ...contracts.slice(0, 8).map((c) => buildWatchedContracts([c], [], {}, Networks.PUBLIC)),
       ]
       for (const watched of lists) {
         expect(decodeLedgerCloseMeta(bytes, watched)).toEqual(decodeLedgerCloseMetaFully(bytes, watched))

@@ -22,6 +22,10 @@ export interface DecodedTx {
   fn: string
   /** The contract invoked (C...), read from the same envelope. */
   contract: string
+  /** The transaction's source account (G...), from the same envelope. */
+  source: string
+  /** The call's arguments, as natives. */
+  args: unknown[]
   ledger: number
   index: number
   successful: boolean
@@ -59,7 +63,7 @@ export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedg
   const body = lcm.type === 'v1' ? lcm.v1 : lcm.v2
   const header = body.ledgerHeader.header
   const sequence = header.ledgerSeq
-  const functions = new Map<string, { fn: string; contract: string }>()
+  const functions = new Map<string, { fn: string; contract: string; source: string; args: unknown[] }>()
   const set = body.txSet.toXdrObject()
   if (set.v === 1) {
     for (const phase of set.v1TxSet.phases) {
@@ -67,13 +71,17 @@ export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedg
       for (const component of phase.v0Components) {
         for (const envelope of component.txsMaybeDiscountedFee.txs) {
           const base64 = Buffer.from(xdr.TransactionEnvelope.schema.encode(envelope)).toString('base64')
-          const hash = Buffer.from(TransactionBuilder.fromXDR(base64, passphrase).hash()).toString('hex')
+          const parsed = TransactionBuilder.fromXDR(base64, passphrase)
+          const hash = Buffer.from(parsed.hash()).toString('hex')
+          const source = 'innerTransaction' in parsed ? parsed.innerTransaction.source : parsed.source
           const body = envelope.type === 2 ? envelope.v1.tx.operations[0]?.body : undefined
           const invoke =
             body?.type === 24 && body.invokeHostFunctionOp.hostFunction.type === 0
               ? body.invokeHostFunctionOp.hostFunction.invokeContract
               : null
           functions.set(hash, {
+            source,
+            args: invoke ? invoke.args.map((a) => scValToNative(xdr.ScVal.fromXdrObject(a))) : [],
             fn: invoke ? invoke.functionName.toString() : '',
             contract: invoke
               ? Address.fromScAddress(xdr.ScAddress.fromXdrObject(invoke.contractAddress)).toString()
@@ -99,6 +107,8 @@ export function decodeLedger(bytes: Uint8Array, passphrase: string): DecodedLedg
       hash,
       fn: functions.get(hash)?.fn ?? '',
       contract: functions.get(hash)?.contract ?? '',
+      source: functions.get(hash)?.source ?? '',
+      args: functions.get(hash)?.args ?? [],
       ledger: sequence,
       index: i + 1,
       successful: tp.result.result.result.type === 'txSuccess',

@@ -15,6 +15,10 @@ function ledgerOf(...transactions: Partial<DecodedTransaction>[]): DecodedLedger
     transactions: transactions.map((t, i) => ({
       hash: `${i}`,
       successful: true,
+      feeCharged: 100n,
+      feeAccount: null,
+      sourceAccount: null,
+      invoked: null,
       events: [],
       contractDataChanges: [],
       instanceChanges: [],

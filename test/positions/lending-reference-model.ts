@@ -48,6 +48,8 @@ export interface Versioned {
 export interface RefPoolEvent {
   ledger: number
   txHash: string
+  /** The transaction's place in its ledger (apply order). */
+  txIndex: number
   contract: string
   /** Index among the transaction's events of watched contracts (pools, vaults, oracles). */
   watchedIndex: number
@@ -104,6 +106,7 @@ export function buildLendingModel(chain: DevnetChain): LendingModel {
           model.events.push({
             ledger: ledger.sequence,
             txHash: tx.hash,
+            txIndex: tx.index,
             contract: event.contractId,
             watchedIndex,
             topics: event.topics.map((t) => scValToNative(xdr.ScVal.fromXDR(t, 'base64'))),

@@ -5,6 +5,7 @@ import { renderEmissions, renderPool, renderReserves } from './pools.ts'
 import { LendingEmissionsData, LendingPoolData, LendingReservesData } from './pools-schema.ts'
 import { LENDING_PROTOCOL, renderLendingSnapshot } from './positions.ts'
 import { LendingPositionsData } from './positions-schema.ts'
+import { lendingTvl } from './tvl.ts'
 
 export { LENDING_PROTOCOL }
 
@@ -27,6 +28,7 @@ export const lendingProtocol: ProtocolModule = {
   },
   itemKey: lendingItemKey,
   coverage: pools,
+  tvl: lendingTvl,
   positions: {
     dataSchema: LendingPositionsData,
     summary: 'Lending positions (Blend v2 pools)',

@@ -1,9 +1,11 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { AccountGroupChange, ProtocolModule, StoredItem } from '../protocol-module.ts'
+import { readVaultActions } from './actions.ts'
 import { adaptVaultLedger } from './adapt-ledger.ts'
-import { renderVaultSnapshot } from './positions.ts'
+import { renderVaultSnapshot, type VaultObject } from './positions.ts'
 import { VaultPositionsData } from './positions-schema.ts'
 import { type StoredVault, VAULT_PROTOCOL } from './stored-vault.ts'
+import { readVaultsInfo, vaultTvl } from './tvl.ts'
 
 /**
  * FxDAO vaults (0.6.0): one group per denomination, holding that vault as the contract stores it
@@ -13,8 +15,9 @@ export const vaultProtocol: ProtocolModule = {
   name: VAULT_PROTOCOL,
   kind: 'vault',
   contracts: (network: NetworkConfig) => [network.contracts.vaultprotocol],
-  // Positions come from persistent `Vault` entries alone; the instance storage is bookkeeping.
-  instanceStorage: () => [],
+  // Positions come from persistent `Vault` entries alone; the instance storage's `VaultsInfo`
+  // totals are kept as contract state for the TVL.
+  instanceStorage: (network) => [network.contracts.vaultprotocol.address],
   createAdapter(network) {
     const contract = network.contracts.vaultprotocol.address
     return {
@@ -37,12 +40,17 @@ export const vaultProtocol: ProtocolModule = {
                   },
                 ],
         }))
-        return { accounts, states: [] }
+        return {
+          accounts,
+          states: readVaultsInfo(ledger, contract),
+          actions: readVaultActions(ledger, network),
+        }
       },
     }
   },
   itemKey: (item: StoredItem) => String(item.denomination),
   coverage: (network) => [network.contracts.vaultprotocol],
+  tvl: vaultTvl,
   positions: {
     dataSchema: VaultPositionsData,
     summary: 'Vault positions',
@@ -53,5 +61,10 @@ export const vaultProtocol: ProtocolModule = {
       'The same vaults as the snapshot surface, valued at the ledger: FxDAO stores debt plainly (no rate, no accrual), so amounts are those of the latest snapshot at or before the ledger and `rate_ledger` is null; USD uses prices at or before the ledger. For a position far below the ledger the USD values of the two surfaces differ by design.',
     empty: (address) => ({ address, vaults: [] }),
     render: renderVaultSnapshot,
+    usdParts: (data) =>
+      (data as { vaults: VaultObject[] }).vaults.flatMap((v) => [
+        { side: 'asset' as const, usd: v.collateral_usd, reason: v.usd_unavailable_reason },
+        { side: 'debt' as const, usd: v.debt_usd, reason: v.usd_unavailable_reason },
+      ]),
   },
 }

@@ -43,6 +43,34 @@ export async function dumpIndexedData(database: Database) {
         .execute(),
       ['ledger', 'decimals', 'timestamp_ms'],
     ),
+    transactions: num(await db.selectFrom('transactions').selectAll().orderBy('hash').execute(), [
+      'ledger',
+      'tx_order',
+      'successful',
+    ]),
+    actions: num(
+      await db
+        .selectFrom('actions')
+        .selectAll()
+        .orderBy('ledger')
+        .orderBy('tx_order')
+        .orderBy('event_index')
+        .orderBy('protocol')
+        .execute(),
+      ['ledger', 'tx_order', 'event_index', 'operation'],
+    ),
+    account_actions: num(
+      await db
+        .selectFrom('account_actions')
+        .selectAll()
+        .orderBy('account')
+        .orderBy('ledger')
+        .orderBy('tx_order')
+        .orderBy('event_index')
+        .orderBy('protocol')
+        .execute(),
+      ['ledger', 'tx_order', 'event_index'],
+    ),
     indexer_state: num(
       await db.selectFrom('indexer_state').select(['name', 'last_ledger']).orderBy('name').execute(),
       ['last_ledger'],

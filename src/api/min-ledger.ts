@@ -1,0 +1,50 @@
+import type { RouteOptions } from 'fastify'
+import { Type } from 'typebox'
+import type { AppContext } from '../context.ts'
+import { AppError } from '../errors.ts'
+import { LedgerPin, parseLedgerPin } from './params.ts'
+import { errorResponses } from './schemas.ts'
+
+/** Stellar closes a ledger about every five seconds: when to ask again. */
+const LEDGER_CLOSE_S = 5
+
+/**
+ * `min_ledger` (The Graph's `number_gte`): the lowest indexed head the client accepts. A client
+ * that saw ledger N passes it, and never reads a state older than one it saw: when the index has
+ * not reached N the answer is 409 `ledger_not_indexed`, not an older answer.
+ */
+export const MinLedgerParam = Type.String({
+  ...(LedgerPin as unknown as { pattern: string }),
+  description:
+    'A ledger number (a whole number from 0 to 2^63-1) the index must have reached; below it the answer is 409 ledger_not_indexed',
+})
+
+/**
+ * Gives a data route `min_ledger`: the query parameter (schema and OpenAPI), its error response
+ * and the check, which runs after validation and authentication and before the handler. Applied
+ * once, to every route that takes an API key, from the app's `onRoute` hook.
+ */
+export function addMinLedger(route: RouteOptions, ctx: AppContext): void {
+  route.schema ??= {}
+  const schema = route.schema
+  const query = (schema.querystring ?? { type: 'object', properties: {} }) as {
+    properties?: Record<string, unknown>
+  }
+  schema.querystring = { ...query, properties: { ...query.properties, min_ledger: MinLedgerParam } }
+  schema.response = { ...(schema.response as object), ...errorResponses('ledger_not_indexed') }
+  const check = async (request: { query: unknown }) => {
+    const raw = (request.query as { min_ledger?: string } | undefined)?.min_ledger
+    if (raw === undefined) return
+    const wanted = parseLedgerPin(raw, 'min_ledger')
+    const last = (await ctx.reader.head()).lastIndexedLedger
+    if (last === null || BigInt(wanted) > BigInt(last)) {
+      const message = `the index has reached ledger ${last ?? 'none yet'}, below min_ledger ${wanted}`
+      throw new AppError('ledger_not_indexed', message, {
+        details: [{ field: 'min_ledger', message }],
+        headers: { 'retry-after': String(LEDGER_CLOSE_S) },
+      })
+    }
+  }
+  const existing = route.preHandler
+  route.preHandler = existing === undefined ? [check] : [...[existing].flat(), check]
+}

@@ -1,0 +1,398 @@
+import { type TSchema, Type } from 'typebox'
+import type { NetworkConfig } from '../../chain/network.ts'
+import type { AppContext } from '../../context.ts'
+import { AppError } from '../../errors.ts'
+import {
+  buildSeries,
+  buildTransactionAnswer,
+  createActionValuer,
+  decodeActivityCursor,
+  encodeActivityCursor,
+  type Interval,
+} from '../../positions/activities.ts'
+import { coverageComplete } from '../../positions/answer.ts'
+import { nullableInteger, nullableString } from '../../positions/response-schema.ts'
+import { PROTOCOLS } from '../../protocols/registry.ts'
+import { type ActionFilter, createActionsReader, type StoredAction } from '../../store/actions.ts'
+import type { App } from '../app.ts'
+import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
+import { errorResponses } from '../schemas.ts'
+import {
+  createDataDeps,
+  DATA_ERRORS,
+  DATA_SCOPE,
+  HISTORY_LIMIT_DEFAULT,
+  HISTORY_LIMIT_MAX,
+  sendData,
+} from './positions.ts'
+
+/** The widest ledger range a series or filter can name (int64 pins above it match nothing more). */
+const LEDGER_MAX = Number.MAX_SAFE_INTEGER
+
+const Action = Type.Object({
+  protocol: Type.String(),
+  type: Type.String({
+    description: "The action's name in its protocol: `supply`, `borrow`, `fill_auction`, `claim`, ...",
+  }),
+  contract: Type.String({ description: 'The contract that emitted it' }),
+  account: Type.String({ description: 'The account whose position it concerns' }),
+  ledger: Type.Integer(),
+  close_time: nullableInteger('Close time of its ledger, epoch seconds'),
+  tx_hash: Type.String(),
+  operation: Type.Integer({ description: 'Operation index in the transaction' }),
+  event_index: Type.Integer({
+    description: "Order of its event among the watched contracts' events of the transaction",
+  }),
+  asset: nullableString('The asset it moved (C…), when it names one'),
+  amount_raw: nullableString(
+    "The amount moved in the asset's smallest units, as the chain states it",
+    '^[0-9]+$',
+  ),
+  amount: nullableString(
+    "amount_raw in the asset's units, with exactly its decimals; null when the asset is unknown",
+  ),
+  amount_usd: nullableString("amount × the USD price at or before the action's ledger, 7 decimals"),
+  usd_unavailable_reason: nullableString(
+    'Why amount_usd is null although there is an amount: price_missing, price_stale, asset_unknown',
+  ),
+  details: Type.Record(Type.String(), Type.Unknown(), {
+    description: "The protocol's own fields of the action (integers as decimal strings)",
+  }),
+})
+
+const PROTOCOL_NAMES = PROTOCOLS.map((p) => p.name)
+const ProtocolFilter = Type.String({
+  pattern: `^(${PROTOCOL_NAMES.join('|')})$`,
+  description: `One of ${PROTOCOL_NAMES.join(', ')}`,
+})
+const TypeFilter = Type.String({ pattern: '^[a-z_]{1,40}$', description: 'An action type, such as supply' })
+const LimitParam = Type.String({
+  pattern: '^[0-9]{1,3}$',
+  description: `A whole number from 1 to ${HISTORY_LIMIT_MAX} (default ${HISTORY_LIMIT_DEFAULT})`,
+})
+const CursorParam = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,80}$',
+  description: 'The next_cursor of a previous page, unchanged',
+})
+const IntervalParam = Type.Union([Type.Literal('hour'), Type.Literal('day')], {
+  description: 'hour or day (UTC buckets by ledger close time)',
+})
+
+const listMeta = (extra: Record<string, TSchema>) =>
+  Type.Object({
+    last_indexed_ledger: nullableInteger('The indexer checkpoint'),
+    indexed_from_ledger: nullableInteger(
+      'The first ledger the store ingested: actions before it are unknown',
+    ),
+    partial_result: Type.Boolean({
+      description: 'true when the range reaches below indexed_from_ledger or above the indexed head',
+    }),
+    sources: Type.Array(Type.String()),
+    response_time_ms: Type.Integer(),
+    ...extra,
+  })
+
+const RangeMeta = {
+  from_ledger: Type.Unsafe<number | bigint | null>({
+    type: ['integer', 'null'],
+    description: 'As given (inclusive)',
+  }),
+  to_ledger: Type.Unsafe<number | bigint | null>({
+    type: ['integer', 'null'],
+    description: 'As given (inclusive)',
+  }),
+}
+
+function invalid(field: string, message: string): AppError {
+  return new AppError('invalid_request', message, { details: [{ field, message }] })
+}
+
+interface RangeQuery {
+  from_ledger?: string
+  to_ledger?: string
+}
+
+function parseRange(q: RangeQuery) {
+  const from = q.from_ledger === undefined ? null : parseLedgerPin(q.from_ledger, 'from_ledger')
+  const to = q.to_ledger === undefined ? null : parseLedgerPin(q.to_ledger, 'to_ledger')
+  if (from !== null && to !== null && BigInt(from) > BigInt(to)) {
+    throw invalid('from_ledger', 'from_ledger must be at most to_ledger')
+  }
+  const clamp = (v: number | bigint) => (BigInt(v) > BigInt(LEDGER_MAX) ? LEDGER_MAX : Number(v))
+  return { from, to, lower: from === null ? 0 : clamp(from), upper: to === null ? LEDGER_MAX : clamp(to) }
+}
+
+/** `GET /v1/transactions/{hash}`, `GET /v1/users/{address}/activities` and its series. */
+export function registerActivityRoutes(app: App, ctx: AppContext): void {
+  const depsOf = createDataDeps(ctx)
+  const actions = createActionsReader(ctx.database)
+  const common = { tags: ['activities'], security: [{ apiKey: [] }] }
+
+  /**
+   * Partial when the range reaches above the head, or a watched contract of the protocols asked
+   * about has history before the store's first ledger (its actions there were never read).
+   */
+  const rangeMeta = async (protocol: string | null, upper: number | null, network: NetworkConfig | null) => {
+    const head = await ctx.reader.head()
+    const last = head.lastIndexedLedger
+    const first = head.firstIndexedLedger
+    const modules = PROTOCOLS.filter((p) => protocol === null || p.name === protocol)
+    const contracts = network ? modules.flatMap((m) => m.coverage(network)) : []
+    const ledger = last === null ? null : upper === null ? last : Math.min(upper, last)
+    return {
+      last_indexed_ledger: last,
+      indexed_from_ledger: first,
+      partial_result:
+        last === null ||
+        (upper !== null && upper > last) ||
+        (ledger !== null && !coverageComplete(contracts, first, ledger)),
+    }
+  }
+
+  app.get(
+    '/v1/transactions/:hash',
+    {
+      config: { auth: 'api_key', scope: DATA_SCOPE },
+      schema: {
+        ...common,
+        summary: 'Get transaction',
+        description:
+          'A transaction that touched a watched contract: its ledger, close time, success, fee and fee account, and the protocol actions decoded from it (none for a failed transaction: nothing it did took effect). 404 for a transaction that touched no watched contract, or one the store has not ingested.',
+        params: Type.Object({
+          hash: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'Transaction hash, 64 hex digits' }),
+        }),
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            data: Type.Object({
+              hash: Type.String(),
+              ledger: Type.Integer(),
+              close_time: nullableInteger('Epoch seconds'),
+              successful: Type.Boolean(),
+              fee_charged: Type.String({ description: 'Fee charged, in stroops', pattern: '^[0-9]+$' }),
+              fee_account: nullableString(
+                "The account that paid the fee (the transaction's source unless fee-bumped); null when the ledger's fee processing does not name it",
+              ),
+              source_account: nullableString(
+                "The transaction's source account (the inner transaction's for a fee bump), from its envelope; null when it invokes no watched contract (it only touched one's data or events)",
+              ),
+              contract: nullableString('The watched contract it invoked, from its envelope'),
+              function: nullableString('The contract function it invoked, from its envelope'),
+              actions: Type.Array(Action, { description: 'In event order' }),
+            }),
+            meta: listMeta({}),
+          }),
+          ...errorResponses(
+            'invalid_request',
+            'unauthorized',
+            'insufficient_scope',
+            'not_found',
+            'rate_limited',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const started = performance.now()
+      const hash = (request.params as { hash: string }).hash.toLowerCase()
+      const tx = await actions.transaction(hash)
+      if (!tx)
+        throw new AppError('not_found', `transaction ${hash} touched no watched contract (or is not indexed)`)
+      const deps = await depsOf()
+      const data = await buildTransactionAnswer(deps, actions, tx)
+      const head = await ctx.reader.head()
+      const meta = {
+        last_indexed_ledger: head.lastIndexedLedger,
+        indexed_from_ledger: head.firstIndexedLedger,
+        partial_result: false,
+        sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
+        response_time_ms: 0,
+      }
+      return sendData(reply, { data, meta }, started, false)
+    },
+  )
+
+  app.get(
+    '/v1/users/:address/activities',
+    {
+      config: { auth: 'api_key', scope: DATA_SCOPE },
+      schema: {
+        ...common,
+        summary: 'Get activities',
+        description:
+          "The account's decoded protocol actions with `from_ledger <= ledger <= to_ledger` (inclusive, optional), of one `protocol` and one `type` when given, newest first (by ledger, transaction order, event order), a page of `limit` at a time. Each has its amount and its USD value at its own ledger. `meta.next_cursor` continues with older actions (null on the last page); a cursor stays valid while the indexer keeps ingesting, since new actions are newer than any page served.",
+        params: Type.Object({ address: AddressParam }),
+        querystring: Type.Object(
+          {
+            protocol: Type.Optional(ProtocolFilter),
+            type: Type.Optional(TypeFilter),
+            from_ledger: Type.Optional(LedgerPin),
+            to_ledger: Type.Optional(LedgerPin),
+            limit: Type.Optional(LimitParam),
+            cursor: Type.Optional(CursorParam),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            data: Type.Object({ address: Type.String(), activities: Type.Array(Action) }),
+            meta: listMeta({
+              ...RangeMeta,
+              limit: Type.Integer(),
+              next_cursor: nullableString('Pass as `cursor` for the next (older) page; null at the end'),
+            }),
+          }),
+          ...DATA_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const started = performance.now()
+      const q = request.query as RangeQuery & {
+        protocol?: string
+        type?: string
+        limit?: string
+        cursor?: string
+      }
+      const address = requireAddress((request.params as { address: string }).address)
+      const range = parseRange(q)
+      const limit = q.limit === undefined ? HISTORY_LIMIT_DEFAULT : Number(q.limit)
+      if (limit < 1 || limit > HISTORY_LIMIT_MAX) {
+        throw invalid('limit', `limit must be a whole number from 1 to ${HISTORY_LIMIT_MAX}`)
+      }
+      const before = q.cursor === undefined ? null : decodeActivityCursor(q.cursor)
+      if (q.cursor !== undefined && before === null) {
+        throw invalid('cursor', 'cursor must be the next_cursor of a previous page, unchanged')
+      }
+      const deps = await depsOf()
+      const filter: ActionFilter = {
+        account: address,
+        protocol: q.protocol ?? null,
+        type: q.type ?? null,
+        from: range.lower,
+        to: range.upper,
+        before,
+        limit: limit + 1,
+      }
+      const rows = await actions.actionsOfAccount(filter)
+      const page = rows.slice(0, limit)
+      const valuer = createActionValuer(deps, deps.network)
+      const activities = await Promise.all(page.map((row) => valuer.value(row)))
+      const last = page.at(-1)
+      const next =
+        rows.length > limit && last
+          ? encodeActivityCursor({
+              ledger: Number(last.ledger),
+              tx_order: last.tx_order,
+              event_index: last.event_index,
+            })
+          : null
+      const response = {
+        data: { address, activities },
+        meta: {
+          ...(await rangeMeta(q.protocol ?? null, range.to === null ? null : range.upper, deps.network)),
+          sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
+          from_ledger: range.from,
+          to_ledger: range.to,
+          limit,
+          next_cursor: next,
+          response_time_ms: 0,
+        },
+      }
+      return sendData(
+        reply,
+        response,
+        started,
+        typeof range.from === 'bigint' || typeof range.to === 'bigint',
+      )
+    },
+  )
+
+  app.get(
+    '/v1/users/:address/activities/series',
+    {
+      config: { auth: 'api_key', scope: DATA_SCOPE },
+      schema: {
+        ...common,
+        summary: 'Get activity series',
+        description:
+          "The account's actions with `from_ledger <= ledger <= to_ledger` (of one `protocol` when given) counted per UTC hour or day of their ledgers' close times, oldest bucket first, with the USD volume of the priced ones (each at its own ledger's prices). Buckets without an action are left out.",
+        params: Type.Object({ address: AddressParam }),
+        querystring: Type.Object(
+          {
+            interval: IntervalParam,
+            protocol: Type.Optional(ProtocolFilter),
+            from_ledger: Type.Optional(LedgerPin),
+            to_ledger: Type.Optional(LedgerPin),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            data: Type.Object({
+              address: Type.String(),
+              interval: Type.String(),
+              buckets: Type.Array(
+                Type.Object({
+                  start_time: Type.Integer({ description: 'Start of the bucket, epoch seconds (UTC)' }),
+                  from_ledger: Type.Integer({ description: "Ledger of the bucket's oldest action" }),
+                  to_ledger: Type.Integer({ description: "Ledger of the bucket's newest action" }),
+                  count: Type.Integer(),
+                  volume_usd: nullableString(
+                    'Σ amount_usd of the priced actions, 7 decimals; null when none was priced',
+                  ),
+                  unpriced_count: Type.Integer({ description: 'Actions of the bucket without a USD value' }),
+                }),
+              ),
+            }),
+            meta: listMeta(RangeMeta),
+          }),
+          ...DATA_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const started = performance.now()
+      const q = request.query as RangeQuery & { interval: Interval; protocol?: string }
+      const address = requireAddress((request.params as { address: string }).address)
+      const range = parseRange(q)
+      const deps = await depsOf()
+      const valuer = createActionValuer(deps, deps.network)
+      const rows: StoredAction[] = []
+      // Pages of the same keyset scan the activities endpoint uses, until the range is exhausted.
+      let before = null as ActionFilter['before']
+      for (;;) {
+        const page = await actions.actionsOfAccount({
+          account: address,
+          protocol: q.protocol ?? null,
+          type: null,
+          from: range.lower,
+          to: range.upper,
+          before,
+          limit: HISTORY_LIMIT_MAX,
+        })
+        rows.push(...page)
+        const last = page.at(-1)
+        if (page.length < HISTORY_LIMIT_MAX || !last) break
+        before = { ledger: Number(last.ledger), tx_order: last.tx_order, event_index: last.event_index }
+      }
+      const items = await Promise.all(rows.map((row) => valuer.value(row)))
+      const response = {
+        data: { address, interval: q.interval, buckets: buildSeries(items, q.interval) },
+        meta: {
+          ...(await rangeMeta(q.protocol ?? null, range.to === null ? null : range.upper, deps.network)),
+          sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
+          from_ledger: range.from,
+          to_ledger: range.to,
+          response_time_ms: 0,
+        },
+      }
+      return sendData(
+        reply,
+        response,
+        started,
+        typeof range.from === 'bigint' || typeof range.to === 'bigint',
+      )
+    },
+  )
+}

@@ -1,0 +1,43 @@
+import { Type } from 'typebox'
+import type { AppContext } from '../../context.ts'
+import { answerAllPositions } from '../../positions/all-positions.ts'
+import { buildAllPositionsSchema } from '../../positions/response-schema.ts'
+import { PROTOCOLS } from '../../protocols/registry.ts'
+import type { App } from '../app.ts'
+import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
+import { createDataDeps, DATA_ERRORS, DATA_SCOPE, sendData } from './positions.ts'
+
+/** `GET /v1/users/{address}/positions`: every registered protocol in one answer. */
+export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
+  const depsOf = createDataDeps(ctx)
+  const schema = buildAllPositionsSchema(
+    Object.fromEntries(PROTOCOLS.map((m) => [m.name, { kind: m.kind, dataSchema: m.positions.dataSchema }])),
+  )
+  app.get(
+    '/v1/users/:address/positions',
+    {
+      config: { auth: 'api_key', scope: DATA_SCOPE },
+      schema: {
+        summary: 'Positions in every protocol',
+        description:
+          "Every protocol's snapshot surface at `as_of_ledger` (latest when omitted), one section per protocol in that protocol's own shape with its own `as_of_ledger` and `partial_result`, plus USD totals per section and overall. A total is null when any part of it is unpriced, with the reason. `meta.partial_result` is true when any section's is.",
+        tags: ['positions'],
+        security: [{ apiKey: [] }],
+        params: Type.Object({ address: AddressParam }),
+        querystring: Type.Object({ as_of_ledger: Type.Optional(LedgerPin) }, { additionalProperties: false }),
+        response: { 200: schema, ...DATA_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const started = performance.now()
+      const raw = (request.query as { as_of_ledger?: string }).as_of_ledger
+      const pin = raw === undefined ? null : parseLedgerPin(raw, 'as_of_ledger')
+      const { address } = request.params as { address: string }
+      const response = await answerAllPositions(PROTOCOLS, await depsOf(), {
+        address: requireAddress(address),
+        pin,
+      })
+      return sendData(reply, response, started, typeof pin === 'bigint')
+    },
+  )
+}

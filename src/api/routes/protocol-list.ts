@@ -1,0 +1,92 @@
+import { Type } from 'typebox'
+import type { AppContext } from '../../context.ts'
+import { historyComplete } from '../../positions/coverage.ts'
+import { nullableInteger } from '../../positions/response-schema.ts'
+import { PROTOCOLS } from '../../protocols/registry.ts'
+import { createNetworkProvider } from '../../store/network.ts'
+import type { App } from '../app.ts'
+import { errorResponses } from '../schemas.ts'
+import { DATA_SCOPE, sendData } from './positions.ts'
+
+const ContractSchema = Type.Object({
+  address: Type.String(),
+  kind: Type.String({
+    description: 'What the contract is: `fxdao-vaults`, `blend-pool-v2`, `soroswap-pair`, ...',
+  }),
+  name: Type.String(),
+  version: Type.String(),
+  status: Type.String({ description: '`active`, `paused` or `deprecated`' }),
+  position_types: Type.Array(Type.String()),
+  start_ledger: nullableInteger('First ledger at which the contract existed, when known'),
+  history_complete: Type.Boolean({
+    description:
+      "Whether the store holds the contract's whole history up to the indexed head (false: answers about it are partial_result)",
+  }),
+})
+
+const ProtocolSchema = Type.Object({
+  name: Type.String({ description: 'The path segment of its endpoints' }),
+  kind: Type.String({ description: '`vault`, `lending`, `amm` or `yield`' }),
+  contracts: Type.Array(ContractSchema),
+  indexed_from_ledger: nullableInteger('The first ledger the store ingested (null before the first batch)'),
+  indexed_to_ledger: nullableInteger('The indexer checkpoint: the last ledger ingested'),
+})
+
+const ListSchema = Type.Object({
+  data: Type.Array(ProtocolSchema),
+  meta: Type.Object({
+    last_indexed_ledger: nullableInteger('The indexer checkpoint'),
+    indexed_from_ledger: nullableInteger('The first ledger the store ingested'),
+    response_time_ms: Type.Integer(),
+  }),
+})
+
+/** `GET /v1/protocols`: every registered protocol, its contracts on this network and the indexed range. */
+export function registerProtocolListRoute(app: App, ctx: AppContext): void {
+  const networks = createNetworkProvider(ctx.database)
+  app.get(
+    '/v1/protocols',
+    {
+      config: { auth: 'api_key', scope: DATA_SCOPE },
+      schema: {
+        summary: 'List protocols',
+        description:
+          "Every protocol Strata answers for, with its kind, the network's contracts it reads (address, name, version, status, position types, whether their whole history is indexed) and the indexed ledger range. A protocol the network has no contract of is listed with none.",
+        tags: ['protocols'],
+        security: [{ apiKey: [] }],
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: {
+          200: ListSchema,
+          ...errorResponses('invalid_request', 'unauthorized', 'insufficient_scope', 'rate_limited'),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const started = performance.now()
+      const [network, head] = await Promise.all([networks.get(), ctx.reader.head()])
+      const from = head.firstIndexedLedger
+      const to = head.lastIndexedLedger
+      const data = PROTOCOLS.map((module) => ({
+        name: module.name,
+        kind: module.kind,
+        contracts: (network ? module.contracts(network) : []).map((c) => ({
+          address: c.address,
+          kind: c.kind,
+          name: c.name,
+          version: c.version,
+          status: c.status,
+          position_types: c.position_types,
+          start_ledger: c.start_ledger,
+          history_complete: to !== null && historyComplete(c, from, to),
+        })),
+        indexed_from_ledger: from,
+        indexed_to_ledger: to,
+      }))
+      const response = {
+        data,
+        meta: { last_indexed_ledger: to, indexed_from_ledger: from, response_time_ms: 0 },
+      }
+      return sendData(reply, response, started, false)
+    },
+  )
+}

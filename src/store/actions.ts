@@ -1,0 +1,304 @@
+import type { DatabaseSync } from 'node:sqlite'
+import type pg from 'pg'
+import type { DecodedLedger } from '../chain/decode-ledger.ts'
+import type { ProtocolAction } from '../protocols/protocol-module.ts'
+import type { Database } from './db.ts'
+import { createQueryMany, createQueryOne } from './prepared.ts'
+import type { AccountActionsTable, ActionsTable, TransactionsTable } from './schema.ts'
+
+/**
+ * Decoded actions and the transactions that carry them: written with the snapshots of the same
+ * batch (one transaction), read by the transaction and activities endpoints.
+ */
+
+/** The rows one batch adds to the actions tables. */
+export interface ActivityRows {
+  transactions: TransactionsTable[]
+  actions: ActionsTable[]
+  accountActions: AccountActionsTable[]
+}
+
+export const emptyActivityRows = (): ActivityRows => ({ transactions: [], actions: [], accountActions: [] })
+
+/** Fields every action has; the rest are the module's own and go to `details`. */
+const BASE_FIELDS = new Set([
+  'protocol',
+  'type',
+  'contract',
+  'account',
+  'ledger',
+  'tx_hash',
+  'operation',
+  'event_index',
+  'asset',
+  'amount',
+])
+
+/** JSON with integers beyond a double's range kept exact: every BigInt becomes a decimal string. */
+function toStoredJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === 'bigint' ? v.toString() : v))
+}
+
+/** A decoded action as it is stored: `asset`/`amount` when the action names them, the rest as JSON. */
+export function buildActionRow(
+  action: { [key: string]: unknown } & Omit<ActionsTable, 'tx_order' | 'asset' | 'amount' | 'details'>,
+  txOrder: number,
+): ActionsTable {
+  const details: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(action)) if (!BASE_FIELDS.has(key)) details[key] = value
+  return {
+    ledger: action.ledger,
+    tx_order: txOrder,
+    event_index: action.event_index,
+    protocol: action.protocol,
+    tx_hash: action.tx_hash,
+    operation: action.operation,
+    type: action.type,
+    contract: action.contract,
+    account: action.account,
+    asset: typeof action.asset === 'string' ? action.asset : null,
+    amount: typeof action.amount === 'bigint' ? action.amount.toString() : null,
+    details: toStoredJson(details),
+  }
+}
+
+const INSERT = {
+  transactions:
+    'INSERT INTO transactions (hash, ledger, tx_order, successful, fee_charged, fee_account, source_account, contract, function) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  actions: `INSERT INTO actions (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
+              account, asset, amount, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  accountActions:
+    'INSERT INTO account_actions (account, ledger, tx_order, event_index, protocol, type) VALUES (?, ?, ?, ?, ?, ?)',
+} as const
+
+/** Inside the batch's SQLite transaction (synchronous, under the connection lock). */
+export function writeActivitySqlite(raw: DatabaseSync, rows: ActivityRows): void {
+  if (rows.transactions.length === 0) return
+  const tx = raw.prepare(INSERT.transactions)
+  for (const r of rows.transactions)
+    tx.run(
+      r.hash,
+      r.ledger,
+      r.tx_order,
+      r.successful,
+      r.fee_charged,
+      r.fee_account,
+      r.source_account,
+      r.contract,
+      r.function,
+    )
+  const action = raw.prepare(INSERT.actions)
+  for (const r of rows.actions)
+    action.run(
+      r.ledger,
+      r.tx_order,
+      r.event_index,
+      r.protocol,
+      r.tx_hash,
+      r.operation,
+      r.type,
+      r.contract,
+      r.account,
+      r.asset,
+      r.amount,
+      r.details,
+    )
+  const byAccount = raw.prepare(INSERT.accountActions)
+  for (const r of rows.accountActions)
+    byAccount.run(r.account, r.ledger, r.tx_order, r.event_index, r.protocol, r.type)
+}
+
+/** Inside the batch's PostgreSQL transaction: one statement per table, rows as parallel arrays. */
+export async function writeActivityPostgres(client: pg.PoolClient, rows: ActivityRows): Promise<void> {
+  const t = rows.transactions
+  if (t.length === 0) return
+  await client.query(
+    `INSERT INTO transactions (hash, ledger, tx_order, successful, fee_charged, fee_account, source_account,
+       contract, function)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[],
+       $8::text[], $9::text[])`,
+    [
+      t.map((r) => r.hash),
+      t.map((r) => r.ledger),
+      t.map((r) => r.tx_order),
+      t.map((r) => r.successful),
+      t.map((r) => r.fee_charged),
+      t.map((r) => r.fee_account),
+      t.map((r) => r.source_account),
+      t.map((r) => r.contract),
+      t.map((r) => r.function),
+    ],
+  )
+  const a = rows.actions
+  if (a.length > 0) {
+    await client.query(
+      `INSERT INTO actions (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
+         account, asset, amount, details)
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[],
+         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])`,
+      [
+        a.map((r) => r.ledger),
+        a.map((r) => r.tx_order),
+        a.map((r) => r.event_index),
+        a.map((r) => r.protocol),
+        a.map((r) => r.tx_hash),
+        a.map((r) => r.operation),
+        a.map((r) => r.type),
+        a.map((r) => r.contract),
+        a.map((r) => r.account),
+        a.map((r) => r.asset),
+        a.map((r) => r.amount),
+        a.map((r) => r.details),
+      ],
+    )
+  }
+  const c = rows.accountActions
+  if (c.length > 0) {
+    await client.query(
+      `INSERT INTO account_actions (account, ledger, tx_order, event_index, protocol, type)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[])`,
+      [
+        c.map((r) => r.account),
+        c.map((r) => r.ledger),
+        c.map((r) => r.tx_order),
+        c.map((r) => r.event_index),
+        c.map((r) => r.protocol),
+        c.map((r) => r.type),
+      ],
+    )
+  }
+}
+
+/** A place in the chain: actions are ordered by it, newest first; a cursor names one. */
+export interface ChainPosition {
+  ledger: number
+  tx_order: number
+  event_index: number
+}
+
+export interface ActionFilter {
+  account: string
+  protocol: string | null
+  type: string | null
+  from: number
+  to: number
+  /** Only actions strictly older than this position (decoded from a cursor). */
+  before: ChainPosition | null
+  limit: number
+}
+
+export interface StoredTransaction extends Omit<TransactionsTable, 'successful'> {
+  successful: number | boolean
+  close_time: number | null
+}
+
+export type StoredAction = ActionsTable & { close_time: number | null }
+
+const ACTION_COLUMNS = `a.ledger AS ledger, a.tx_order AS tx_order, a.event_index AS event_index,
+  a.protocol AS protocol, a.tx_hash AS tx_hash, a.operation AS operation, a.type AS type,
+  a.contract AS contract, a.account AS account, a.asset AS asset, a.amount AS amount,
+  a.details AS details, l.close_time AS close_time`
+
+const ONE_SQL = {
+  transaction: `SELECT t.hash AS hash, t.ledger AS ledger, t.tx_order AS tx_order, t.successful AS successful,
+                  t.fee_charged AS fee_charged, t.fee_account AS fee_account, t.source_account AS source_account,
+                  t.contract AS contract, t.function AS function, l.close_time AS close_time
+                FROM transactions t LEFT JOIN ledgers l ON l.sequence = t.ledger WHERE t.hash = $1`,
+} as const
+
+/*
+ * The keyset "older than (L, T, E)" is written as `ledger < L OR (ledger = L AND (tx_order < T OR
+ * (tx_order = T AND event_index < E)))` (row-value comparison is not portable to every SQLite).
+ * A first page passes (to + 1, 0, 0). Filters by protocol and type are optional ($n IS NULL).
+ */
+const MANY_SQL = {
+  transactionActions: `SELECT ${ACTION_COLUMNS} FROM actions a LEFT JOIN ledgers l ON l.sequence = a.ledger
+                         WHERE a.tx_hash = $1 ORDER BY a.event_index, a.protocol`,
+  accountActions: `SELECT ${ACTION_COLUMNS} FROM account_actions x
+      JOIN actions a ON a.ledger = x.ledger AND a.tx_order = x.tx_order AND a.event_index = x.event_index
+        AND a.protocol = x.protocol
+      LEFT JOIN ledgers l ON l.sequence = a.ledger
+      WHERE x.account = $1 AND x.ledger >= $2
+        AND (x.ledger < $3 OR (x.ledger = $4 AND (x.tx_order < $5 OR (x.tx_order = $6 AND x.event_index < $7))))
+        AND ($8 = '' OR x.protocol = $9) AND ($10 = '' OR x.type = $11)
+      ORDER BY x.ledger DESC, x.tx_order DESC, x.event_index DESC, x.protocol DESC LIMIT $12`,
+} as const
+
+export interface ActionsReader {
+  transaction(hash: string): Promise<StoredTransaction | null>
+  actionsOfTransaction(hash: string): Promise<StoredAction[]>
+  /** The account's actions matching the filter, newest first, at most `limit`. */
+  actionsOfAccount(filter: ActionFilter): Promise<StoredAction[]>
+}
+
+export function createActionsReader(database: Database): ActionsReader {
+  const one = createQueryOne(database, ONE_SQL, 'actions')
+  const many = createQueryMany(database, MANY_SQL, 'actions_many')
+  return {
+    transaction: (hash) => one<StoredTransaction>('transaction', [hash]),
+    actionsOfTransaction: (hash) => many<StoredAction>('transactionActions', [hash]),
+    actionsOfAccount(f) {
+      const b = f.before ?? { ledger: f.to + 1, tx_order: 0, event_index: 0 }
+      // Never past `to`: a cursor from a wider query cannot widen this one.
+      const pos = b.ledger > f.to ? { ledger: f.to + 1, tx_order: 0, event_index: 0 } : b
+      const protocol = f.protocol ?? ''
+      const type = f.type ?? ''
+      return many<StoredAction>('accountActions', [
+        f.account,
+        f.from,
+        pos.ledger,
+        pos.ledger,
+        pos.tx_order,
+        pos.tx_order,
+        pos.event_index,
+        protocol,
+        protocol,
+        type,
+        type,
+        f.limit,
+      ])
+    },
+  }
+}
+
+/**
+ * Appends one ledger's transactions (every one that touched a watched contract, failed ones too)
+ * and its decoded actions to a batch's rows. Each action is listed under its account.
+ */
+export function buildActivityRows(
+  ledger: DecodedLedger,
+  actions: readonly ProtocolAction[],
+  out: ActivityRows,
+): void {
+  const order = new Map<string, number>()
+  ledger.transactions.forEach((tx, i) => {
+    order.set(tx.hash, i)
+    out.transactions.push({
+      hash: tx.hash,
+      ledger: ledger.sequence,
+      tx_order: i,
+      successful: tx.successful ? 1 : 0,
+      fee_charged: tx.feeCharged.toString(),
+      fee_account: tx.feeAccount,
+      source_account: tx.sourceAccount,
+      contract: tx.invoked?.contract ?? null,
+      function: tx.invoked?.fn ?? null,
+    })
+  })
+  for (const action of actions) {
+    const txOrder = order.get(action.tx_hash)
+    // An action names a transaction of its own ledger; one that does not is a module's bug.
+    if (txOrder === undefined)
+      throw new Error(`action ${action.type} names unknown transaction ${action.tx_hash}`)
+    const row = buildActionRow(action as unknown as Parameters<typeof buildActionRow>[0], txOrder)
+    out.actions.push(row)
+    out.accountActions.push({
+      account: row.account,
+      ledger: row.ledger,
+      tx_order: row.tx_order,
+      event_index: row.event_index,
+      protocol: row.protocol,
+      type: row.type,
+    })
+  }
+}
