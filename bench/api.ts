@@ -83,7 +83,7 @@ interface StoreSpec {
 
 const LARGE: StoreSpec = {
   name: 'large',
-  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex',
+  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex+actions',
   seed: 'bench-api',
   accounts: Number(process.env.BENCH_API_LARGE_ACCOUNTS ?? 100_000),
   // 20,000 ledgers make 1M+ snapshots; the devnet's real layouts take most of an hour to build them.
@@ -98,7 +98,7 @@ const LARGE: StoreSpec = {
 }
 const SMALL: StoreSpec = {
   name: 'small',
-  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex',
+  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex+actions',
   seed: 'bench-api-small',
   accounts: Number(process.env.BENCH_API_SMALL_ACCOUNTS ?? 2_000),
   ledgers: Number(process.env.BENCH_API_SMALL_LEDGERS ?? 5_000),
@@ -220,6 +220,8 @@ interface PreparedStore {
   positionsPaths(protocol: string): string[]
   /** Random (address, ledger) pairs of a protocol's snapshots, for endpoints the lead adds. */
   samples(protocol: string): Array<{ address: string; ledger: number }>
+  /** The accounts with the most stored actions, most first, with their counts. */
+  busiestAccounts(): Array<{ account: string; actions: number }>
 }
 
 /** Addresses and pins to query, spread over each store's history; plus a ready API key. */
@@ -249,9 +251,15 @@ async function prepareStore(store: BuiltStore): Promise<PreparedStore> {
           .all(module.name) as Array<{ address: string; ledger: number }>,
       )
     }
+    const busiest = database.raw
+      .prepare(
+        'SELECT account, count(*) AS actions FROM account_actions GROUP BY account ORDER BY actions DESC LIMIT 500',
+      )
+      .all() as Array<{ account: string; actions: number }>
     return {
       key: created.key,
       samples: (protocol) => samples.get(protocol) ?? [],
+      busiestAccounts: () => busiest,
       positionsPaths: (protocol) =>
         (samples.get(protocol) ?? []).map((r, i) => {
           const pin = r.ledger + ((i * 7919) % 500)
@@ -271,11 +279,26 @@ interface BenchCase {
 }
 
 /**
- * Endpoints measured besides one positions endpoint per registered protocol module. The
- * all-positions endpoint and a 100-item activities page join here once their routes exist, e.g.
- *   (store) => ({ name: 'all positions', paths: store.samples('vaultprotocol').map((s) => `/v1/users/${s.address}/positions?as_of_ledger=${s.ledger}`) })
+ * Endpoints beyond each module's positions: every protocol in one answer at a pin (snapshots of
+ * all protocols mixed), and a 100-item activities page of the accounts with at least 100 stored
+ * actions (the busiest accounts otherwise, so the page is as long as the store allows).
  */
-const EXTRA_CASES: Array<(store: PreparedStore) => BenchCase> = []
+const EXTRA_CASES: Array<(store: PreparedStore) => BenchCase> = [
+  (store) => ({
+    name: 'all positions',
+    paths: PROTOCOLS.flatMap((m) => store.samples(m.name).slice(0, 1000)).map(
+      (r, i) => `/v1/users/${r.address}/positions?as_of_ledger=${r.ledger + ((i * 7919) % 500)}`,
+    ),
+  }),
+  (store) => {
+    const full = store.busiestAccounts().filter((a) => a.actions >= 100)
+    const accounts = full.length > 0 ? full : store.busiestAccounts().slice(0, 50)
+    return {
+      name: `activities page (limit 100${full.length > 0 ? '' : `, busiest has ${accounts[0]?.actions ?? 0}`})`,
+      paths: accounts.map((a) => `/v1/users/${a.account}/activities?limit=100`),
+    }
+  },
+]
 
 interface Measured {
   requestsPerSecond: number
