@@ -7,8 +7,8 @@ import * as mainnetLayout from './migrations/004-mainnet-layout.ts'
 import * as coverage from './migrations/005-coverage.ts'
 import * as contractState from './migrations/006-contract-state.ts'
 import * as management from './migrations/007-management.ts'
-import * as actions from './migrations/012-actions.ts'
-import * as authGeneration from './migrations/013-auth-generation.ts'
+import * as actions from './migrations/008-actions.ts'
+import * as authGeneration from './migrations/009-auth-generation.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,8 +19,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-coverage': coverage,
   '006-contract-state': contractState,
   '007-management': management,
-  '012-actions': actions,
-  '013-auth-generation': authGeneration,
+  '008-actions': actions,
+  '009-auth-generation': authGeneration,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -26,7 +26,7 @@ export interface UsersTable {
   created_at: number
 }
 
-/** One row (`id` 1): raised by trigger on every write to a key or an organization (migration 013). */
+/** One row (`id` 1): raised by trigger on every write to a key or an organization (migration 009). */
 export interface AuthGenerationTable {
   id: number
   generation: number | string
