@@ -282,17 +282,31 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
     const network = devnet.chain.network
     const sums = new Map<string, bigint>()
     const add = (asset: string, amount: bigint) => sums.set(asset, (sums.get(asset) ?? 0n) + amount)
+    // The newest entry used, and whether a contract's state was never seen.
+    let asOf: number | null = null
+    let partial = false
+    const used = (l: number | null) => {
+      if (l !== null) asOf = Math.max(asOf ?? 0, l)
+    }
     if (protocol === 'ammprotocol') {
       for (const pair of amm.pairs) {
         const s = pairStateAt(amm, pair, ledger)
-        if (!s) continue
+        if (!s) {
+          partial = true
+          continue
+        }
+        used(s.ledger)
         add(s.token0, s.reserve0)
         add(s.token1, s.reserve1)
       }
     } else {
       for (const vault of yieldModel.vaults) {
-        if (!stateAt(yieldModel, `${vault}|VaultFee`, ledger)) continue
+        if (!stateAt(yieldModel, `${vault}|VaultFee`, ledger)) {
+          partial = true
+          continue
+        }
         const funds = vaultFundsAt(yieldModel, vault, ledger)
+        used(funds.rateLedger)
         add(funds.asset, funds.total)
       }
     }
@@ -309,7 +323,12 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
           borrowed: null,
         }
       })
-    return { assets, tvl_usd: assets.length === 0 || total === null ? null : decimal(total, 7) }
+    return {
+      assets,
+      tvl_usd: assets.length === 0 || total === null ? null : decimal(total, 7),
+      asOf: asOf as number | null,
+      partial,
+    }
   }
 
   const shape = (a: Record<string, unknown>) => ({
@@ -331,6 +350,8 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         expect(body.data.ledger).toBe(ledger)
         expect(body.data.assets.map(shape), `${protocol} at ${ledger}`).toEqual(expected.assets)
         expect(body.data.tvl_usd).toBe(expected.tvl_usd)
+        expect(body.meta.as_of_ledger).toBe(expected.asOf)
+        expect(body.meta.partial_result).toBe(expected.partial)
         if (expected.assets.length > 0) nonEmpty++
         if (body.data.tvl_usd !== null) priced++
       }
@@ -341,6 +362,8 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         start_time: number
         ledger: number
         tvl_usd: string | null
+        as_of_ledger: number | null
+        partial_result: boolean
         assets: Record<string, unknown>[]
       }>
       const lastOfBucket = new Map<number, number>()
@@ -354,6 +377,7 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         const expected = expectedTvl(protocol, point.ledger)
         expect(point.assets.map(shape), `${protocol} bucket at ${point.ledger}`).toEqual(expected.assets)
         expect(point.tvl_usd).toBe(expected.tvl_usd)
+        expect([point.as_of_ledger, point.partial_result]).toEqual([expected.asOf, expected.partial])
       }
     }
     expect(priced, 'priced TVL answers').toBeGreaterThan(3)

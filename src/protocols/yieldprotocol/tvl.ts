@@ -38,6 +38,6 @@ async function lockedAt(deps: PositionsDeps, network: NetworkConfig, ledger: num
 
 export const yieldTvl: TvlSurface = {
   description:
-    "Per asset over every DeFindex vault: `locked` = Σ the vault's total managed funds of that asset (idle balance + each strategy's balance less its locked fee, as `fetch_total_managed_funds` computes them, with the Blend reserve's b_rate as last stored at or before the ledger), from state as last written at or before the ledger; `borrowed` is null (a vault lends nothing itself: its strategies' supply is counted by the lending protocol too).",
+    "Per asset over every DeFindex vault: `locked` = Σ the vault's total managed funds of that asset (idle balance + each strategy's balance less its locked fee, as `fetch_total_managed_funds` computes them, with the Blend reserve's b_rate as last stored at or before the ledger), from state as last written at or before the ledger; `borrowed` is null (a vault lends nothing itself). What a strategy supplies to a Blend pool the lending protocol also watches is in that protocol's TVL too.",
   lockedAt,
 }
