@@ -45,6 +45,8 @@ interface RefAction {
   txHash: string
   txIndex: number
   eventIndex: number
+  /** Some of the protocol's own fields the activity's `details` must carry (integers as decimal strings). */
+  details?: Record<string, string>
 }
 
 describe('across protocols with Soroswap and DeFindex activity: totals, TVL and activities', () => {
@@ -83,8 +85,10 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         events.forEach((event, eventIndex) => {
           const topics = event.topics.map((x) => scValToNative(xdr.ScVal.fromXDR(x, 'base64')))
           const data = scValToNative(xdr.ScVal.fromXDR(event.value, 'base64'))
-          const push = (protocol: string, type: string, account: string) =>
-            out.push({ protocol, type, account, eventIndex, ...where })
+          const push = (protocol: string, type: string, account: string, details?: Record<string, string>) =>
+            out.push({ protocol, type, account, eventIndex, ...where, ...(details ? { details } : {}) })
+          const text = (fields: string[]) =>
+            Object.fromEntries(fields.map((f) => [f, String((data as Record<string, unknown>)[f])]))
           if (pools.has(event.contractId)) {
             const name = topics[0] as string
             if (REQUESTS.includes(name) || name === 'new_auction' || name === 'fill_auction')
@@ -92,22 +96,42 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
             else if (name === 'claim') push('lendingprotocol', name, topics[1] as string)
           } else if (pairs.has(event.contractId)) {
             if (topics[0] === 'SoroswapPair' && (topics[1] === 'deposit' || topics[1] === 'withdraw'))
-              push('ammprotocol', topics[1] === 'deposit' ? 'add_liquidity' : 'remove_liquidity', data.to)
+              push(
+                'ammprotocol',
+                topics[1] === 'deposit' ? 'add_liquidity' : 'remove_liquidity',
+                data.to,
+                text(['amount_0', 'amount_1', 'liquidity']),
+              )
             else if (topics[0] === 'SoroswapPair' && topics[1] === 'swap')
-              push('ammprotocol', 'swap', data.to)
+              push(
+                'ammprotocol',
+                'swap',
+                data.to,
+                text(['amount_0_in', 'amount_0_out', 'amount_1_in', 'amount_1_out']),
+              )
             else if (
               topics[0] === 'transfer' &&
               topics[1] !== event.contractId &&
               topics[2] !== event.contractId
             )
-              push('ammprotocol', 'lp_transfer', topics[1] as string)
+              push('ammprotocol', 'lp_transfer', topics[1] as string, { to: topics[2] as string })
           } else if (vaults.has(event.contractId)) {
             if (topics[0] === 'transfer' && topics.length === 3)
-              push('yieldprotocol', 'transfer', topics[1] as string)
+              push('yieldprotocol', 'transfer', topics[1] as string, { to: topics[2] as string })
             else if (topics[0] === 'DeFindexVault' && topics[1] === 'deposit')
-              push('yieldprotocol', 'deposit', data.depositor)
+              push(
+                'yieldprotocol',
+                'deposit',
+                data.depositor,
+                text(['df_tokens_minted', 'total_supply_before']),
+              )
             else if (topics[0] === 'DeFindexVault' && topics[1] === 'withdraw')
-              push('yieldprotocol', 'withdraw', data.withdrawer)
+              push(
+                'yieldprotocol',
+                'withdraw',
+                data.withdrawer,
+                text(['df_tokens_burned', 'total_supply_before']),
+              )
             else if (topics[0] === 'DeFindexVault' && topics[1] === 'rebalance')
               push('yieldprotocol', 'rebalance', event.contractId)
           }
@@ -398,6 +422,7 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
     expect(sample.length).toBeGreaterThan(1)
     expect(protocolsOf.get(sample[0]!)!.size, 'an account acting in several protocols').toBeGreaterThan(2)
     const seenProtocols = new Set<string>()
+    let detailed = 0
     for (const account of sample) {
       const expected = refs
         .filter((r) => r.account === account)
@@ -409,6 +434,7 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         ledger: number
         tx_hash: string
         event_index: number
+        details: Record<string, unknown>
       }> = []
       let cursor: string | null = null
       let pages = 0
@@ -426,8 +452,15 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         got.map((a) => [a.protocol, a.type, a.account, a.ledger, a.tx_hash, a.event_index]),
         account,
       ).toEqual(expected.map((r) => [r.protocol, r.type, r.account, r.ledger, r.txHash, r.eventIndex]))
-      for (const r of expected) seenProtocols.add(r.protocol)
+      for (const [i, r] of expected.entries()) {
+        seenProtocols.add(r.protocol)
+        if (r.details) {
+          expect(got[i]!.details, `${r.type} ${r.txHash}`).toMatchObject(r.details)
+          detailed++
+        }
+      }
     }
+    expect(detailed, 'AMM and yield actions with their own fields').toBeGreaterThan(3)
     expect(
       seenProtocols.has('ammprotocol') && seenProtocols.has('yieldprotocol'),
       'AMM and yield actions',
