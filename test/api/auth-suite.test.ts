@@ -95,7 +95,7 @@ const ROUTES: ProtectedRoute[] = [
     auth: 'api_key',
   },
   { method: 'GET', path: '/v1/protocols', url: '/v1/protocols', auth: 'api_key' },
-  ...['vaultprotocol', 'lendingprotocol'].map(
+  ...['vaultprotocol', 'lendingprotocol', 'ammprotocol', 'yieldprotocol'].map(
     (protocol): ProtectedRoute => ({
       method: 'GET',
       path: `/v1/protocols/${protocol}/tvl`,

@@ -17,7 +17,8 @@ import { decimal, expectVault, latestAtOrBefore, roundHalfEven, snapshotAt } fro
 const MAX_PRICE_AGE_S = 3600
 const START = 4000
 // The reference models here cover the vault and lending protocols: the devnet runs no Soroswap or
-// DeFindex traffic, so their sections are empty and they add no actions.
+// DeFindex traffic, so their sections are empty and they add no actions (cross-amm-yield.test.ts
+// checks those protocols on a devnet with their traffic).
 const DEVNET = {
   seed: 'cross',
   ledgers: 1500,

@@ -4,6 +4,7 @@ import { adaptAmmLedger, ammItemKey } from './adapt-ledger.ts'
 import { pairsOf, renderAllPairs, renderPair } from './pools.ts'
 import { AMM_PROTOCOL, renderAmmSnapshot } from './positions.ts'
 import { AmmPairData, AmmPositionsData, AmmReservesData } from './schema.ts'
+import { ammTvl } from './tvl.ts'
 
 export { AMM_PROTOCOL }
 
@@ -25,6 +26,7 @@ export const ammProtocol: ProtocolModule = {
   },
   itemKey: ammItemKey,
   coverage: pairs,
+  tvl: ammTvl,
   positions: {
     dataSchema: AmmPositionsData,
     summary: 'AMM liquidity positions (Soroswap pairs)',

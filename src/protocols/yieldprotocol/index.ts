@@ -5,6 +5,7 @@ import { renderYieldPool, renderYieldReserves, vaultsOf } from './pools.ts'
 import { YieldPoolData, YieldReservesData } from './pools-schema.ts'
 import { renderYieldSnapshot, YIELD_PROTOCOL } from './positions.ts'
 import { YieldPositionsData } from './positions-schema.ts'
+import { yieldTvl } from './tvl.ts'
 
 export { YIELD_PROTOCOL }
 
@@ -52,6 +53,7 @@ export const yieldProtocol: ProtocolModule = {
   },
   itemKey: yieldItemKey,
   coverage: listed,
+  tvl: yieldTvl,
   positions: {
     dataSchema: YieldPositionsData,
     summary: 'Yield positions (DeFindex vaults)',
