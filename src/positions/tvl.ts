@@ -38,6 +38,8 @@ export async function renderTvl(
   const enrichment: Enrichment = { assets: {}, contracts: {} }
   let total: bigint | null = 0n
   let borrowedTotal: bigint | null = 0n
+  // A protocol that lends nothing (AMM pairs, yield vaults) has no borrowed side: null, not zero.
+  let borrows = false
   let reason: string | null = null
   const assets: TvlAssetRow[] = []
   for (const row of locked.assets) {
@@ -49,6 +51,7 @@ export async function renderTvl(
     const lockedUsd = usd(row.locked)
     const borrowedUsd = usd(row.borrowed)
     if (row.locked !== null) total = lockedUsd === null || total === null ? null : total + lockedUsd
+    if (row.borrowed !== null) borrows = true
     if (row.borrowed !== null)
       borrowedTotal = borrowedUsd === null || borrowedTotal === null ? null : borrowedTotal + borrowedUsd
     if (problem !== null) reason ??= problem
@@ -79,7 +82,8 @@ export async function renderTvl(
     data: {
       ledger,
       tvl_usd: held && total !== null ? formatUnits(total, USD_DECIMALS) : null,
-      borrowed_usd: held && borrowedTotal !== null ? formatUnits(borrowedTotal, USD_DECIMALS) : null,
+      borrowed_usd:
+        held && borrows && borrowedTotal !== null ? formatUnits(borrowedTotal, USD_DECIMALS) : null,
       usd_unavailable_reason: reason,
       assets,
     },

@@ -374,6 +374,8 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         expect(body.data.ledger).toBe(ledger)
         expect(body.data.assets.map(shape), `${protocol} at ${ledger}`).toEqual(expected.assets)
         expect(body.data.tvl_usd).toBe(expected.tvl_usd)
+        // Pairs and vaults lend nothing: no borrowed side at all, not a borrowed zero.
+        expect(body.data.borrowed_usd).toBeNull()
         expect(body.meta.as_of_ledger).toBe(expected.asOf)
         expect(body.meta.partial_result).toBe(expected.partial)
         if (expected.assets.length > 0) nonEmpty++
