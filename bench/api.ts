@@ -218,7 +218,7 @@ interface PreparedStore {
   key: string
   /** Paths of a protocol's snapshot endpoint: random snapshots, pins up to 500 ledgers above them. */
   positionsPaths(protocol: string): string[]
-  /** Random (address, ledger) pairs of a protocol's snapshots, for endpoints the lead adds. */
+  /** Random (address, ledger) pairs of a protocol's snapshots, for the extra endpoint cases. */
   samples(protocol: string): Array<{ address: string; ledger: number }>
   /** The accounts with the most stored actions, most first, with their counts. */
   busiestAccounts(): Array<{ account: string; actions: number }>
