@@ -260,3 +260,37 @@ export interface ProtocolModule {
 
 /** The ledger at which a stored item last changed: the book appends it to every item it writes. */
 export const ITEM_LEDGER_FIELD = 'ledger'
+
+/** Where an event-decoded action sits in the chain: every field of an action but what it says. */
+export type ActionPlace = Omit<ProtocolAction, 'type' | 'account'>
+
+/**
+ * The actions the events of some contracts announce in one ledger, in apply order: each successful
+ * transaction's events of `contracts`, read by the module's `read` (null: bookkeeping, no action).
+ */
+export function readEventActions<A extends ProtocolAction>(
+  ledger: DecodedLedger,
+  protocol: string,
+  contracts: ReadonlySet<string>,
+  read: (where: ActionPlace, topics: unknown[], data: unknown) => A | null,
+): A[] {
+  const actions: A[] = []
+  for (const tx of ledger.transactions) {
+    if (!tx.successful) continue
+    tx.events.forEach((event, eventIndex) => {
+      if (!contracts.has(event.contract)) return
+      const where: ActionPlace = {
+        protocol,
+        contract: event.contract,
+        ledger: ledger.sequence,
+        tx_hash: tx.hash,
+        // A Soroban transaction carries exactly one (InvokeHostFunction) operation.
+        operation: 0,
+        event_index: eventIndex,
+      }
+      const action = read(where, event.topics, event.data)
+      if (action) actions.push(action)
+    })
+  }
+  return actions
+}

@@ -1,5 +1,5 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import type { ProtocolAction } from '../protocol-module.ts'
+import { type ActionPlace, type ProtocolAction, readEventActions } from '../protocol-module.ts'
 
 /**
  * A pair's events as typed actions. Pair events carry topics `[String("SoroswapPair"),
@@ -40,7 +40,7 @@ export interface LpTransferAction extends ProtocolAction {
 
 export type AmmAction = LiquidityAction | SwapAction | LpTransferAction
 
-type Where = Omit<ProtocolAction, 'type' | 'account'>
+type Where = ActionPlace
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -99,26 +99,5 @@ function readAction(where: Where, topics: unknown[], data: unknown): AmmAction |
  * accompany a deposit or withdrawal), are the pair's own bookkeeping.
  */
 export function readAmmActions(ledger: DecodedLedger, pairs: ReadonlySet<string>): AmmAction[] {
-  const actions: AmmAction[] = []
-  for (const tx of ledger.transactions) {
-    if (!tx.successful) continue
-    tx.events.forEach((event, eventIndex) => {
-      if (!pairs.has(event.contract)) return
-      const action = readAction(
-        {
-          protocol: AMM_ACTION_PROTOCOL,
-          contract: event.contract,
-          ledger: ledger.sequence,
-          tx_hash: tx.hash,
-          // A Soroban transaction carries exactly one (InvokeHostFunction) operation.
-          operation: 0,
-          event_index: eventIndex,
-        },
-        event.topics,
-        event.data,
-      )
-      if (action) actions.push(action)
-    })
-  }
-  return actions
+  return readEventActions(ledger, AMM_ACTION_PROTOCOL, pairs, readAction)
 }

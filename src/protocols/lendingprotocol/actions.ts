@@ -1,5 +1,5 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import type { ProtocolAction } from '../protocol-module.ts'
+import { type ActionPlace, type ProtocolAction, readEventActions } from '../protocol-module.ts'
 
 /**
  * The pool's events as typed actions (blend-contracts-v2 pool/src/events.rs; every topic string a
@@ -79,7 +79,7 @@ function readAuction(value: unknown): AuctionAmounts | null {
   return bid && lot ? { bid, lot, block: value.block } : null
 }
 
-type Where = Omit<ProtocolAction, 'type' | 'account'>
+type Where = ActionPlace
 
 function readAction(where: Where, topics: unknown[], data: unknown): LendingAction | null {
   const [name, first, second] = topics
@@ -127,26 +127,5 @@ function readAction(where: Where, topics: unknown[], data: unknown): LendingActi
  * `flash_loan`, `delete_auction`, `bad_debt` and `defaulted_debt` are not decoded yet.
  */
 export function readLendingActions(ledger: DecodedLedger, pools: ReadonlySet<string>): LendingAction[] {
-  const actions: LendingAction[] = []
-  for (const tx of ledger.transactions) {
-    if (!tx.successful) continue
-    tx.events.forEach((event, eventIndex) => {
-      if (!pools.has(event.contract)) return
-      const action = readAction(
-        {
-          protocol: LENDING_ACTION_PROTOCOL,
-          contract: event.contract,
-          ledger: ledger.sequence,
-          tx_hash: tx.hash,
-          // A Soroban transaction carries exactly one (InvokeHostFunction) operation.
-          operation: 0,
-          event_index: eventIndex,
-        },
-        event.topics,
-        event.data,
-      )
-      if (action) actions.push(action)
-    })
-  }
-  return actions
+  return readEventActions(ledger, LENDING_ACTION_PROTOCOL, pools, readAction)
 }

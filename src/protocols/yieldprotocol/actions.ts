@@ -1,5 +1,5 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import type { ProtocolAction } from '../protocol-module.ts'
+import { type ActionPlace, type ProtocolAction, readEventActions } from '../protocol-module.ts'
 
 /**
  * The vaults' events as typed actions (paltalabs/defindex apps/contracts/vault/src/events.rs:
@@ -92,7 +92,7 @@ function readManagedFunds(v: unknown): ManagedFunds[] | null {
   return out
 }
 
-type Where = Omit<ProtocolAction, 'type' | 'account'>
+type Where = ActionPlace
 
 function readAction(where: Where, topics: unknown[], data: unknown): YieldAction | null {
   const [first, second, third] = topics
@@ -145,26 +145,5 @@ function readAction(where: Where, topics: unknown[], data: unknown): YieldAction
  * own bookkeeping and are not decoded.
  */
 export function readYieldActions(ledger: DecodedLedger, vaults: ReadonlySet<string>): YieldAction[] {
-  const actions: YieldAction[] = []
-  for (const tx of ledger.transactions) {
-    if (!tx.successful) continue
-    tx.events.forEach((event, eventIndex) => {
-      if (!vaults.has(event.contract)) return
-      const action = readAction(
-        {
-          protocol: YIELD_ACTION_PROTOCOL,
-          contract: event.contract,
-          ledger: ledger.sequence,
-          tx_hash: tx.hash,
-          // A Soroban transaction carries exactly one (InvokeHostFunction) operation.
-          operation: 0,
-          event_index: eventIndex,
-        },
-        event.topics,
-        event.data,
-      )
-      if (action) actions.push(action)
-    })
-  }
-  return actions
+  return readEventActions(ledger, YIELD_ACTION_PROTOCOL, vaults, readAction)
 }
