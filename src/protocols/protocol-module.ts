@@ -190,6 +190,11 @@ export interface ProtocolAction {
   contract: string
   /** The account whose position it concerns (a pool's `from`, an auction's user). */
   account: string
+  /**
+   * Other accounts the action concerns (an auction's filler, a transfer's receiver, a moved debt's
+   * new owner): it is listed in their activities too, still as `account`'s action.
+   */
+  counterparties?: readonly string[]
   ledger: number
   /** Transaction hash, lowercase hex. */
   tx_hash: string

@@ -32,6 +32,7 @@ const BASE_FIELDS = new Set([
   'event_index',
   'asset',
   'amount',
+  'counterparties',
 ])
 
 /** JSON with integers beyond a double's range kept exact: every BigInt becomes a decimal string. */
@@ -263,7 +264,8 @@ export function createActionsReader(database: Database): ActionsReader {
 
 /**
  * Appends one ledger's transactions (every one that touched a watched contract, failed ones too)
- * and its decoded actions to a batch's rows. Each action is listed under its account.
+ * and its decoded actions to a batch's rows. Each action is listed under its account and its
+ * counterparties.
  */
 export function buildActivityRows(
   ledger: DecodedLedger,
@@ -292,13 +294,16 @@ export function buildActivityRows(
       throw new Error(`action ${action.type} names unknown transaction ${action.tx_hash}`)
     const row = buildActionRow(action as unknown as Parameters<typeof buildActionRow>[0], txOrder)
     out.actions.push(row)
-    out.accountActions.push({
-      account: row.account,
-      ledger: row.ledger,
-      tx_order: row.tx_order,
-      event_index: row.event_index,
-      protocol: row.protocol,
-      type: row.type,
-    })
+    // Listed under its account and under each other account it concerns, once each.
+    for (const account of new Set([row.account, ...(action.counterparties ?? [])])) {
+      out.accountActions.push({
+        account,
+        ledger: row.ledger,
+        tx_order: row.tx_order,
+        event_index: row.event_index,
+        protocol: row.protocol,
+        type: row.type,
+      })
+    }
   }
 }

@@ -47,6 +47,8 @@ interface RefAction {
   eventIndex: number
   /** Some of the protocol's own fields the activity's `details` must carry (integers as decimal strings). */
   details?: Record<string, string>
+  /** Another account whose activities list it: a transfer's receiver, a fill's filler, a debt's new owner. */
+  also?: string
 }
 
 describe('across protocols with Soroswap and DeFindex activity: totals, TVL and activities', () => {
@@ -85,13 +87,29 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         events.forEach((event, eventIndex) => {
           const topics = event.topics.map((x) => scValToNative(xdr.ScVal.fromXDR(x, 'base64')))
           const data = scValToNative(xdr.ScVal.fromXDR(event.value, 'base64'))
-          const push = (protocol: string, type: string, account: string, details?: Record<string, string>) =>
-            out.push({ protocol, type, account, eventIndex, ...where, ...(details ? { details } : {}) })
+          const push = (
+            protocol: string,
+            type: string,
+            account: string,
+            details?: Record<string, string>,
+            also?: string,
+          ) =>
+            out.push({
+              protocol,
+              type,
+              account,
+              eventIndex,
+              ...where,
+              ...(details ? { details } : {}),
+              ...(also ? { also } : {}),
+            })
           const text = (fields: string[]) =>
             Object.fromEntries(fields.map((f) => [f, String((data as Record<string, unknown>)[f])]))
           if (pools.has(event.contractId)) {
             const name = topics[0] as string
-            if (REQUESTS.includes(name) || name === 'new_auction' || name === 'fill_auction')
+            if (name === 'fill_auction')
+              push('lendingprotocol', name, topics[2] as string, undefined, (data as unknown[])[0] as string)
+            else if (REQUESTS.includes(name) || name === 'new_auction')
               push('lendingprotocol', name, topics[2] as string)
             else if (name === 'claim') push('lendingprotocol', name, topics[1] as string)
           } else if (pairs.has(event.contractId)) {
@@ -114,10 +132,22 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
               topics[1] !== event.contractId &&
               topics[2] !== event.contractId
             )
-              push('ammprotocol', 'lp_transfer', topics[1] as string, { to: topics[2] as string })
+              push(
+                'ammprotocol',
+                'lp_transfer',
+                topics[1] as string,
+                { to: topics[2] as string },
+                topics[2] as string,
+              )
           } else if (vaults.has(event.contractId)) {
             if (topics[0] === 'transfer' && topics.length === 3)
-              push('yieldprotocol', 'transfer', topics[1] as string, { to: topics[2] as string })
+              push(
+                'yieldprotocol',
+                'transfer',
+                topics[1] as string,
+                { to: topics[2] as string },
+                topics[2] as string,
+              )
             else if (topics[0] === 'DeFindexVault' && topics[1] === 'deposit')
               push(
                 'yieldprotocol',
@@ -138,21 +168,21 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         })
         if (tx.contract !== fxdao) continue
         const base = events.length
-        const push = (type: string, i: number, account: string) =>
-          out.push({ protocol: 'vaultprotocol', type, account, eventIndex: base + i, ...where })
+        const push = (type: string, i: number, account: string, also?: string) =>
+          out.push({
+            protocol: 'vaultprotocol',
+            type,
+            account,
+            eventIndex: base + i,
+            ...where,
+            ...(also ? { also } : {}),
+          })
         // biome-ignore lint/suspicious/noExplicitAny: native ScVal arguments of several shapes
         const a = tx.args as any[]
         if (tx.fn === 'new_vault' || tx.fn === 'redeem') push(tx.fn, 0, tx.fn === 'redeem' ? a[0] : a[1])
-        else if (
-          [
-            'increase_collateral',
-            'withdraw_collateral',
-            'increase_debt',
-            'pay_debt',
-            'transfer_debt',
-          ].includes(tx.fn)
-        )
+        else if (['increase_collateral', 'withdraw_collateral', 'increase_debt', 'pay_debt'].includes(tx.fn))
           push(tx.fn, 0, a[1].account)
+        else if (tx.fn === 'transfer_debt') push(tx.fn, 0, a[1].account, a[2])
         else if (tx.fn === 'liquidate') {
           push('liquidate', 0, a[0])
           const removed = tx.changes.filter(
@@ -427,7 +457,7 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
     let detailed = 0
     for (const account of sample) {
       const expected = refs
-        .filter((r) => r.account === account)
+        .filter((r) => r.account === account || r.also === account)
         .sort((a, b) => b.ledger - a.ledger || b.txIndex - a.txIndex || b.eventIndex - a.eventIndex)
       const got: Array<{
         protocol: string
@@ -468,4 +498,24 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
       'AMM and yield actions',
     ).toBe(true)
   }, 120_000)
+
+  it("a transfer's receiver, a fill's filler and a debt's new owner see the action in their own activities", async () => {
+    const withOther = refs.filter((r) => r.also !== undefined && r.also !== r.account)
+    const kinds = new Set(withOther.map((r) => `${r.protocol}/${r.type}`))
+    // The devnet moves LP tokens and df-tokens between accounts.
+    expect(kinds).toContain('ammprotocol/lp_transfer')
+    expect(kinds).toContain('yieldprotocol/transfer')
+    for (const kind of kinds) {
+      const r = withOther.find((x) => `${x.protocol}/${x.type}` === kind)!
+      const { status, body } = await get(
+        `/v1/users/${r.also}/activities?from_ledger=${r.ledger}&to_ledger=${r.ledger}&limit=100`,
+      )
+      expect(status).toBe(200)
+      const listed = (
+        body.data.activities as Array<{ tx_hash: string; event_index: number; account: string; type: string }>
+      ).find((a) => a.tx_hash === r.txHash && a.event_index === r.eventIndex)
+      // Listed for the receiver, still as the sender's (the owner's) action.
+      expect(listed, kind).toMatchObject({ type: r.type, account: r.account })
+    }
+  })
 })

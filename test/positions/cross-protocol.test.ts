@@ -33,7 +33,9 @@ const MID = START + 800
 /** The pool events the lending module lists as actions, and whose account each names (blend-contracts-v2 pool/src/events.rs). */
 const REQUESTS = ['supply', 'withdraw', 'supply_collateral', 'withdraw_collateral', 'borrow', 'repay']
 /** A vault action as read from the call (FxDAO publishes no events), shaped like a pool event. */
-type RefAction = RefPoolEvent & { vault?: { account: string; asset: string | null; amount: bigint | null } }
+type RefAction = RefPoolEvent & {
+  vault?: { account: string; asset: string | null; amount: bigint | null; also?: string }
+}
 
 function accountOf(event: RefAction): string | null {
   if (event.vault) return event.vault.account
@@ -41,6 +43,18 @@ function accountOf(event: RefAction): string | null {
   if (REQUESTS.includes(name) || name === 'new_auction' || name === 'fill_auction') return second as string
   if (name === 'claim') return event.topics[1] as string
   return null
+}
+
+/** Every account whose activities list the action: its own, and an auction's filler or a moved debt's new owner. */
+function listedUnder(event: RefAction): string[] {
+  const own = accountOf(event)
+  if (own === null) return []
+  const other = event.vault
+    ? event.vault.also
+    : event.topics[0] === 'fill_auction'
+      ? (event.data as unknown[])[0]
+      : undefined
+  return typeof other === 'string' && other !== own ? [own, other] : [own]
 }
 
 interface Activity {
@@ -110,6 +124,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
           account: string,
           asset: string | null,
           amount: bigint | null,
+          also?: string,
         ) =>
           refs.push({
             ledger: ledger.sequence,
@@ -119,7 +134,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
             watchedIndex: base + i,
             topics: [type],
             data: null,
-            vault: { account, asset, amount },
+            vault: { account, asset, amount, ...(also ? { also } : {}) },
           })
         // biome-ignore lint/suspicious/noExplicitAny: native ScVal arguments of several shapes
         const a = tx.args as any[]
@@ -129,7 +144,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
         else if (tx.fn === 'increase_debt' || tx.fn === 'pay_debt')
           push(tx.fn, 0, a[1].account, debtOf(a[1].denomination), a[3])
         else if (tx.fn === 'redeem') push('redeem', 0, a[0], debtOf(a[1]), a[3])
-        else if (tx.fn === 'transfer_debt') push('transfer_debt', 0, a[1].account, null, null)
+        else if (tx.fn === 'transfer_debt') push('transfer_debt', 0, a[1].account, null, null, a[2])
         else if (tx.fn === 'liquidate') {
           push('liquidate', 0, a[0], null, null)
           const removed = tx.changes.filter(
@@ -147,7 +162,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
 
   const referenceActions = (account: string, upTo: number) =>
     allRefs()
-      .filter((e) => e.ledger <= upTo && accountOf(e) === account)
+      .filter((e) => e.ledger <= upTo && listedUnder(e).includes(account))
       .sort((a, b) => b.ledger - a.ledger || b.txIndex - a.txIndex || b.watchedIndex - a.watchedIndex)
 
   /** The account with the most actions at or before MID and after it. */

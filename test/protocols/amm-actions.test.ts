@@ -77,7 +77,15 @@ describe('AMM actions from the pair events', () => {
             topics[1] !== event.contractId &&
             topics[2] !== event.contractId
           ) {
-            expected.push({ ...where, type: 'lp_transfer', account: topics[1], to: topics[2], amount: data })
+            expected.push({
+              ...where,
+              type: 'lp_transfer',
+              account: topics[1],
+              // The receiver sees it in its activities too.
+              counterparties: [topics[2]],
+              to: topics[2],
+              amount: data,
+            })
           }
         })
       }

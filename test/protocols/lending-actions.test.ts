@@ -81,6 +81,8 @@ describe('lending actions from the pool events', () => {
               type: name,
               account: topics[2],
               auction_type: topics[1],
+              // The filler sees the fill in its activities too.
+              counterparties: [data[0]],
               filler: data[0],
               fill_percent: data[1],
               ...data[2],

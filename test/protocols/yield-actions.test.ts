@@ -68,7 +68,15 @@ describe('yield actions from the vault events', () => {
                 })),
               }))
             if (topics[0] === 'transfer' && topics.length === 3)
-              expected.push({ ...where, type: 'transfer', account: topics[1], to: topics[2], amount: data })
+              expected.push({
+                ...where,
+                type: 'transfer',
+                account: topics[1],
+                // The receiver sees it in its activities too.
+                counterparties: [topics[2]],
+                to: topics[2],
+                amount: data,
+              })
             else if (topics[0] === 'DeFindexVault' && topics[1] === 'deposit')
               expected.push({
                 ...where,

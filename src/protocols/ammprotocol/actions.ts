@@ -88,7 +88,14 @@ function readAction(where: Where, topics: unknown[], data: unknown): AmmAction |
   if (first === 'transfer' && typeof second === 'string' && typeof third === 'string') {
     // A transfer to or from the pair itself is the first step of a withdrawal, not a move between accounts.
     if (typeof data !== 'bigint' || second === where.contract || third === where.contract) return null
-    return { ...where, type: 'lp_transfer', account: second, to: third, amount: data }
+    return {
+      ...where,
+      type: 'lp_transfer',
+      account: second,
+      counterparties: [third],
+      to: third,
+      amount: data,
+    }
   }
   return null
 }

@@ -105,6 +105,7 @@ function readAction(where: Where, topics: unknown[], data: unknown): LendingActi
       ...where,
       type: name,
       account: second,
+      counterparties: [filler],
       auction_type: first,
       filler,
       fill_percent: fillPercent,

@@ -143,6 +143,7 @@ export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig):
         type: 'transfer_debt',
         event_index: first,
         account: key.account,
+        counterparties: [destination],
         denomination: key.denomination,
         destination,
       })

@@ -98,7 +98,7 @@ function readAction(where: Where, topics: unknown[], data: unknown): YieldAction
   const [first, second, third] = topics
   if (first === 'transfer' && topics.length === 3) {
     if (typeof second !== 'string' || typeof third !== 'string' || typeof data !== 'bigint') return null
-    return { ...where, type: 'transfer', account: second, to: third, amount: data }
+    return { ...where, type: 'transfer', account: second, counterparties: [third], to: third, amount: data }
   }
   if (first !== 'DeFindexVault' || !isRecord(data)) return null
   // Older vaults emit no `total_*_before`: those are null then.
