@@ -1,7 +1,7 @@
 import type { NetworkConfig } from '../chain/network.ts'
 import type { Enrichment, PositionsDeps, Rendered, TvlSurface } from '../protocols/protocol-module.ts'
 import { formatUnits } from './amounts.ts'
-import { createPriceLookup, describePrices, toUsd, USD_DECIMALS } from './valuation.ts'
+import { addPricedAsset, createPriceLookup, describePrices, toUsd, USD_DECIMALS } from './valuation.ts'
 
 /**
  * A protocol's total value locked at a ledger: its module says what its contracts hold per asset
@@ -66,15 +66,7 @@ export async function renderTvl(
       borrowed_usd: fmt(borrowedUsd),
       usd_unavailable_reason: problem,
     })
-    if (info && priced) {
-      enrichment.assets[row.asset] = {
-        decimals: info.decimals,
-        price_source: priced.row ? priced.feed : null,
-        price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, priced.decimals),
-        symbol: info.symbol,
-        tags: info.tags,
-      }
-    }
+    if (info && priced) addPricedAsset(enrichment, network, row.asset, priced, info.decimals)
   }
   const held = locked.assets.length > 0
   const { stalenessS, sources } = describePrices(await prices.used(), closeTime)

@@ -1,6 +1,7 @@
 import type { NetworkConfig } from '../chain/network.ts'
+import type { Enrichment } from '../protocols/protocol-module.ts'
 import type { PositionsReader, PriceRow } from '../store/positions-read.ts'
-import { divHalfEven, pow10 } from './amounts.ts'
+import { divHalfEven, formatUnits, pow10 } from './amounts.ts'
 
 /** USD values are reported with 7 decimals. */
 export const USD_DECIMALS = 7
@@ -95,4 +96,26 @@ export function describePrices(
   const stalenessS =
     timestamps.length > 0 && closeTime !== null ? Math.max(0, closeTime - Math.min(...timestamps)) : 0
   return { stalenessS, sources }
+}
+
+/**
+ * Adds an asset to an answer's enrichment once, with the price the answer used for it; `decimals`
+ * applies when the network description does not list the asset.
+ */
+export function addPricedAsset(
+  enrichment: Enrichment,
+  network: NetworkConfig,
+  asset: string,
+  priced: Priced,
+  decimals = 7,
+): void {
+  if (enrichment.assets[asset]) return
+  const info = network.assets[asset]
+  enrichment.assets[asset] = {
+    decimals: info?.decimals ?? decimals,
+    price_source: priced.row ? priced.feed : null,
+    price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, priced.decimals),
+    symbol: info?.symbol ?? asset,
+    tags: info?.tags ?? [],
+  }
 }

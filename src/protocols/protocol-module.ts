@@ -16,6 +16,22 @@ export type StoredScalar = string | number | boolean | null
 export type StoredValue = StoredScalar | StoredValue[] | { [key: string]: StoredValue }
 export type StoredItem = { [key: string]: StoredValue }
 
+/** Native ScVal (bigints, numbers, strings, maps as objects) -> stored JSON, integers beyond numbers as strings. */
+export function toStoredValue(value: unknown): StoredValue {
+  if (typeof value === 'bigint') return value.toString()
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value
+  if (value === null || value === undefined) return null
+  if (Array.isArray(value)) return value.map(toStoredValue)
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex')
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>
+    const out: { [key: string]: StoredValue } = {}
+    for (const key of Object.keys(record)) out[key] = toStoredValue(record[key])
+    return out
+  }
+  return String(value)
+}
+
 /**
  * The new contents of one group of an account's positions after a ledger. Every stored item whose
  * key is `group` or starts with `group/` is replaced by `items` (none: the group is gone). A module

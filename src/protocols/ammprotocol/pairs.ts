@@ -1,8 +1,7 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
 import { formatUnits, pow10 } from '../../positions/amounts.ts'
-import type { Priced } from '../../positions/valuation.ts'
 import type { PositionsReader } from '../../store/positions-read.ts'
-import type { ContractObject, Enrichment } from '../protocol-module.ts'
+import type { ContractObject } from '../protocol-module.ts'
 import { PAIR_STATE, type StoredPair } from './adapt-ledger.ts'
 
 /** LP tokens have 7 decimals (contracts/pair/src/lib.rs `initialize`). */
@@ -85,24 +84,5 @@ export function ammContractObject(c: ContractInfo): ContractObject {
     protocol: c.protocol,
     status: c.status,
     version: c.version,
-  }
-}
-
-/** Adds a token to the enrichment once, with the price the answer used for it. */
-export function addToken(
-  enrichment: Enrichment,
-  network: NetworkConfig,
-  token: string,
-  priced: Priced,
-  decimals: number,
-): void {
-  if (enrichment.assets[token]) return
-  const info = network.assets[token]
-  enrichment.assets[token] = {
-    decimals: info?.decimals ?? decimals,
-    price_source: priced.row ? priced.feed : null,
-    price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, priced.decimals),
-    symbol: info?.symbol ?? token,
-    tags: info?.tags ?? [],
   }
 }

@@ -1,9 +1,14 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
 import { formatUnits } from '../../positions/amounts.ts'
-import { createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../../positions/valuation.ts'
+import {
+  addPricedAsset,
+  createPriceLookup,
+  describePrices,
+  toUsd,
+  USD_DECIMALS,
+} from '../../positions/valuation.ts'
 import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../protocol-module.ts'
 import {
-  addToken,
   ammContractObject,
   createCachedPairReader,
   LP_DECIMALS,
@@ -47,8 +52,8 @@ async function pairObject(
   let problem: AmmProblem | null = reserves === null ? 'reserves_missing' : null
   if (t0 !== null && t1 !== null) {
     const [p0, p1] = [await priceOf(t0), await priceOf(t1)]
-    addToken(enrichment, network, t0, p0, d0.decimals)
-    addToken(enrichment, network, t1, p1, d1.decimals)
+    addPricedAsset(enrichment, network, t0, p0, d0.decimals)
+    addPricedAsset(enrichment, network, t1, p1, d1.decimals)
     problem ??= p0.problem ?? p1.problem
     if (problem === null && reserves !== null)
       tvl = toUsd(reserves[0], d0.decimals, p0) + toUsd(reserves[1], d1.decimals, p1)

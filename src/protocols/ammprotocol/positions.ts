@@ -1,6 +1,7 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import { formatUnits } from '../../positions/amounts.ts'
 import {
+  addPricedAsset,
   createPriceLookup,
   describePrices,
   type Priced,
@@ -11,7 +12,6 @@ import type { SnapshotRow } from '../../store/positions-read.ts'
 import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
 import type { StoredLiquidity } from './adapt-ledger.ts'
 import {
-  addToken,
   ammContractObject,
   createCachedPairReader,
   LP_DECIMALS,
@@ -113,7 +113,7 @@ export async function renderAmmSnapshot(
       const usd = problem === null && amount !== null && priced ? toUsd(amount, decimals, priced) : null
       groupProblem ??= problem
       value = value === null || usd === null ? null : value + usd
-      if (token !== null && priced) addToken(enrichment, network, token, priced, decimals)
+      if (token !== null && priced) addPricedAsset(enrichment, network, token, priced, decimals)
       data.positions.push({
         protocol: AMM_PROTOCOL,
         contract_address: item.pair,

@@ -1,10 +1,10 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import type {
-  AccountGroupChange,
-  ContractStateChange,
-  ProtocolLedgerFacts,
-  StoredItem,
-  StoredValue,
+import {
+  type AccountGroupChange,
+  type ContractStateChange,
+  type ProtocolLedgerFacts,
+  type StoredItem,
+  toStoredValue,
 } from '../protocol-module.ts'
 import { readLendingActions } from './actions.ts'
 
@@ -77,21 +77,6 @@ export const STATE = {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** Native ScVal (bigints, numbers, strings, maps as objects) -> stored JSON, integers beyond numbers as strings. */
-export function toStoredValue(value: unknown): StoredValue {
-  if (typeof value === 'bigint') return value.toString()
-  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value
-  if (value === null || value === undefined) return null
-  if (Array.isArray(value)) return value.map(toStoredValue)
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex')
-  if (isRecord(value)) {
-    const out: { [key: string]: StoredValue } = {}
-    for (const key of Object.keys(value)) out[key] = toStoredValue(value[key])
-    return out
-  }
-  return String(value)
 }
 
 /** `Positions` -> its balance items, zero balances left out (the contract removes them from its maps). */

@@ -1,10 +1,16 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
 import { formatUnits } from '../../positions/amounts.ts'
-import { createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../../positions/valuation.ts'
+import {
+  addPricedAsset,
+  createPriceLookup,
+  describePrices,
+  toUsd,
+  USD_DECIMALS,
+} from '../../positions/valuation.ts'
 import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../protocol-module.ts'
 import { STATE } from './adapt-ledger.ts'
 import { emissionDataAt, poolSharesAt } from './emissions.ts'
-import { addAsset, createCachedPoolReader, lendingContractObject } from './render-support.ts'
+import { createCachedPoolReader, lendingContractObject } from './render-support.ts'
 import {
   type PoolConfig,
   type PoolReader,
@@ -110,7 +116,7 @@ async function readPool(
       suppliedUsd === null || state.suppliedUsd === null ? null : state.suppliedUsd + suppliedUsd
     state.borrowedUsd =
       borrowedUsd === null || state.borrowedUsd === null ? null : state.borrowedUsd + borrowedUsd
-    addAsset(enrichment, network, asset, priced, decimals ?? 7)
+    addPricedAsset(enrichment, network, asset, priced, decimals ?? 7)
     state.reserves.push({
       pool: pool.address,
       asset,

@@ -1,6 +1,7 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
 import { divCeil, formatUnits } from '../../positions/amounts.ts'
 import {
+  addPricedAsset,
   createPriceLookup,
   describePrices,
   MISSING_PRICE,
@@ -17,7 +18,7 @@ import type {
   StoredLendingItem,
 } from './adapt-ledger.ts'
 import { renderGroups } from './groups.ts'
-import { addAsset, createCachedPoolReader, lendingContractObject } from './render-support.ts'
+import { createCachedPoolReader, lendingContractObject } from './render-support.ts'
 import { type PoolReader, type ReserveAt, readReserve, SCALAR_12 } from './reserves.ts'
 
 export const LENDING_PROTOCOL = 'lendingprotocol'
@@ -116,7 +117,7 @@ export async function renderLendingSnapshot(
       rendered.partial = true
     data.positions.push(positionRow(valued.item, valued))
     if (valued.reserve.asset !== null)
-      addAsset(enrichment, network, valued.reserve.asset, valued.priced, valued.decimals)
+      addPricedAsset(enrichment, network, valued.reserve.asset, valued.priced, valued.decimals)
   }
 
   const groups = await renderGroups(reader, network, balances, emissions, valuation)

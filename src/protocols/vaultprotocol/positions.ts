@@ -1,6 +1,13 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import { divHalfEven, formatUnits, pow10 } from '../../positions/amounts.ts'
-import { describePrices, judgePrice, type Priced, toUsd, USD_DECIMALS } from '../../positions/valuation.ts'
+import {
+  addPricedAsset,
+  describePrices,
+  judgePrice,
+  type Priced,
+  toUsd,
+  USD_DECIMALS,
+} from '../../positions/valuation.ts'
 import type { SnapshotRow } from '../../store/positions-read.ts'
 import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
 import type { StoredVault } from './stored-vault.ts'
@@ -101,8 +108,8 @@ export async function renderVaultSnapshot(
     }
     if (valuation.atPin) object.rate_ledger = null
     data.vaults.push(object)
-    addAsset(enrichment, network, collateralAsset, collateralPrice)
-    if (denomination) addAsset(enrichment, network, denomination.debt_asset, debtPrice)
+    addPricedAsset(enrichment, network, collateralAsset, collateralPrice)
+    if (denomination) addPricedAsset(enrichment, network, denomination.debt_asset, debtPrice)
   }
   enrichment.contracts[vaultContract.address] = {
     name: vaultContract.name,
@@ -137,16 +144,4 @@ function ratio(
 function decimalsOf(network: NetworkConfig, asset: string | undefined): number {
   if (asset === undefined) return 7
   return network.assets[asset]?.decimals ?? 7
-}
-
-function addAsset(enrichment: Enrichment, network: NetworkConfig, asset: string, priced: Priced): void {
-  if (enrichment.assets[asset]) return
-  const info = network.assets[asset]
-  enrichment.assets[asset] = {
-    decimals: info?.decimals ?? 7,
-    price_source: priced.row ? priced.feed : null,
-    price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, priced.decimals),
-    symbol: info?.symbol ?? asset,
-    tags: info?.tags ?? [],
-  }
 }

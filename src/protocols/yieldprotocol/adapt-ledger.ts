@@ -1,10 +1,10 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import type {
-  AccountGroupChange,
-  ContractStateChange,
-  ProtocolLedgerFacts,
-  StoredItem,
-  StoredValue,
+import {
+  type AccountGroupChange,
+  type ContractStateChange,
+  type ProtocolLedgerFacts,
+  type StoredItem,
+  toStoredValue,
 } from '../protocol-module.ts'
 import { readYieldActions } from './actions.ts'
 
@@ -62,21 +62,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** Native ScVal -> stored JSON: integers beyond numbers as strings, maps as objects. */
-export function toStored(value: unknown): StoredValue {
-  if (typeof value === 'bigint') return value.toString()
-  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value
-  if (value === null || value === undefined) return null
-  if (Array.isArray(value)) return value.map(toStored)
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex')
-  if (isRecord(value)) {
-    const out: { [key: string]: StoredValue } = {}
-    for (const key of Object.keys(value)) out[key] = toStored(value[key])
-    return out
-  }
-  return String(value)
-}
-
 /** `Vec[Symbol(tag)]` or `Vec[Symbol(tag), arg]` keys as native values. */
 function enumKey(key: unknown): { tag: string; arg: unknown } | null {
   if (!Array.isArray(key) || key.length < 1 || key.length > 2 || typeof key[0] !== 'string') return null
@@ -118,14 +103,14 @@ export function adaptYieldLedger(ledger: DecodedLedger, watch: YieldWatch): Prot
             shares === 0n ? [] : [{ key: contract, value: { vault: contract, shares: shares.toString() } }]
           accounts.push({ account: key.arg, group: contract, items })
         } else if (key.tag === 'Report' && !removed) {
-          states.push({ contract, key: YIELD_STATE.report(key.arg), value: toStored(value) })
+          states.push({ contract, key: YIELD_STATE.report(key.arg), value: toStoredValue(value) })
         }
       } else if (watch.strategies.has(contract)) {
         if (key.tag === 'VaultPos' && watch.vaults.has(key.arg)) {
           states.push({
             contract,
             key: YIELD_STATE.vaultPos(key.arg),
-            value: removed ? '0' : toStored(value),
+            value: removed ? '0' : toStoredValue(value),
           })
         }
       } else if (key.tag === 'Balance' && watch.assets.get(contract)?.has(key.arg)) {
@@ -142,7 +127,7 @@ export function adaptYieldLedger(ledger: DecodedLedger, watch: YieldWatch): Prot
       if (!vault && !watch.strategies.has(contract)) continue
       for (const { key, value } of instance.storage) {
         if (vault && key === YIELD_STATE.metadata) {
-          states.push({ contract, key: YIELD_STATE.metadata, value: toStored(value) })
+          states.push({ contract, key: YIELD_STATE.metadata, value: toStoredValue(value) })
           continue
         }
         const tagged = enumKey(key)
@@ -150,11 +135,15 @@ export function adaptYieldLedger(ledger: DecodedLedger, watch: YieldWatch): Prot
         if (vault) {
           const name = VAULT_INSTANCE_KEYS[tagged.tag]
           if (name !== undefined && tagged.arg === undefined)
-            states.push({ contract, key: name, value: toStored(value) })
+            states.push({ contract, key: name, value: toStoredValue(value) })
           else if (tagged.tag === 'AssetStrategySet' && typeof tagged.arg === 'number')
-            states.push({ contract, key: YIELD_STATE.assetStrategySet(tagged.arg), value: toStored(value) })
+            states.push({
+              contract,
+              key: YIELD_STATE.assetStrategySet(tagged.arg),
+              value: toStoredValue(value),
+            })
         } else if ((tagged.tag === 'Config' || tagged.tag === 'Reserves') && tagged.arg === undefined) {
-          states.push({ contract, key: tagged.tag, value: toStored(value) })
+          states.push({ contract, key: tagged.tag, value: toStoredValue(value) })
         }
       }
     }
