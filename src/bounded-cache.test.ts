@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { createBoundedCache } from './bounded-cache.ts'
+
+describe('bounded cache', () => {
+  it('evicts the least recently used entries to stay within its budget', () => {
+    const cache = createBoundedCache<string, string>(10)
+    cache.set('a', 'A', 4)
+    cache.set('b', 'B', 4)
+    expect(cache.get('a')).toBe('A') // a is now the most recently used
+    cache.set('c', 'C', 4) // 12 > 10: b, the least recently used, goes
+    expect(cache.get('b')).toBeUndefined()
+    expect(cache.get('a')).toBe('A')
+    expect(cache.get('c')).toBe('C')
+    expect(cache.used).toBe(8)
+    expect(cache.size).toBe(2)
+  })
+
+  it('replaces an entry and its size, and keeps nothing larger than the budget', () => {
+    const cache = createBoundedCache<string, number>(10)
+    cache.set('a', 1, 6)
+    cache.set('a', 2, 3)
+    expect(cache.get('a')).toBe(2)
+    expect(cache.used).toBe(3)
+    cache.set('huge', 3, 11)
+    expect(cache.get('huge')).toBeUndefined()
+    expect(cache.get('a')).toBe(2)
+    cache.delete('a')
+    expect(cache.used).toBe(0)
+    expect(cache.size).toBe(0)
+  })
+
+  it('keeps nothing with a budget of 0, and refuses a budget that is not a whole number', () => {
+    const off = createBoundedCache<string, number>(0)
+    off.set('a', 1, 1)
+    expect(off.get('a')).toBeUndefined()
+    off.set('empty', 2, 0)
+    expect(off.get('empty')).toBeUndefined()
+    off.clear()
+    expect(off.size).toBe(0)
+    expect(() => createBoundedCache(-1)).toThrow(RangeError)
+    expect(() => createBoundedCache(1.5)).toThrow(RangeError)
+  })
+})
