@@ -1,9 +1,10 @@
-// Runs the whole suite twice: on SQLite (the embedded default) and on the real PostgreSQL.
+// Runs the suite on SQLite (the embedded default), then again on the real PostgreSQL: there, only
+// the test files that can reach a store, since the others would run the same code twice.
 // Prints one closing line "tests: N passed, N failed" over both runs.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, globSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 
 const extra = process.argv.slice(2)
 const stores = (process.env.STRATA_TEST_STORES ?? 'sqlite,postgres').split(',')
@@ -12,12 +13,46 @@ let passed = 0
 let failed = 0
 let exitCode = 0
 
+/** Where the store is chosen or opened: a file importing one of these, or reading the choice, reaches it. */
+const STORE_ENTRY = [resolve('test/support/database.ts'), resolve('src/store/db.ts')]
+const STORE_CHOICE = /STRATA_TEST_DB|TEST_DB_KIND/
+
+/** Whether a file reaches the store through its relative imports (type-only imports count too). */
+function reachesStore(file: string, seen = new Set<string>()): boolean {
+  if (STORE_ENTRY.includes(file)) return true
+  if (seen.has(file)) return false
+  seen.add(file)
+  const source = readFileSync(file, 'utf8')
+  if (STORE_CHOICE.test(source)) return true
+  for (const match of source.matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+    const target = resolve(dirname(file), match[1]!)
+    if (existsSync(target) && reachesStore(target, seen)) return true
+  }
+  return false
+}
+
+function storeFiles(): string[] {
+  const all = [...globSync('test/**/*.test.ts'), ...globSync('src/**/*.test.ts')].sort()
+  return all.filter((file) => reachesStore(resolve(file)))
+}
+
 for (const store of stores) {
-  process.stdout.write(`\n=== test suite on ${store} ===\n`)
+  // Files named on the command line run as named, on every store.
+  const files = store === 'sqlite' || extra.length > 0 ? [] : storeFiles()
+  const scope = files.length === 0 ? 'every test file' : `${files.length} test files that reach a store`
+  process.stdout.write(`\n=== test suite on ${store}: ${scope} ===\n`)
   const report = join(outDir, `${store}.json`)
   const run = spawnSync(
     'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra],
+    [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...extra,
+      ...files,
+    ],
     { stdio: 'inherit', env: { ...process.env, STRATA_TEST_DB: store } },
   )
   if (run.status !== 0) exitCode = 1
