@@ -4,7 +4,10 @@
 //    PostgreSQL with BENCH_POSTGRES_URL), and from the same ledgers written as a data lake and
 //    served over local HTTP;
 // 2. mainnet-shaped ledgers (BENCH_MAINNET_LEDGERS, default 10,000): mostly unwatched traffic
-//    (BENCH_BACKGROUND transfers per ledger on other contracts), few vault calls;
+//    (BENCH_BACKGROUND transfers per ledger on other contracts), few vault calls; ingested over RPC,
+//    from the data lake, and over RPC with the decoding in the main thread;
+// Every ingest reports CPU time per ledger of this process (the devnet runs in another) and of its
+// main thread, and the one-core decoders theirs: on a shared machine rates swing with its load.
 // 3. the genuine pubnet ledgers of test/fixtures: decoding cost with the mainnet watch list, and a
 //    projection of a data-lake backfill of mainnet from Soroban's activation.
 //
@@ -143,6 +146,7 @@ async function measureDecode(
   // Let the threads load their schemas before the clock starts.
   await Promise.all(decoders.map((d) => d.decode([])))
   let decodeMs = 0
+  let cpuUs = 0
   let changes = 0
   const CHUNK = 4_000
   for (let chunkStart = first; chunkStart <= last; chunkStart += CHUNK) {
@@ -152,6 +156,7 @@ async function measureDecode(
       pages.push(page.ledgers.map((l) => l.metadataXdr))
     }
     const t = performance.now()
+    const cpu = process.threadCpuUsage()
     if (threads === 1) {
       for (const page of pages) {
         for (const meta of page) {
@@ -176,15 +181,24 @@ async function measureDecode(
       await Promise.all(lanes)
     }
     decodeMs += performance.now() - t
+    const used = process.threadCpuUsage(cpu)
+    cpuUs += used.user + used.system
   }
   for (const d of decoders) await d.close()
-  return { ledgersPerSecond: ((last - first + 1) * 1000) / decodeMs, changes }
+  const ledgers = last - first + 1
+  return {
+    ledgersPerSecond: (ledgers * 1000) / decodeMs,
+    // One core: this thread's CPU time per ledger (base64 and decoding), robust to the machine's load.
+    cpuUsPerLedger: threads === 1 ? cpuUs / ledgers : null,
+    changes,
+  }
 }
 
 async function measureIngest(
   config: DatabaseConfig,
   schema: string | undefined,
   source: { url: string; network: NetworkConfig; first: number; latest: number; lakeUrl?: string | null },
+  decodeInWorker = true,
 ) {
   const database = createDatabase(config, schema ? { schema } : {})
   await migrateToLatest(database)
@@ -195,14 +209,19 @@ async function measureIngest(
     rpcUrl: source.url,
     network: source.network,
     fromLedger: source.first,
+    decodeInWorker,
     ...(source.lakeUrl ? { datalake: source.lakeUrl } : {}),
     onProgress: (p) => {
       changes = p.ingestedChanges
     },
   })
   const t = performance.now()
+  const cpu = process.cpuUsage()
+  const mainCpu = process.threadCpuUsage()
   await indexer.syncTo(source.latest)
   const ms = performance.now() - t
+  const used = process.cpuUsage(cpu)
+  const mainUsed = process.threadCpuUsage(mainCpu)
   const rows = await database.db
     .selectFrom('snapshots')
     .select((e) => e.fn.countAll<number>().as('n'))
@@ -214,6 +233,11 @@ async function measureIngest(
     ledgersPerSecond: (ledgers * 1000) / ms,
     changesPerSecond: (changes * 1000) / ms,
     snapshots: Number(rows.n),
+    // CPU time of this process (the indexer's main thread, its decoding thread, GC and libuv's
+    // threads; the devnet serving the ledgers runs in another process) and of the main thread
+    // alone, per ledger: robust to the load of a shared machine, unlike the rates.
+    cpuUsPerLedger: (used.user + used.system) / ledgers,
+    mainThreadCpuUsPerLedger: (mainUsed.user + mainUsed.system) / ledgers,
   }
 }
 
@@ -313,6 +337,8 @@ async function main(): Promise<void> {
       oneCore: rate(one.ledgersPerSecond),
       twoCores: rate(two.ledgersPerSecond),
       wholeLedgerOneCore: rate(whole.ledgersPerSecond),
+      oneCoreCpuUsPerLedger: rate(one.cpuUsPerLedger!),
+      wholeLedgerCpuUsPerLedger: rate(whole.cpuUsPerLedger!),
     }
     // Over RPC (the devnet's RPC holds every ledger, so nothing comes from the lake).
     const sqlite = await inSqlite((config) => measureIngest(config, undefined, { ...devnet, lakeUrl: null }))
@@ -374,6 +400,8 @@ async function main(): Promise<void> {
     const fromLake = await inSqlite((config) =>
       measureIngest(config, undefined, { ...shaped, url: shaped.lakeRpcUrl! }),
     )
+    // The same over RPC with the decoding in the main thread: no second core needed, no thread to load.
+    const inPlace = await inSqlite((config) => measureIngest(config, undefined, shaped, false))
     shapedIngestRate = Math.max(sqlite.ledgersPerSecond, fromLake.ledgersPerSecond)
     report.mainnetShaped = {
       ledgers: MAINNET_LEDGERS,
@@ -383,11 +411,21 @@ async function main(): Promise<void> {
       // The one-core rate of decoding every watched ledger whole (the decoder before it stepped over
       // transactions): the baseline of the aim.
       wholeLedgerDecodeOneCore: rate(whole.ledgersPerSecond),
+      decodeOnlyOneCoreCpuUsPerLedger: rate(one.cpuUsPerLedger!),
+      wholeLedgerDecodeCpuUsPerLedger: rate(whole.cpuUsPerLedger!),
+      // The same ratio in CPU time: the whole-ledger decoder's CPU per ledger over the ingesting
+      // process's (all its threads), and over its main thread's alone.
+      cpuRatioToWholeLedgerDecode: (whole.cpuUsPerLedger! / sqlite.cpuUsPerLedger).toFixed(2),
+      mainThreadCpuRatioToWholeLedgerDecode: (
+        whole.cpuUsPerLedger! / sqlite.mainThreadCpuUsPerLedger
+      ).toFixed(2),
       ratioToWholeLedgerDecode: (sqlite.ledgersPerSecond / whole.ledgersPerSecond).toFixed(2),
       dataLakeRatioToWholeLedgerDecode: (fromLake.ledgersPerSecond / whole.ledgersPerSecond).toFixed(2),
       ingestSqlite: roundAll(sqlite),
       ratioToOneCoreDecode: (sqlite.ledgersPerSecond / one.ledgersPerSecond).toFixed(2),
       ingestSqliteFromDataLake: roundAll(fromLake),
+      ingestSqliteDecodingInPlace: roundAll(inPlace),
+      inPlaceRatioToWholeLedgerDecode: (inPlace.ledgersPerSecond / whole.ledgersPerSecond).toFixed(2),
       dataLakeRatioToOneCoreDecode: (fromLake.ledgersPerSecond / one.ledgersPerSecond).toFixed(2),
       aim: 'ingest >= 1.5 x the one-core whole-ledger decode-only rate',
     }

@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import { zstdDecompress } from 'node:zlib'
 import { Reader } from '@stellar/js-xdr'
 import { xdr } from '@stellar/stellar-sdk'
+import { type HttpResult, httpTransport } from './http-transport.ts'
 import { computeBackoffMs, sleep } from './rpc-client.ts'
 
 /**
@@ -129,7 +130,7 @@ export async function openDatalake(location: string, options: DatalakeOptions = 
     : location.startsWith('file:')
       ? fileURLToPath(location)
       : location
-  const doFetch = options.fetch ?? fetch
+  const request = httpTransport(root, options.fetch)
   const timeoutMs = options.timeoutMs ?? 30_000
   const maxAttempts = options.maxAttempts ?? 8
 
@@ -143,12 +144,14 @@ export async function openDatalake(location: string, options: DatalakeOptions = 
         throw error
       }
     }
-    let response: Response
+    let response: HttpResult
     try {
       const timeout = AbortSignal.timeout(timeoutMs)
-      response = await doFetch(`${root}/${key}`, {
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      })
+      response = await request(
+        `${root}/${key}`,
+        { method: 'GET' },
+        signal ? AbortSignal.any([signal, timeout]) : timeout,
+      )
     } catch (error) {
       signal?.throwIfAborted()
       throw new TransientLakeError(`${key}: ${(error as Error).message}`)
@@ -156,12 +159,9 @@ export async function openDatalake(location: string, options: DatalakeOptions = 
     if (response.status === 404 || response.status === 403) return null
     if (response.status === 429 || response.status >= 500)
       throw new TransientLakeError(`${key}: HTTP ${response.status}`)
-    if (!response.ok) throw new DatalakeError(`${key}: HTTP ${response.status}`)
-    try {
-      return new Uint8Array(await response.arrayBuffer())
-    } catch (error) {
-      throw new TransientLakeError(`${key}: body cut short (${(error as Error).message})`)
-    }
+    if (response.status < 200 || response.status >= 300)
+      throw new DatalakeError(`${key}: HTTP ${response.status}`)
+    return new Uint8Array(response.bytes.buffer, response.bytes.byteOffset, response.bytes.byteLength)
   }
 
   async function withRetry<T>(key: string, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
+import { StrKey, scValToNative, xdr } from '@stellar/stellar-sdk/base'
 
 /**
  * What a ledger's transaction set says about the transactions that invoke a watched contract: who
@@ -26,6 +26,8 @@ const SC_ADDRESS_CONTRACT = 1
 const MUXED_ED25519 = 0
 
 /** The network id transactions are hashed with: SHA-256 of the passphrase. */
+const sdkToNative = (value: xdr.ScValWire): unknown => scValToNative(xdr.ScVal.fromXdrObject(value))
+
 export function networkIdOf(passphrase: string): Uint8Array {
   return createHash('sha256').update(passphrase).digest()
 }
@@ -57,8 +59,18 @@ export function readInvocations(
   networkId: Uint8Array,
   isWatched: (contractId: Uint8Array) => string | null,
 ): Map<string, Invocation> {
+  return readEnvelopeInvocations(envelopesOf(txSet), networkId, isWatched, sdkToNative)
+}
+
+/** The same from envelopes decoded one by one (those of a transaction set that may invoke one). */
+export function readEnvelopeInvocations(
+  envelopes: Iterable<xdr.TransactionEnvelopeWire>,
+  networkId: Uint8Array,
+  isWatched: (contractId: Uint8Array) => string | null,
+  toNative: (value: xdr.ScValWire) => unknown,
+): Map<string, Invocation> {
   const found = new Map<string, Invocation>()
-  for (const envelope of envelopesOf(txSet)) {
+  for (const envelope of envelopes) {
     const inner =
       envelope.type === ENVELOPE_TX
         ? envelope.v1
@@ -85,7 +97,7 @@ export function readInvocations(
       source: accountOf(inner.tx.sourceAccount),
       contract,
       fn: host.invokeContract.functionName.toString(),
-      args: host.invokeContract.args.map((arg) => scValToNative(xdr.ScVal.fromXdrObject(arg))),
+      args: host.invokeContract.args.map(toNative),
     })
   }
   return found

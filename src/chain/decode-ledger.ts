@@ -1,7 +1,7 @@
 import { Reader } from '@stellar/js-xdr'
-import { StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
-import { type Invocation, networkIdOf, readInvocations } from './decode-envelopes.ts'
-import { skipXdr, XdrSpanError } from './xdr-span.ts'
+import { StrKey, scValToNative, xdr } from '@stellar/stellar-sdk/base'
+import { type Invocation, networkIdOf, readEnvelopeInvocations, readInvocations } from './decode-envelopes.ts'
+import { skipXdr, visitXdr, XdrSpanError } from './xdr-span.ts'
 
 /**
  * LedgerCloseMeta XDR -> the few facts the protocol adapters read, for watched contracts only.
@@ -157,9 +157,85 @@ function watchedIndex(watched: WatchedContracts, address: xdr.ScAddressWire): nu
   return address.type === SC_ADDRESS_CONTRACT ? findWatched(watched, address.contractId) : -1
 }
 
-function toNative(value: xdr.ScValWire): unknown {
+/** StrKeys of the addresses seen lately, by their 32 key bytes (latin1): the same few recur. */
+const strkeys = new Map<string, string>()
+const STRKEY_CACHE_SIZE = 10_000
+
+function cachedStrKey(bytes: Uint8Array, encode: (key: Buffer) => string, tag: string): string {
+  const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const id = tag + key.toString('latin1')
+  let found = strkeys.get(id)
+  if (found === undefined) {
+    found = encode(Buffer.from(key))
+    if (strkeys.size >= STRKEY_CACHE_SIZE) strkeys.clear()
+    strkeys.set(id, found)
+  }
+  return found
+}
+
+const encodeAccount = (key: Buffer) => StrKey.encodeEd25519PublicKey(key)
+const encodeContract = (key: Buffer) => StrKey.encodeContract(key)
+
+/** ASCII bytes as a string (what a strict UTF-8 decode gives for them); null when not all ASCII. */
+function asciiString(bytes: Uint8Array): string | null {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return null
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')
+}
+
+/**
+ * `scValToNative` of the SDK, without building its class instances for the values contract state
+ * is made of (numbers, symbols, vectors, maps, account and contract addresses), and with the StrKeys
+ * of recurring addresses cached; any other value goes through the SDK itself. Same results: the
+ * test compares the two on every value of the committed pubnet ledgers and devnet ledgers.
+ */
+export function toNative(value: xdr.ScValWire): unknown {
+  switch (value.type) {
+    case 0:
+      return value.b
+    case 1:
+      return null
+    case 3:
+      return value.u32
+    case 4:
+      return value.i32
+    case 5:
+      return value.u64
+    case 6:
+      return value.i64
+    case 9:
+      return (BigInt.asUintN(64, value.u128.hi) << 64n) | BigInt.asUintN(64, value.u128.lo)
+    case 10:
+      return BigInt.asIntN(
+        128,
+        (BigInt.asUintN(64, value.i128.hi) << 64n) | BigInt.asUintN(64, value.i128.lo),
+      )
+    case 14:
+    case 15: {
+      const text = value.type === 15 ? value.sym : value.str
+      return asciiString(text.bytes) ?? text.asStringOrBytes()
+    }
+    case 16:
+      return (value.vec ?? []).map(toNative)
+    case 17:
+      return Object.fromEntries((value.map ?? []).map((entry) => [toNative(entry.key), toNative(entry.val)]))
+    case 18: {
+      const address = value.address
+      if (address.type === 0 && address.accountId.type === 0)
+        return cachedStrKey(address.accountId.ed25519, encodeAccount, 'G')
+      if (address.type === SC_ADDRESS_CONTRACT) return cachedStrKey(address.contractId, encodeContract, 'C')
+      break
+    }
+  }
+  return sdkToNative(value)
+}
+
+/** The SDK's own conversion, as the whole-ledger decoder has always used it. */
+export function sdkToNative(value: xdr.ScValWire): unknown {
   return scValToNative(xdr.ScVal.fromXdrObject(value))
 }
+
+/** How ScVals become native values. */
+type Native = (value: xdr.ScValWire) => unknown
 
 /** For a holder-filtered contract: whether the key is `Vec[Symbol, Address(one of its holders)]`. */
 function keyOfHolder(watched: WatchedContracts, index: number, key: xdr.ScValWire): boolean {
@@ -184,6 +260,7 @@ function readInstance(
   contract: string,
   val: xdr.ScValWire,
   out: InstanceChange[],
+  toNative: Native,
 ): void {
   if (val.type !== SCV_CONTRACT_INSTANCE) return
   const storage = (val.instance.storage ?? []).map((entry) => ({
@@ -196,6 +273,7 @@ function readInstance(
 interface ChangeSinks {
   data: ContractDataChange[]
   instances: InstanceChange[]
+  toNative: Native
 }
 
 /**
@@ -204,6 +282,7 @@ interface ChangeSinks {
  * Evicted keys (`evictedKeys` of the ledger) are never read: an archived entry still holds its value.
  */
 function readChange(change: xdr.LedgerEntryChangeWire, watched: WatchedContracts, out: ChangeSinks): void {
+  const toNative = out.toNative
   if (change.type === 2) {
     const key = change.removed
     if (key.type !== LEDGER_ENTRY_CONTRACT_DATA) return
@@ -238,7 +317,7 @@ function readChange(change: xdr.LedgerEntryChangeWire, watched: WatchedContracts
   if (data.key.type === SCV_LEDGER_KEY_CONTRACT_INSTANCE) {
     // A restored instance holds what it held before: no change of its storage.
     if (kind !== 'restored' && watched.instanceStorage[index])
-      readInstance(kind, contract, data.val, out.instances)
+      readInstance(kind, contract, data.val, out.instances, toNative)
     return
   }
   if (!isStateKey(data.key) || !keyOfHolder(watched, index, data.key)) return
@@ -251,7 +330,12 @@ function readChange(change: xdr.LedgerEntryChangeWire, watched: WatchedContracts
   })
 }
 
-function readEvent(event: xdr.ContractEventWire, watched: WatchedContracts, out: DecodedEvent[]): void {
+function readEvent(
+  event: xdr.ContractEventWire,
+  watched: WatchedContracts,
+  out: DecodedEvent[],
+  toNative: Native,
+): void {
   if (event.contractId === null || event.type !== CONTRACT_EVENT_CONTRACT) return
   const index = findWatched(watched, event.contractId)
   if (index < 0 || watched.holderIds[index]) return
@@ -287,24 +371,25 @@ function readTransaction(
   meta: xdr.TransactionMetaWire,
   watched: WatchedContracts,
   invocations: ReadonlyMap<string, Invocation>,
+  toNative: Native,
 ): DecodedTransaction | null {
   const hash = Buffer.from(pair.transactionHash).toString('hex')
   const invocation = invocations.get(hash)
   const events: DecodedEvent[] = []
   const changes: ContractDataChange[] = []
   const instances: InstanceChange[] = []
-  const sinks: ChangeSinks = { data: changes, instances }
+  const sinks: ChangeSinks = { data: changes, instances, toNative }
   if (meta.v === 4) {
     for (const op of meta.v4.operations) {
       for (const change of op.changes) readChange(change, watched, sinks)
-      for (const event of op.events) readEvent(event, watched, events)
+      for (const event of op.events) readEvent(event, watched, events, toNative)
     }
-    for (const txEvent of meta.v4.events) readEvent(txEvent.event, watched, events)
+    for (const txEvent of meta.v4.events) readEvent(txEvent.event, watched, events, toNative)
   } else if (meta.v === 3) {
     for (const op of meta.v3.operations) {
       for (const change of op.changes) readChange(change, watched, sinks)
     }
-    for (const event of meta.v3.sorobanMeta?.events ?? []) readEvent(event, watched, events)
+    for (const event of meta.v3.sorobanMeta?.events ?? []) readEvent(event, watched, events, toNative)
   } else if (!invocation) {
     // Metas before v3 predate Soroban: no contract data, no contract events.
     return null
@@ -348,13 +433,100 @@ function invokedWatched(watched: WatchedContracts, id: Uint8Array): string | nul
   return index < 0 || watched.holderIds[index] ? null : watched.strkeys[index]!
 }
 
-/** Whether the bytes name a watched contract a transaction could invoke (see `invokedWatched`). */
-function mentionsInvocable(bytes: Uint8Array, watched: WatchedContracts): boolean {
-  const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  for (let i = 0; i < watched.ids.length; i++) {
-    if (!watched.holderIds[i] && haystack.indexOf(watched.ids[i]!) >= 0) return true
+/**
+ * Where the watched ids occur in a raw ledger, as ascending byte offsets: `all` for every id a ledger
+ * or transaction must name to matter (see `mentionsWatched`), `invocable` for the contracts a
+ * transaction could invoke (see `invokedWatched`). A transaction or envelope names one when an
+ * occurrence lies wholly inside its bytes.
+ *
+ * One pass over the ledger's 4-byte words: XDR aligns every value to 4 bytes from the start of the
+ * LedgerCloseMeta, so a contract id in an address, a contract-data key or an event starts at a
+ * multiple of 4. (An id that only occurs unaligned, inside opaque bytes, names nothing the decoder
+ * reads: a transaction found only by such an occurrence would be decoded and yield nothing.) A
+ * table on each id's first two bytes rejects almost every word with one lookup.
+ */
+interface Mentions {
+  all: number[]
+  invocable: number[]
+}
+
+interface MentionTable {
+  /** Non-zero at the first two bytes (big-endian) of some id. */
+  firstBytes: Uint8Array
+  ids: Uint8Array[]
+  /** Per id: whether it counts for `all`, for `invocable`. */
+  inAll: boolean[]
+  inInvocable: boolean[]
+}
+
+const mentionTables = new WeakMap<WatchedContracts, MentionTable>()
+
+function mentionTable(watched: WatchedContracts): MentionTable {
+  const known = mentionTables.get(watched)
+  if (known) return known
+  const byHex = new Map<string, { id: Uint8Array; all: boolean; invocable: boolean }>()
+  const add = (id: Uint8Array, invocable: boolean) => {
+    const hex = Buffer.from(id).toString('hex')
+    const entry = byHex.get(hex) ?? { id, all: false, invocable: false }
+    entry.all = true
+    entry.invocable ||= invocable
+    byHex.set(hex, entry)
   }
-  return false
+  for (let i = 0; i < watched.ids.length; i++) {
+    const holders = watched.holderIds[i]
+    // A contract read only for some holders' entries matters only where a holder is named.
+    if (holders) for (const id of holders) add(id, false)
+    else add(watched.ids[i]!, true)
+  }
+  const entries = [...byHex.values()]
+  const table: MentionTable = {
+    firstBytes: new Uint8Array(65536),
+    ids: entries.map((e) => e.id),
+    inAll: entries.map((e) => e.all),
+    inInvocable: entries.map((e) => e.invocable),
+  }
+  for (const { id } of entries) table.firstBytes[(id[0]! << 8) | id[1]!] = 1
+  mentionTables.set(watched, table)
+  return table
+}
+
+function findMentions(bytes: Uint8Array, watched: WatchedContracts): Mentions {
+  const table = mentionTable(watched)
+  const { firstBytes, ids } = table
+  const all: number[] = []
+  const invocable: number[] = []
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const last = bytes.byteLength - 32
+  for (let at = 0; at <= last; at += 4) {
+    if (firstBytes[view.getUint16(at)] === 0) continue
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!
+      let same = true
+      for (let j = 0; j < 32; j++) {
+        if (bytes[at + j] !== id[j]) {
+          same = false
+          break
+        }
+      }
+      if (!same) continue
+      if (table.inAll[k]) all.push(at)
+      if (table.inInvocable[k]) invocable.push(at)
+      break
+    }
+  }
+  return { all, invocable }
+}
+
+/** Whether an occurrence (a 32-byte id at one of the sorted `offsets`) lies wholly in [start, end). */
+function mentionedIn(offsets: readonly number[], start: number, end: number): boolean {
+  let low = 0
+  let high = offsets.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (offsets[mid]! < start) low = mid + 1
+    else high = mid
+  }
+  return low < offsets.length && offsets[low]! + 32 <= end
 }
 
 /** The header facts alone, read with the SDK's own schemas from the start of the LedgerCloseMeta. */
@@ -383,14 +555,15 @@ function headerFacts(
 /**
  * Decodes one LedgerCloseMeta (v1 with TransactionMeta v3, or v2 with v4) from raw XDR bytes.
  *
- * A ledger naming no watched contract is read from its header alone. Otherwise only the header and
- * the transactions whose own bytes name one are decoded: the transaction set (every envelope) and
- * each other transaction's result and meta are stepped over by `skipXdr`, which finds where a value
- * ends without building it. On mainnet a ledger that touches a watched contract (a Blend pool, USDC)
+ * A ledger naming no watched contract is read from its header alone. Otherwise only the header, the
+ * envelopes that name a contract a transaction could invoke and the transactions whose own bytes
+ * name a watched one are decoded: the other envelopes and each other transaction's result and meta
+ * are stepped over by `skipXdr`, which finds where a value ends without building it. On mainnet a ledger that touches a watched contract (a Blend pool, USDC)
  * still carries hundreds of transactions that do not.
  */
 export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContracts): DecodedLedger {
-  if (!mentionsWatched(bytes, watched)) return decodeHeaderOnly(bytes)
+  const mentions = findMentions(bytes, watched)
+  if (mentions.all.length === 0) return decodeHeaderOnly(bytes)
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const version = view.getUint32(0)
   if (version !== 1 && version !== 2)
@@ -415,12 +588,24 @@ export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContrac
     if (field === 'txSet') {
       // The envelopes are read only when they name a contract a transaction could invoke: they give
       // each invocation's source, function and arguments, and name a failed one (its meta is empty).
-      const start = offset
-      offset = skipXdr(schema, view, offset)
-      const span = bytes.subarray(start, offset)
-      if (watched.networkId !== null && mentionsInvocable(span, watched)) {
-        const txSet = xdr.GeneralizedTransactionSet.schema._read(new Reader(span), 'LedgerCloseMeta.txSet')
-        invocations = readInvocations(txSet, watched.networkId, (id) => invokedWatched(watched, id))
+      // Only the envelopes whose own bytes name such a contract are decoded; the others are stepped over.
+      if (watched.networkId === null || !mentions.invocable.length) {
+        offset = skipXdr(schema, view, offset)
+        continue
+      }
+      const envelopes: xdr.TransactionEnvelopeWire[] = []
+      offset = visitXdr(schema, xdr.TransactionEnvelope.schema, view, offset, (start, end) => {
+        if (mentionedIn(mentions.invocable, start, end)) {
+          envelopes.push(xdr.TransactionEnvelope.schema.decode(bytes.subarray(start, end)))
+        }
+      })
+      if (envelopes.length > 0) {
+        invocations = readEnvelopeInvocations(
+          envelopes,
+          watched.networkId,
+          (id) => invokedWatched(watched, id),
+          toNative,
+        )
       }
       continue
     }
@@ -438,9 +623,16 @@ export function decodeLedgerCloseMeta(bytes: Uint8Array, watched: WatchedContrac
       const invoked =
         invocations.size > 0 &&
         invocations.has(Buffer.from(span.subarray(hashAt, hashAt + 32)).toString('hex'))
-      if (!invoked && !mentionsWatched(span, watched)) continue
+      if (!invoked && !mentionedIn(mentions.all, start, offset)) continue
       const tx = resultMeta.decode(span)
-      const decoded = readTransaction(tx.result, tx.feeProcessing, tx.txApplyProcessing, watched, invocations)
+      const decoded = readTransaction(
+        tx.result,
+        tx.feeProcessing,
+        tx.txApplyProcessing,
+        watched,
+        invocations,
+        toNative,
+      )
       if (decoded !== null) transactions.push(decoded)
     }
     // Nothing after the transactions is read.
@@ -467,7 +659,14 @@ export function decodeLedgerCloseMetaFully(bytes: Uint8Array, watched: WatchedCo
       ? new Map<string, Invocation>()
       : readInvocations(body.txSet, watched.networkId, (id) => invokedWatched(watched, id))
   for (const tx of body.txProcessing) {
-    const decoded = readTransaction(tx.result, tx.feeProcessing, tx.txApplyProcessing, watched, invocations)
+    const decoded = readTransaction(
+      tx.result,
+      tx.feeProcessing,
+      tx.txApplyProcessing,
+      watched,
+      invocations,
+      sdkToNative,
+    )
     if (decoded !== null) transactions.push(decoded)
   }
   return headerFacts(body.ledgerHeader, transactions)

@@ -6,6 +6,10 @@ import {
   decodeLedgerCloseMetaBase64,
   type WatchedContracts,
 } from './decode-ledger.ts'
+import type { Base64Span } from './rpc-client.ts'
+
+/** Raw LedgerCloseMeta XDR: bytes (data lake), base64 (Stellar RPC), or base64 left in an RPC response body. */
+export type RawMeta = string | Uint8Array | Base64Span
 
 /**
  * Decodes pages of ledgers (base64 LedgerCloseMeta, as Stellar RPC serves them), in order. With a
@@ -13,8 +17,11 @@ import {
  * decodes and writes at once; without, it decodes in place (tests, one-core machines).
  */
 export interface LedgerDecoder {
-  /** Raw LedgerCloseMeta XDR, as bytes (data lake) or base64 (Stellar RPC). */
-  decode(metas: readonly (string | Uint8Array)[]): Promise<DecodedLedger[]>
+  /**
+   * Raw LedgerCloseMeta XDR, as bytes (data lake) or base64 (Stellar RPC). The response bodies the
+   * spans stand in are handed to the decoding thread, not copied: they are unusable after the call.
+   */
+  decode(metas: readonly RawMeta[]): Promise<DecodedLedger[]>
   close(): Promise<void>
 }
 
@@ -26,7 +33,7 @@ export interface DecoderWorkerInit {
   passphrase: string | null
 }
 
-export type DecoderRequest = { id: number; metas: readonly (string | Uint8Array)[] }
+export type DecoderRequest = { id: number; metas: readonly RawMeta[] }
 export type DecoderResponse = { id: number; ledgers: DecodedLedger[] } | { id: number; error: string }
 
 export function createLedgerDecoder(watched: WatchedContracts, options: { worker: boolean }): LedgerDecoder {
@@ -74,7 +81,7 @@ export function createLedgerDecoder(watched: WatchedContracts, options: { worker
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject })
         worker.ref()
-        worker.postMessage({ id, metas } satisfies DecoderRequest)
+        worker.postMessage({ id, metas } satisfies DecoderRequest, transferable(metas))
       }).finally(() => {
         if (waiting.size === 0) worker.unref()
       }) as Promise<DecodedLedger[]>
@@ -86,10 +93,31 @@ export function createLedgerDecoder(watched: WatchedContracts, options: { worker
   }
 }
 
-export function decodeMeta(meta: string | Uint8Array, watched: WatchedContracts): DecodedLedger {
-  return typeof meta === 'string'
-    ? decodeLedgerCloseMetaBase64(meta, watched)
-    : decodeLedgerCloseMeta(meta, watched)
+/**
+ * The response bodies that spans stand in, moved to the decoding thread rather than copied (each
+ * once; only a body that is a whole ArrayBuffer of its own, as a fetched body is).
+ */
+function transferable(metas: readonly RawMeta[]): ArrayBuffer[] {
+  const bodies = new Set<ArrayBuffer>()
+  for (const meta of metas) {
+    if (typeof meta === 'string' || meta instanceof Uint8Array) continue
+    const { body } = meta
+    if (
+      body.buffer instanceof ArrayBuffer &&
+      body.byteOffset === 0 &&
+      body.byteLength === body.buffer.byteLength
+    )
+      bodies.add(body.buffer)
+  }
+  return [...bodies]
+}
+
+export function decodeMeta(meta: RawMeta, watched: WatchedContracts): DecodedLedger {
+  if (typeof meta === 'string') return decodeLedgerCloseMetaBase64(meta, watched)
+  if (meta instanceof Uint8Array) return decodeLedgerCloseMeta(meta, watched)
+  const { body, start, end } = meta
+  const text = Buffer.from(body.buffer, body.byteOffset + start, end - start).toString('latin1')
+  return decodeLedgerCloseMetaBase64(text, watched)
 }
 
 /** The worker's watch list, rebuilt from plain data. */

@@ -1,4 +1,4 @@
-import { type RpcClient, type RpcLedger, sleep } from './rpc-client.ts'
+import { type PageLedger, type RpcClient, sleep } from './rpc-client.ts'
 
 /** `getLedgers` returns at most this many ledgers per call. */
 export const GET_LEDGERS_MAX_LIMIT = 200
@@ -18,7 +18,8 @@ export class LedgerSequenceError extends Error {
 }
 
 export interface LedgerPage {
-  ledgers: RpcLedger[]
+  /** Each ledger's metadata is base64, as a string or where it stands in the response body. */
+  ledgers: PageLedger[]
   /** The chain head as the server reported it with this page. */
   latestLedger: number
 }
@@ -62,16 +63,17 @@ export async function* streamLedgerPages(options: LedgerSourceOptions): AsyncGen
     }
     const bySize = ledgerBytes > 0 ? Math.floor(maxPageBytes / ledgerBytes) : pageSize
     const limit = Math.max(1, Math.min(pageSize, bySize, end - next + 1, latest - next + 1))
-    const result = await client.getLedgers(
+    const result = await client.getLedgerPage(
       cursor === null ? { startLedger: next, limit } : { cursor, limit },
       signal,
     )
     latest = Math.max(latest, result.latestLedger)
-    const ledgers: RpcLedger[] = []
+    const ledgers: PageLedger[] = []
     for (const ledger of result.ledgers) {
       if (ledger.sequence > end) break
       if (ledger.sequence !== next) throw new LedgerSequenceError(next, ledger.sequence)
-      ledgerBytes = Math.max(ledger.metadataXdr.length, Math.floor(ledgerBytes * 0.9))
+      const size = typeof ledger.meta === 'string' ? ledger.meta.length : ledger.meta.end - ledger.meta.start
+      ledgerBytes = Math.max(size, Math.floor(ledgerBytes * 0.9))
       ledgers.push(ledger)
       next++
     }

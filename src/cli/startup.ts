@@ -64,6 +64,18 @@ export class RpcSourceError extends Error {
   }
 }
 
+/**
+ * The system error code (ECONNREFUSED, ENOTFOUND...) behind a failed request, wherever the
+ * transport put it: on the error itself (node:http) or a cause or two down (fetch).
+ */
+function systemErrorCode(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code
+  }
+  return undefined
+}
+
 /** Attempts before an unreachable RPC stops start-up (the indexer retries without end once running). */
 const PREFLIGHT_ATTEMPTS = 4
 
@@ -78,9 +90,10 @@ export async function checkRpcSource(rpcUrl: string, network: NetworkConfig, sig
     passphrase = (await client.getNetwork(signal)).passphrase
   } catch (error) {
     if (signal?.aborted) throw error
-    const cause = (error as Error & { cause?: { cause?: { code?: string } } }).cause?.cause?.code
+    const message = (error as Error).message
+    const code = systemErrorCode(error)
     throw new RpcSourceError(
-      `cannot reach the Stellar RPC at ${rpcUrl}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`,
+      `cannot reach the Stellar RPC at ${rpcUrl}: ${message}${code && !message.includes(code) ? ` (${code})` : ''}`,
     )
   }
   if (passphrase !== network.passphrase) {

@@ -1,6 +1,6 @@
 import { type Datalake, DatalakeError, type DatalakeOptions, openDatalake } from '../chain/datalake.ts'
 import type { DecodedLedger } from '../chain/decode-ledger.ts'
-import { createLedgerDecoder, type LedgerDecoder } from '../chain/ledger-decoder.ts'
+import { createLedgerDecoder, type LedgerDecoder, type RawMeta } from '../chain/ledger-decoder.ts'
 import { streamLedgerPages } from '../chain/ledger-source.ts'
 import type { NetworkConfig } from '../chain/network.ts'
 import { computeBackoffMs, createRpcClient, type RpcClientOptions, sleep } from '../chain/rpc-client.ts'
@@ -18,7 +18,7 @@ import { buildNetworkWatchList, createLedgerPipeline, loadResumePoint } from './
  */
 /** Ledgers as a source delivers them: raw meta, and the hash when the source states it apart (RPC). */
 interface SourcePage {
-  ledgers: { sequence: number; hash: string | null; meta: string | Uint8Array }[]
+  ledgers: { sequence: number; hash: string | null; meta: RawMeta }[]
   /** The chain head as last reported, for progress. */
   latestLedger: number
 }
@@ -49,6 +49,10 @@ async function* decodeAhead(
     iterator.return?.().catch(() => {})
   }
 }
+
+/** Ledgers (and bytes of XDR) gathered from data-lake objects into one page for the decoder. */
+const LAKE_PAGE_LEDGERS = 200
+const LAKE_PAGE_BYTES = 12 * 1024 * 1024
 
 /** Ledgers per write transaction while catching up; at the head every page is written at once. */
 export const DEFAULT_BATCH_SIZE = 1000
@@ -248,13 +252,25 @@ export function createIndexer(options: IndexerOptions): Indexer {
         const health = await client.getHealth(signal)
         const lakeEnd = Math.min(health.oldestLedger - 1, until ?? Number.POSITIVE_INFINITY)
         if (next > lakeEnd) break
-        for await (const page of lake.ledgers(next, lakeEnd, signal)) {
-          yield {
-            ledgers: page.map((l) => ({ sequence: l.sequence, hash: null, meta: l.meta })),
-            latestLedger: health.latestLedger,
-          } satisfies SourcePage
-          next = page[page.length - 1]!.sequence + 1
+        // A lake object holds one ledger on mainnet: objects are gathered into pages as large as
+        // the RPC's, since every page costs a hand-off to the decoding thread and a pass of the adapters.
+        let gathered: SourcePage['ledgers'] = []
+        let bytes = 0
+        const take = () => {
+          const page = { ledgers: gathered, latestLedger: health.latestLedger } satisfies SourcePage
+          next = gathered[gathered.length - 1]!.sequence + 1
+          gathered = []
+          bytes = 0
+          return page
         }
+        for await (const object of lake.ledgers(next, lakeEnd, signal)) {
+          for (const l of object) {
+            gathered.push({ sequence: l.sequence, hash: null, meta: l.meta })
+            bytes += l.meta.byteLength
+          }
+          if (gathered.length >= LAKE_PAGE_LEDGERS || bytes >= LAKE_PAGE_BYTES) yield take()
+        }
+        if (gathered.length > 0) yield take()
       }
     }
     if (until !== undefined && next > until) return
@@ -268,7 +284,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     })
     for await (const page of pages) {
       yield {
-        ledgers: page.ledgers.map((l) => ({ sequence: l.sequence, hash: l.hash, meta: l.metadataXdr })),
+        ledgers: page.ledgers.map((l) => ({ sequence: l.sequence, hash: l.hash, meta: l.meta })),
         latestLedger: page.latestLedger,
       } satisfies SourcePage
     }

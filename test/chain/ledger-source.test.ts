@@ -33,6 +33,66 @@ function ledgersPage(sequences: number[], latest: number, metadataBytes = 0) {
 }
 
 describe('createRpcClient', () => {
+  it("leaves each ledger's metadata where it stands in a getLedgers body, and parses the rest the same", async () => {
+    const metas = ['AAAAAgAAAAA=', 'AAAAAQ+/AAAAAAAB', '']
+    const body = {
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        ledgers: metas.map((m, i) => ({
+          hash: `h${i}`,
+          sequence: 10 + i,
+          ledgerCloseTime: '7',
+          metadataXdr: m,
+        })),
+        latestLedger: 20,
+        oldestLedger: 1,
+        cursor: '12',
+      },
+    }
+    const client = createRpcClient({ url: 'http://rpc', fetch: stubFetch(() => json(body)) })
+    const page = await client.getLedgerPage({ startLedger: 10, limit: 3 })
+    expect(page).toMatchObject({ latestLedger: 20, oldestLedger: 1, cursor: '12' })
+    expect(page.ledgers.map((l) => [l.hash, l.sequence, l.ledgerCloseTime])).toEqual([
+      ['h0', 10, '7'],
+      ['h1', 11, '7'],
+      ['h2', 12, '7'],
+    ])
+    const text = (meta: (typeof page.ledgers)[number]['meta']) =>
+      typeof meta === 'string'
+        ? meta
+        : Buffer.from(meta.body.subarray(meta.start, meta.end)).toString('latin1')
+    expect(page.ledgers.map((l) => typeof l.meta)).toEqual(['object', 'object', 'object'])
+    expect(page.ledgers.map((l) => text(l.meta))).toEqual(metas)
+    expect(
+      (await client.getLedgers({ startLedger: 10, limit: 3 })).ledgers.map((l) => l.metadataXdr),
+    ).toEqual(metas)
+  })
+
+  it('reads an escaped metadata value through the JSON parser, and a body whose shape is not a page whole', async () => {
+    // JSON may escape the solidus of base64: "\/" is "/".
+    const escaped =
+      '{"jsonrpc":"2.0","id":1,"result":{"ledgers":[{"hash":"a","sequence":5,"ledgerCloseTime":"1","metadataXdr":"AA\\/B"},' +
+      '{"hash":"b","sequence":6,"ledgerCloseTime":"1","metadataXdr":"CCCC"}],"latestLedger":6,"oldestLedger":1,"cursor":"6"}}'
+    const odd =
+      '{"jsonrpc":"2.0","id":1,"result":{"ledgers":[],"latestLedger":6,"oldestLedger":1,"cursor":"6","note":{"metadataXdr":"DDDD"}}}'
+    const answers = [escaped, odd]
+    const client = createRpcClient({
+      url: 'http://rpc',
+      fetch: (async () => new Response(answers.shift()!, { status: 200 })) as typeof fetch,
+    })
+    const page = await client.getLedgerPage({ startLedger: 5, limit: 2 })
+    const [first, second] = page.ledgers
+    expect(first!.meta).toBe('AA/B')
+    expect(
+      typeof second!.meta === 'object' &&
+        Buffer.from(second!.meta.body.subarray(second!.meta.start, second!.meta.end)).toString(),
+    ).toBe('CCCC')
+    const oddPage = await client.getLedgerPage({ startLedger: 5, limit: 2 })
+    expect(oddPage.ledgers).toEqual([])
+    expect(oddPage.cursor).toBe('6')
+  })
+
   it('retries 5xx, 429 and broken bodies, then answers', async () => {
     const answers = [
       () => new Response('oops', { status: 503 }),

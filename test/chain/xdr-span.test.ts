@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib'
 import { xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { createDevnetChain } from '../../src/chain/devnet/index.ts'
-import { skipXdr, XdrSpanError } from '../../src/chain/xdr-span.ts'
+import { skipXdr, visitXdr, XdrSpanError } from '../../src/chain/xdr-span.ts'
 
 /** Genuine mainnet ledgers (provenance: test/fixtures/pubnet/README.md). */
 const dir = new URL('../fixtures/pubnet/', import.meta.url)
@@ -67,5 +67,35 @@ describe('skipXdr on bytes that are not what the schema says', () => {
   it('fails when a length runs past the bytes', () => {
     const bytes = Buffer.from(pubnet[0]!.bytes.subarray(0, 2000))
     expect(() => skipXdr(xdr.LedgerCloseMeta.schema, view(bytes), 0)).toThrow(RangeError)
+  })
+})
+
+describe.each([...pubnet, ...devnetLedgers()])('visitXdr on $name', ({ bytes }) => {
+  it("finds every transaction envelope where the SDK's own encoding of it lies, and ends where skipXdr does", () => {
+    const lcm = xdr.LedgerCloseMeta.schema.decode(bytes)
+    if (lcm.v !== 1 && lcm.v !== 2) throw new Error('a v0 ledger')
+    const txSet = (lcm.v === 2 ? lcm.v2 : lcm.v1).txSet
+    const envelopes: xdr.TransactionEnvelopeWire[] = []
+    for (const phase of txSet.v1TxSet.phases) {
+      if (phase.v === 0) for (const c of phase.v0Components) envelopes.push(...c.txsMaybeDiscountedFee.txs)
+      else
+        for (const stage of phase.parallelTxsComponent.executionStages)
+          for (const c of stage) envelopes.push(...c)
+    }
+    expect(envelopes.length).toBeGreaterThan(0)
+    const expected = envelopes.map((e) =>
+      Buffer.from(xdr.TransactionEnvelope.schema.encode(e)).toString('hex'),
+    )
+    const raw = xdr.GeneralizedTransactionSet.schema.encode(txSet)
+    // Placed after 8 bytes of something else, so offsets other than 0 are exercised.
+    const padded = Buffer.concat([Buffer.alloc(8, 0xff), raw])
+    const found: string[] = []
+    const schema = xdr.GeneralizedTransactionSet.schema
+    const end = visitXdr(schema, xdr.TransactionEnvelope.schema, view(padded), 8, (start, stop) => {
+      found.push(padded.subarray(start, stop).toString('hex'))
+    })
+    expect(end).toBe(8 + raw.length)
+    expect(skipXdr(schema, view(padded), 8)).toBe(end)
+    expect(found).toEqual(expected)
   })
 })
