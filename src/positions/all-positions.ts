@@ -1,5 +1,6 @@
 import type { Enrichment, PositionsDeps, ProtocolModule } from '../protocols/protocol-module.ts'
 import { answerPositions, type PositionsMeta } from './answer.ts'
+import { metaJson, type SurfaceAnswer } from './cached-answer.ts'
 import { addTotals, formatTotals, rowUsdParts, sumUsdParts } from './totals.ts'
 
 /**
@@ -69,4 +70,69 @@ export async function answerAllPositions(
     enrichment,
     meta,
   }
+}
+
+const jsonString = (value: string | null) => (value === null ? 'null' : JSON.stringify(value))
+
+/**
+ * The body `answerAllPositions` answers, byte for byte as its response schema writes it, from the
+ * sections' serialized parts: `meta` is merged as there, enrichment members keep the order (and
+ * the last value) that merging the sections' objects gives.
+ */
+export function allPositionsBody(
+  modules: readonly ProtocolModule[],
+  address: string,
+  sections: readonly SurfaceAnswer[],
+  responseTimeMs: number,
+): string {
+  let protocols = ''
+  const assets: Record<string, string> = {}
+  const contracts: Record<string, string> = {}
+  const sources = new Set<string>()
+  let served: number | null = null
+  let staleness = 0
+  let partial = false
+  for (let i = 0; i < sections.length; i++) {
+    const { surface, meta } = sections[i]!
+    const module = modules[i]!
+    protocols += `${i === 0 ? '' : ','}${JSON.stringify(module.name)}:{"kind":${JSON.stringify(module.kind)},"as_of_ledger":${
+      meta.as_of_ledger ?? 'null'
+    },"partial_result":${meta.partial_result},"oracle_staleness_seconds":${meta.oracle_staleness_seconds},"data":${
+      surface.data
+    },"totals":${surface.totalsJson}}`
+    for (const [id, json] of surface.assets) assets[id] = json
+    for (const [id, json] of surface.contracts) contracts[id] = json
+    for (const source of meta.sources) sources.add(source)
+    if (meta.as_of_ledger !== null && (served === null || meta.as_of_ledger > served))
+      served = meta.as_of_ledger
+    if (meta.oracle_staleness_seconds > staleness) staleness = meta.oracle_staleness_seconds
+    if (meta.partial_result) partial = true
+  }
+  const totals = formatTotals(addTotals(sections.map((s) => s.surface.totals)))
+  const meta: PositionsMeta = {
+    ...sections[0]!.meta,
+    as_of_ledger: served,
+    oracle_staleness_seconds: staleness,
+    partial_result: partial,
+    response_time_ms: responseTimeMs,
+    sources: [...sources],
+  }
+  let enrichment = '{"assets":{'
+  let first = true
+  for (const id in assets) {
+    enrichment += (first ? '' : ',') + assets[id]
+    first = false
+  }
+  enrichment += '},"contracts":{'
+  first = true
+  for (const id in contracts) {
+    enrichment += (first ? '' : ',') + contracts[id]
+    first = false
+  }
+  enrichment += '}}'
+  return `{"data":{"address":${JSON.stringify(address)},"protocols":{${protocols}},"totals":{"assets_usd":${jsonString(
+    totals.assets_usd,
+  )},"debt_usd":${jsonString(totals.debt_usd)},"net_usd":${jsonString(totals.net_usd)},"usd_unavailable_reason":${jsonString(
+    totals.usd_unavailable_reason,
+  )}}},"enrichment":${enrichment},"meta":${metaJson(meta)}}`
 }

@@ -33,7 +33,7 @@ export interface PositionsResponse {
   meta: PositionsMeta
 }
 
-function baseMeta(deps: PositionsDeps, head: IndexerHead, pin: number | bigint | null): PositionsMeta {
+export function baseMeta(deps: PositionsDeps, head: IndexerHead, pin: number | bigint | null): PositionsMeta {
   const last = head.lastIndexedLedger
   return {
     requested_ledger: pin,
@@ -51,7 +51,7 @@ function baseMeta(deps: PositionsDeps, head: IndexerHead, pin: number | bigint |
 }
 
 /** The ledger answered for: the pin, or the checkpoint when the pin is above it or omitted. */
-function effectiveLedger(pin: number | bigint | null, last: number): number {
+export function effectiveLedger(pin: number | bigint | null, last: number): number {
   return pin === null || BigInt(pin) > BigInt(last) ? last : Number(pin)
 }
 
@@ -70,7 +70,7 @@ function applyRendered(meta: PositionsMeta, rendered: Rendered): void {
   if (rendered.partial) meta.partial_result = true
 }
 
-const emptyEnrichment = (): Enrichment => ({ assets: {}, contracts: {} })
+export const emptyEnrichment = (): Enrichment => ({ assets: {}, contracts: {} })
 
 /**
  * "What did this address hold at ledger P" for one module: the latest snapshot at or before P,
@@ -153,6 +153,42 @@ export function decodeHistoryCursor(cursor: string): number | null {
   return Number(match[1])
 }
 
+/** A history page's `meta` before its rows are read. */
+export function historyMeta(
+  deps: PositionsDeps,
+  head: IndexerHead,
+  query: HistoryQuery,
+): HistoryResponse['meta'] {
+  return {
+    ...baseMeta(deps, head, query.to),
+    from_ledger: query.from,
+    to_ledger: query.to,
+    limit: query.limit,
+    next_cursor: null,
+  }
+}
+
+/**
+ * The ledgers a history page scans, inclusive, below the cursor and at most the checkpoint; null
+ * when nothing can be found. A contract history the store never read makes `meta` partial.
+ */
+export function historyRange(
+  module: ProtocolModule,
+  deps: PositionsDeps,
+  head: IndexerHead,
+  query: HistoryQuery,
+  meta: PositionsMeta,
+): { lower: number; upper: number } | null {
+  const last = head.lastIndexedLedger
+  if (last === null || deps.network === null) return null
+  let upper = effectiveLedger(query.to, last)
+  if (!coverageComplete(module.coverage(deps.network), head.firstIndexedLedger, upper))
+    meta.partial_result = true
+  if (query.before !== null) upper = Math.min(upper, query.before - 1)
+  const lower = query.from === null ? 0 : BigInt(query.from) > BigInt(last) ? last + 1 : Number(query.from)
+  return upper < lower ? null : { lower, upper }
+}
+
 /**
  * Every snapshot of the account in one protocol between two ledgers, newest first, a page at a
  * time: one range scan on the snapshots' primary key, each row valued as the snapshot surface
@@ -165,27 +201,22 @@ export async function answerHistory(
 ): Promise<HistoryResponse> {
   const { reader, network } = deps
   const head = await reader.head()
+  const meta = historyMeta(deps, head, query)
   const response: HistoryResponse = {
     data: { address: query.address, snapshots: [] },
     enrichment: { contracts: {} },
-    meta: {
-      ...baseMeta(deps, head, query.to),
-      from_ledger: query.from,
-      to_ledger: query.to,
-      limit: query.limit,
-      next_cursor: null,
-    },
+    meta,
   }
-  const meta = response.meta
-  const last = head.lastIndexedLedger
-  if (last === null || network === null) return response
-  let upper = effectiveLedger(query.to, last)
-  if (!coverageComplete(module.coverage(network), head.firstIndexedLedger, upper)) meta.partial_result = true
-  if (query.before !== null) upper = Math.min(upper, query.before - 1)
-  const lower = query.from === null ? 0 : BigInt(query.from) > BigInt(last) ? last + 1 : Number(query.from)
-  if (upper < lower) return response
+  const range = historyRange(module, deps, head, query, meta)
+  if (range === null || network === null) return response
   // One row more than the page tells whether another page follows.
-  const rows = await reader.snapshotsBetween(module.name, query.address, lower, upper, query.limit + 1)
+  const rows = await reader.snapshotsBetween(
+    module.name,
+    query.address,
+    range.lower,
+    range.upper,
+    query.limit + 1,
+  )
   const page = rows.slice(0, query.limit)
   for (const row of page) {
     const rendered = await module.positions.render(deps, network, query.address, row, {

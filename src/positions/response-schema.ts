@@ -12,7 +12,7 @@ export const AMOUNT_PATTERN = '^-?[0-9]+\\.[0-9]+$'
 export const Amount = (description: string) => Type.String({ description, pattern: AMOUNT_PATTERN })
 export const NullableAmount = (description: string) => nullableString(description, AMOUNT_PATTERN)
 
-const Asset = Type.Object({
+export const AssetSchema = Type.Object({
   decimals: Type.Integer(),
   price_source: nullableString('Oracle contract of the price; null when none was used'),
   price_usd: nullableString("USD price used, in the feed's own decimals; null when missing"),
@@ -20,7 +20,7 @@ const Asset = Type.Object({
   tags: Type.Array(Type.String()),
 })
 
-const Contract = Type.Object({
+export const ContractSchema = Type.Object({
   name: Type.String(),
   position_types: Type.Array(Type.String()),
   protocol: Type.String(),
@@ -29,8 +29,10 @@ const Contract = Type.Object({
 })
 
 const Enrichment = Type.Object({
-  assets: Type.Record(Type.String(), Asset, { description: 'Every asset the answer refers to, by id' }),
-  contracts: Type.Record(Type.String(), Contract, { description: 'Every contract the answer refers to' }),
+  assets: Type.Record(Type.String(), AssetSchema, { description: 'Every asset the answer refers to, by id' }),
+  contracts: Type.Record(Type.String(), ContractSchema, {
+    description: 'Every contract the answer refers to',
+  }),
 })
 
 // An int64 pin beyond 2^53 is carried as a BigInt so it echoes back exactly.
@@ -141,7 +143,9 @@ export function buildHistorySchema(dataSchema: TSchema) {
       }),
     }),
     enrichment: Type.Object({
-      contracts: Type.Record(Type.String(), Contract, { description: 'Every contract the page refers to' }),
+      contracts: Type.Record(Type.String(), ContractSchema, {
+        description: 'Every contract the page refers to',
+      }),
     }),
     meta: Type.Object({
       requested_ledger: Type.Unsafe<number | bigint | null>({

@@ -1,4 +1,4 @@
-import type { Database } from './db.ts'
+import type { Database, PreparedQuery } from './db.ts'
 import { LEDGER_STREAM } from './ledger-data.ts'
 import { createQueryMany, createQueryOne } from './prepared.ts'
 
@@ -42,6 +42,17 @@ export interface PositionsReader {
   head(): Promise<IndexerHead>
   snapshotAt(protocol: string, address: string, ledger: number): Promise<SnapshotRow | null>
   /**
+   * Only the ledger of the snapshot `snapshotAt` finds (null: none): a seek answered from the
+   * primary-key index alone, for an answer whose rendering is already in memory.
+   */
+  snapshotLedgerAt(protocol: string, address: string, ledger: number): Promise<number | null>
+  /** `snapshotLedgerAt` for several protocols in one statement (one seek each), in their order. */
+  snapshotLedgersAt(
+    protocols: readonly string[],
+    address: string,
+    ledger: number,
+  ): Promise<Array<number | null>>
+  /**
    * The snapshots with `from <= ledger <= to`, newest first, at most `limit`: one range scan on the
    * snapshots' primary key, whatever the depth of the account's history.
    */
@@ -65,6 +76,8 @@ const SQL = {
   snapshot: `SELECT s.ledger AS ledger, s.positions AS positions, l.close_time AS close_time
                FROM snapshots s LEFT JOIN ledgers l ON l.sequence = s.ledger
                WHERE s.protocol = $1 AND s.address = $2 AND s.ledger <= $3 ORDER BY s.ledger DESC LIMIT 1`,
+  snapshotLedger: `SELECT ledger FROM snapshots
+                     WHERE protocol = $1 AND address = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
   state: `SELECT ledger, value FROM contract_state
            WHERE contract = $1 AND key = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
   price: `SELECT ledger, price, decimals, timestamp_ms FROM prices
@@ -79,9 +92,25 @@ const MANY_SQL = {
                 ORDER BY s.ledger DESC LIMIT $5`,
 } as const
 
+/**
+ * One row whose column `l<i>` is the `snapshotLedger` seek of the i-th protocol. Placeholders are
+ * numbered in order of appearance (SQLite binds them by position).
+ */
+function snapshotLedgersSql(count: number): string {
+  const columns = Array.from(
+    { length: count },
+    (_, i) =>
+      `(SELECT ledger FROM snapshots WHERE protocol = $${3 * i + 1} AND address = $${3 * i + 2}
+          AND ledger <= $${3 * i + 3} ORDER BY ledger DESC LIMIT 1) AS l${i}`,
+  )
+  return `SELECT ${columns.join(', ')}`
+}
+
 export function createPositionsReader(database: Database): PositionsReader {
   const one = createQueryOne(database, SQL, 'positions')
   const many = createQueryMany(database, MANY_SQL, 'positions_many')
+  /** The several-protocol seek, prepared once per number of protocols. */
+  const ledgersBy = new Map<number, PreparedQuery>()
   return {
     async head() {
       const row = await one<{ first_ledger: number | null; last_ledger: number; close_time: number | null }>(
@@ -95,6 +124,27 @@ export function createPositionsReader(database: Database): PositionsReader {
       }
     },
     snapshotAt: (protocol, address, ledger) => one<SnapshotRow>('snapshot', [protocol, address, ledger]),
+    async snapshotLedgerAt(protocol, address, ledger) {
+      const row = await one<{ ledger: number | string }>('snapshotLedger', [protocol, address, ledger])
+      return row === null ? null : Number(row.ledger)
+    },
+    async snapshotLedgersAt(protocols, address, ledger) {
+      let statement = ledgersBy.get(protocols.length)
+      if (statement === undefined) {
+        statement = database.prepare(
+          snapshotLedgersSql(protocols.length),
+          `positions_snapshot_ledgers_${protocols.length}`,
+        )
+        ledgersBy.set(protocols.length, statement)
+      }
+      const params: Array<string | number> = []
+      for (const protocol of protocols) params.push(protocol, address, ledger)
+      const row = await statement.one<Record<string, number | string | null>>(params)
+      return protocols.map((_, i) => {
+        const found = row?.[`l${i}`] ?? null
+        return found === null ? null : Number(found)
+      })
+    },
     snapshotsBetween: (protocol, address, from, to, limit) =>
       many<SnapshotRow>('snapshots', [protocol, address, from, to, limit]),
     stateAt: (contract, key, ledger) => one<StateRow>('state', [contract, key, ledger]),

@@ -1,15 +1,20 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
-import { answerAllPositions } from '../../positions/all-positions.ts'
+import { allPositionsBody, answerAllPositions } from '../../positions/all-positions.ts'
+import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
+import { answerSurfaces } from '../../positions/cached-answer.ts'
 import { buildAllPositionsSchema } from '../../positions/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import { createDataDeps, DATA_ERRORS, DATA_SCOPE, sendData } from './positions.ts'
+import { answerCacheOf, compileSurfaceSerializers, sendJson } from './surface-cache.ts'
 
 /** `GET /v1/users/{address}/positions`: every registered protocol in one answer. */
 export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
   const depsOf = createDataDeps(ctx)
+  const cache = answerCacheOf(ctx)
+  let serializers: SurfaceSerializers | undefined
   const schema = buildAllPositionsSchema(
     Object.fromEntries(PROTOCOLS.map((m) => [m.name, { kind: m.kind, dataSchema: m.positions.dataSchema }])),
   )
@@ -33,6 +38,21 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
       const raw = (request.query as { as_of_ledger?: string }).as_of_ledger
       const pin = raw === undefined ? null : parseLedgerPin(raw, 'as_of_ledger')
       const { address } = request.params as { address: string }
+      // Every section from the answer cache, all with the checkpoint authentication read; an int64
+      // pin beyond 2^53 is written by hand below.
+      if (cache.enabled && typeof pin !== 'bigint') {
+        const valid = requireAddress(address)
+        serializers ??= compileSurfaceSerializers(reply)
+        const sections = await answerSurfaces(
+          PROTOCOLS,
+          await depsOf(request),
+          { address: valid, pin },
+          cache,
+          serializers,
+        )
+        const body = allPositionsBody(PROTOCOLS, valid, sections, Math.round(performance.now() - started))
+        return sendJson(reply, body)
+      }
       const response = await answerAllPositions(PROTOCOLS, await depsOf(), {
         address: requireAddress(address),
         pin,

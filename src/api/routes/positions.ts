@@ -3,6 +3,13 @@ import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { answerHistory, answerPositions, decodeHistoryCursor } from '../../positions/answer.ts'
+import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
+import {
+  answerHistorySurfaces,
+  answerSurface,
+  historyBody,
+  positionsBody,
+} from '../../positions/cached-answer.ts'
 import { buildHistorySchema, buildPositionsSchema } from '../../positions/response-schema.ts'
 import type { PositionsDeps, ProtocolModule } from '../../protocols/protocol-module.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
@@ -12,6 +19,7 @@ import type { App } from '../app.ts'
 import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import { errorResponses } from '../schemas.ts'
+import { answerCacheOf, compileSurfaceSerializers, sendJson } from './surface-cache.ts'
 
 export const DATA_SCOPE = 'data:read'
 export const DATA_ERRORS = errorResponses(
@@ -74,6 +82,8 @@ function invalid(field: string, message: string): AppError {
 /** The snapshot surface, the `/at/{ledger}` surface and the history of every registered protocol. */
 export function registerPositionRoutes(app: App, ctx: AppContext): void {
   const depsOf = createDataDeps(ctx)
+  const cache = answerCacheOf(ctx)
+  let serializers: SurfaceSerializers | undefined
 
   const answer = async (
     module: ProtocolModule,
@@ -84,6 +94,20 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     atPin: boolean,
   ) => {
     const started = performance.now()
+    // The snapshot surface of an ordinary pin is kept rendered; an int64 pin beyond 2^53 (written
+    // by hand, below) and the /at surface, valued at the pin, are rendered every time.
+    if (cache.enabled && !atPin && typeof pin !== 'bigint') {
+      serializers ??= compileSurfaceSerializers(reply)
+      const surface = await answerSurface(
+        module,
+        await depsOf(request),
+        { address: requireAddress(address), pin },
+        cache,
+        serializers,
+      )
+      surface.meta.response_time_ms = Math.round(performance.now() - started)
+      return sendJson(reply, positionsBody(surface))
+    }
     const response = await answerPositions(module, await depsOf(request), {
       address: requireAddress(address),
       pin,
@@ -190,6 +214,19 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
         const before = q.cursor === undefined ? null : decodeHistoryCursor(q.cursor)
         if (q.cursor !== undefined && before === null) {
           throw invalid('cursor', 'cursor must be the next_cursor of a previous page, unchanged')
+        }
+        // Each item is a snapshot surface, kept rendered; bounds beyond 2^53 are written by hand below.
+        if (cache.enabled && typeof from !== 'bigint' && typeof to !== 'bigint') {
+          serializers ??= compileSurfaceSerializers(reply)
+          const page = await answerHistorySurfaces(
+            module,
+            await depsOf(request),
+            { address: requireAddress(address), from, to, limit, before },
+            cache,
+            serializers,
+          )
+          page.meta.response_time_ms = Math.round(performance.now() - started)
+          return sendJson(reply, historyBody(page))
         }
         const response = await answerHistory(module, await depsOf(request), {
           address: requireAddress(address),

@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto'
+import { type BoundedCache, createBoundedCache } from '../bounded-cache.ts'
+import type { NetworkConfig } from '../chain/network.ts'
+import type { AssetObject, ContractObject, ProtocolModule, Rendered } from '../protocols/protocol-module.ts'
+import type { IndexerHead } from '../store/positions-read.ts'
+import { formatTotals, rowUsdParts, sumUsdParts, type UsdTotals } from './totals.ts'
+
+/**
+ * Rendered snapshot surfaces kept in memory, already serialized.
+ *
+ * The snapshot surface of a module (`GET /v1/users/{address}/positions/{module}`, and each section
+ * of the all-protocols answer) renders the latest snapshot at or before the pin, valued at the
+ * snapshot's own ledger. That rendering reads only the snapshot row, contract state and prices at
+ * or before that ledger (each position with the state at its own `ledger`, which is at most the
+ * snapshot's), and the close time of that ledger: all of it is written in the batch that indexes
+ * the ledger, with the checkpoint, and never changes afterwards. Besides the store it depends on
+ * the network description (assets, feeds, contracts) and `MAX_PRICE_AGE_S`; nothing in it depends
+ * on the head, the clock or the pin. So a rendering, once made, is the answer for every later
+ * request that the same snapshot serves: only `meta` (the pin, the head, staleness, coverage) is
+ * built per request.
+ *
+ * What would make a kept rendering wrong is the store itself changing under it, and each case
+ * clears the cache: another network description or price age (compared by content), another first
+ * indexed ledger (a store re-indexed from another ledger, or backfilled below its first one), or a
+ * checkpoint below the newest ledger a kept rendering was made for (a store wiped and re-indexing).
+ */
+
+/** One module's snapshot surface for an address at a snapshot, serialized as the response schema writes it. */
+export interface CachedSurface {
+  /** Ledger of the snapshot served; null when the address had none at or before the pin. */
+  ledger: number | null
+  /** `data`, as the module's data schema serializes it. */
+  data: string
+  /** `enrichment`, as the response schema serializes it. */
+  enrichment: string
+  /** Its assets and contracts, each `"id":{…}` in the answer's order, for merging several sections. */
+  assets: ReadonlyArray<readonly [string, string]>
+  contracts: ReadonlyArray<readonly [string, string]>
+  oracleStalenessS: number
+  /** `oracle:C…` sources of the prices used. */
+  sources: readonly string[]
+  /** Protocol state the rendering needs was never seen by the store. */
+  partial: boolean
+  /** USD totals of the section (all-protocols answer), and their JSON. */
+  totals: UsdTotals
+  totalsJson: string
+}
+
+/** The response schema's serializers for the parts of a surface (the route's own compiled ones). */
+export interface SurfaceSerializers {
+  data(module: ProtocolModule, data: unknown): string
+  asset(asset: AssetObject): string
+  contract(contract: ContractObject): string
+  totals(totals: ReturnType<typeof formatTotals>): string
+}
+
+export interface AnswerCacheStats {
+  hits: number
+  misses: number
+  entries: number
+  bytes: number
+  budget: number
+  /** Times the cache was emptied because the store or the configuration changed under it. */
+  resets: number
+}
+
+export interface AnswerCache {
+  /** False with a budget of 0: answers take the uncached path. */
+  readonly enabled: boolean
+  /**
+   * Called with every request's head and network before `get`: empties the cache when what its
+   * renderings depend on is no longer what the store holds. Returns the cache's epoch, which
+   * `set` takes back.
+   */
+  observe(head: IndexerHead, network: NetworkConfig | null, maxPriceAgeS: number): number
+  get(module: string, address: string, ledger: number | null): CachedSurface | undefined
+  /**
+   * Keeps a rendering made by a request that observed `epoch`; one made before the cache was last
+   * emptied (against another network description, say) is not kept.
+   */
+  set(module: string, address: string, surface: CachedSurface, epoch: number): void
+  stats(): AnswerCacheStats
+}
+
+/** A fixed allowance per entry for the key, the object and the map slot (bytes). */
+const ENTRY_OVERHEAD = 320
+
+function entrySize(key: string, s: CachedSurface): number {
+  let size = ENTRY_OVERHEAD + key.length + s.data.length + s.enrichment.length + s.totalsJson.length
+  for (const [id, json] of s.assets) size += 48 + id.length + json.length
+  for (const [id, json] of s.contracts) size += 48 + id.length + json.length
+  for (const source of s.sources) size += 32 + source.length
+  return size
+}
+
+/** A digest of a network description's content: providers re-read it into a new object now and then. */
+const digests = new WeakMap<NetworkConfig, string>()
+function digestOf(network: NetworkConfig | null): string {
+  if (network === null) return ''
+  let digest = digests.get(network)
+  if (digest === undefined) {
+    digest = createHash('sha256').update(JSON.stringify(network)).digest('base64')
+    digests.set(network, digest)
+  }
+  return digest
+}
+
+export function createAnswerCache(budgetBytes: number): AnswerCache {
+  const entries: BoundedCache<string, CachedSurface> = createBoundedCache(budgetBytes)
+  let hits = 0
+  let misses = 0
+  let resets = 0
+  /** Raised each time the cache is emptied. */
+  let epoch = 0
+  let scopeNetwork: NetworkConfig | null = null
+  let scopeDigest = ''
+  let scopeMaxAge = -1
+  let scopeFirst: number | null = null
+  /** The newest snapshot ledger of a kept rendering: the store must still hold it. */
+  let newest = -1
+  const reset = () => {
+    if (entries.size > 0) resets++
+    entries.clear()
+    newest = -1
+    epoch++
+  }
+  const keyOf = (module: string, address: string, ledger: number | null) =>
+    `${module}\u0000${address}\u0000${ledger ?? '-'}`
+  return {
+    enabled: budgetBytes > 0,
+    observe(head, network, maxPriceAgeS) {
+      if (network !== scopeNetwork) {
+        const digest = digestOf(network)
+        if (digest !== scopeDigest) reset()
+        scopeNetwork = network
+        scopeDigest = digest
+      }
+      if (maxPriceAgeS !== scopeMaxAge || head.firstIndexedLedger !== scopeFirst) {
+        reset()
+        scopeMaxAge = maxPriceAgeS
+        scopeFirst = head.firstIndexedLedger
+      }
+      if (head.lastIndexedLedger === null || head.lastIndexedLedger < newest) reset()
+      return epoch
+    },
+    get(module, address, ledger) {
+      const found = entries.get(keyOf(module, address, ledger))
+      if (found === undefined) misses++
+      else hits++
+      return found
+    },
+    set(module, address, surface, observed) {
+      if (observed !== epoch) return
+      const key = keyOf(module, address, surface.ledger)
+      entries.set(key, surface, entrySize(key, surface))
+      if (surface.ledger !== null && surface.ledger > newest) newest = surface.ledger
+    },
+    stats: () => ({ hits, misses, entries: entries.size, bytes: entries.used, budget: budgetBytes, resets }),
+  }
+}
+
+/** A module's rendering (or its empty answer) serialized for the cache. */
+export function serializeSurface(
+  module: ProtocolModule,
+  ledger: number | null,
+  rendered: Rendered,
+  serializers: SurfaceSerializers,
+): CachedSurface {
+  const assets = Object.keys(rendered.enrichment.assets).map(
+    (id) => [id, `${JSON.stringify(id)}:${serializers.asset(rendered.enrichment.assets[id]!)}`] as const,
+  )
+  const contracts = Object.keys(rendered.enrichment.contracts).map(
+    (id) =>
+      [id, `${JSON.stringify(id)}:${serializers.contract(rendered.enrichment.contracts[id]!)}`] as const,
+  )
+  const totals = sumUsdParts(module.positions.usdParts?.(rendered.data) ?? rowUsdParts(rendered.data))
+  return {
+    ledger,
+    data: serializers.data(module, rendered.data),
+    enrichment: enrichmentJson(assets, contracts),
+    assets,
+    contracts,
+    oracleStalenessS: rendered.oracleStalenessS,
+    sources: rendered.sources,
+    partial: rendered.partial,
+    totals,
+    totalsJson: serializers.totals(formatTotals(totals)),
+  }
+}
+
+/** `{"assets":{…},"contracts":{…}}` from serialized members. */
+export function enrichmentJson(
+  assets: ReadonlyArray<readonly [string, string]>,
+  contracts: ReadonlyArray<readonly [string, string]>,
+): string {
+  let out = '{"assets":{'
+  for (let i = 0; i < assets.length; i++) out += (i === 0 ? '' : ',') + assets[i]![1]
+  out += '},"contracts":{'
+  for (let i = 0; i < contracts.length; i++) out += (i === 0 ? '' : ',') + contracts[i]![1]
+  return `${out}}}`
+}

@@ -1,0 +1,335 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type App, buildApp } from '../../src/api/app.ts'
+import { answerCacheOf } from '../../src/api/routes/surface-cache.ts'
+import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import type { NetworkConfig } from '../../src/chain/network.ts'
+import { type AppContext, createContext } from '../../src/context.ts'
+import { createIndexer, type Indexer } from '../../src/indexer/index.ts'
+import { createLogger } from '../../src/logger.ts'
+import { type CachedSurface, createAnswerCache } from '../../src/positions/answer-cache.ts'
+import { NO_TOTALS } from '../../src/positions/totals.ts'
+import { PROTOCOLS } from '../../src/protocols/registry.ts'
+import type { IndexerHead } from '../../src/store/positions-read.ts'
+import { createTestApp, type TestApp } from '../support/app.ts'
+import { apiKey, createKey } from '../support/factories.ts'
+
+const MAX_PRICE_AGE_S = 3600
+const START = 7000
+// Every protocol active: FxDAO vaults, Blend pools, Soroswap pairs and DeFindex vaults.
+const DEVNET = {
+  seed: 'answer-cache',
+  ledgers: 700,
+  accounts: 40,
+  activity: 0.03,
+  ammActivity: 0.05,
+  yieldActivity: 0.05,
+  startLedger: START,
+}
+const MID = START + 400
+
+/** The one member that differs between two requests for the same answer: the server's own time. */
+const sameTime = (body: string) => body.replace(/"response_time_ms":[0-9]+/g, '"response_time_ms":0')
+
+describe('the answer cache: bodies byte for byte as the uncached path writes them', () => {
+  let devnet: Devnet
+  let indexer: Indexer
+  /** Cache on (the default budget). */
+  let t: TestApp
+  /** The same store with the cache off (budget 0): the path that renders and serializes every time. */
+  let offCtx: AppContext
+  let off: App
+  /** The same store with a budget a few answers large. */
+  let smallCtx: AppContext
+  let small: App
+  let key: string
+
+  beforeAll(async () => {
+    devnet = await startDevnet(DEVNET)
+    t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
+    offCtx = await createContext({ ...t.ctx.config, answerCacheBytes: 0 }, createLogger('silent'), {
+      clock: t.clock,
+      database: t.database,
+    })
+    off = await buildApp(offCtx)
+    smallCtx = await createContext({ ...t.ctx.config, answerCacheBytes: 40_000 }, createLogger('silent'), {
+      clock: t.clock,
+      database: t.database,
+    })
+    small = await buildApp(smallCtx)
+    indexer = createIndexer({
+      database: t.database,
+      logger: createLogger('silent'),
+      rpcUrl: devnet.url,
+      network: devnet.network,
+      batchSize: 50,
+    })
+    await indexer.syncTo(MID)
+    key = (await createKey(t.app)).key
+  }, 240_000)
+
+  afterAll(async () => {
+    await small?.close()
+    await smallCtx?.close()
+    await off?.close()
+    await offCtx?.close()
+    await t?.close()
+    await devnet?.close()
+  })
+
+  const get = async (app: App, url: string) => {
+    const response = await app.inject({ method: 'GET', url, headers: apiKey(key) })
+    return { status: response.statusCode, type: response.headers['content-type'], body: response.body }
+  }
+
+  /** Every account the store holds a snapshot of, in any protocol. */
+  const accounts = async (): Promise<string[]> => {
+    const rows = await t.database.db.selectFrom('snapshots').select('address').distinct().execute()
+    return rows.map((r) => r.address).sort()
+  }
+
+  const urlsFor = (address: string, pins: Array<number | null>) =>
+    pins.flatMap((pin) => {
+      const query = pin === null ? '' : `?as_of_ledger=${pin}`
+      return [
+        ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}${query}`),
+        `/v1/users/${address}/positions${query}`,
+      ]
+    })
+
+  /** Each URL on the cached app twice (a miss, then a hit) and once uncached: the three bodies are one. */
+  const expectSame = async (urls: string[], app: App = t.app) => {
+    for (const url of urls) {
+      const expected = await get(off, url)
+      expect(expected.status, `${url}: ${expected.body}`).toBe(200)
+      for (const round of ['first', 'repeated']) {
+        const found = await get(app, url)
+        expect(found.status, `${url} (${round})`).toBe(200)
+        expect(found.type, `${url} (${round})`).toBe(expected.type)
+        expect(sameTime(found.body), `${url} (${round})`).toBe(sameTime(expected.body))
+      }
+    }
+  }
+
+  it('answers every account at a spread of pins exactly as without the cache, first and repeated', async () => {
+    const all = await accounts()
+    expect(all.length).toBeGreaterThan(20)
+    // Every protocol has accounts with positions, so no section is only ever empty.
+    for (const module of PROTOCOLS) {
+      const held = await t.database.db
+        .selectFrom('snapshots')
+        .select('address')
+        .where('protocol', '=', module.name)
+        .executeTakeFirst()
+      expect(held, module.name).toBeDefined()
+    }
+    const stats = answerCacheOf(t.ctx)
+    const before = stats.stats()
+    // Before the first snapshot, inside the history, at the head, above it (partial), and omitted.
+    const pins = [START - 1, START + 120, START + 260, MID, MID + 40, null]
+    await expectSame(all.flatMap((address) => urlsFor(address, pins)))
+    const after = stats.stats()
+    expect(after.misses).toBeGreaterThan(before.misses)
+    expect(after.hits).toBeGreaterThan(before.hits)
+    expect(after.resets).toBe(0)
+
+    // Asked again, every surface is served from memory: not one more rendering.
+    const warm = stats.stats()
+    const urls = all.flatMap((address) => urlsFor(address, pins))
+    for (const url of urls) expect((await get(t.app, url)).status).toBe(200)
+    expect(stats.stats().misses).toBe(warm.misses)
+    expect(stats.stats().hits - warm.hits).toBe(urls.length + (PROTOCOLS.length - 1) * (urls.length / 5))
+  })
+
+  it('stays exact while the indexer moves the checkpoint on, at every snapshot ledger of an account', async () => {
+    await indexer.syncTo(devnet.latestLedger())
+    const all = await accounts()
+    // The pins where something changed for some account, and the ledger before each.
+    const rows = await t.database.db
+      .selectFrom('snapshots')
+      .select(['address', 'ledger'])
+      .orderBy('ledger')
+      .execute()
+    const sample = all.filter((_, i) => i % 3 === 0)
+    const urls: string[] = []
+    for (const address of sample) {
+      const ledgers = [...new Set(rows.filter((r) => r.address === address).map((r) => Number(r.ledger)))]
+      urls.push(...urlsFor(address, [...ledgers.slice(0, 6), ...ledgers.slice(0, 6).map((l) => l - 1)]))
+    }
+    await expectSame(urls)
+    expect(answerCacheOf(t.ctx).stats().resets).toBe(0)
+  })
+
+  it('serves history pages from the same entries, byte for byte, page after page', async () => {
+    const all = await accounts()
+    const urls: string[] = []
+    for (const address of all.filter((_, i) => i % 4 === 1)) {
+      for (const module of PROTOCOLS) {
+        const base = `/v1/users/${address}/positions/${module.name}/history`
+        urls.push(
+          base,
+          `${base}?from_ledger=${START + 100}&to_ledger=${MID}`,
+          `${base}?to_ledger=${MID + 9999}`,
+        )
+        // Every page of a short page size, following the cursors of the uncached answers.
+        let cursor: string | null = null
+        for (let pages = 0; pages < 4; pages++) {
+          const url: string = `${base}?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`
+          urls.push(url)
+          cursor = JSON.parse((await get(off, url)).body).meta.next_cursor
+          if (cursor === null) break
+        }
+      }
+    }
+    await expectSame(urls)
+    // An item of a page is the snapshot surface at its ledger: asking for that surface is a hit.
+    const rows = await t.database.db
+      .selectFrom('snapshots')
+      .select(['protocol', 'address', 'ledger'])
+      .execute()
+    const row = rows.find((r) => all.filter((_, i) => i % 4 === 1).includes(r.address))!
+    const cache = answerCacheOf(t.ctx)
+    const before = cache.stats()
+    const found = await get(
+      t.app,
+      `/v1/users/${row.address}/positions/${row.protocol}?as_of_ledger=${row.ledger}`,
+    )
+    expect(found.status).toBe(200)
+    expect(cache.stats().hits).toBe(before.hits + 1)
+    expect(cache.stats().misses).toBe(before.misses)
+  })
+
+  it('leaves the /at surface and int64 pins beyond 2^53 to the uncached path', async () => {
+    const [address] = await accounts()
+    const urls = [
+      ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}/at/${START + 300}`),
+      ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}?as_of_ledger=9007199254740993`),
+      ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}/history?to_ledger=9007199254740993`),
+      `/v1/users/${address}/positions?as_of_ledger=9007199254740993`,
+    ]
+    const stats = answerCacheOf(t.ctx).stats()
+    await expectSame(urls)
+    expect(answerCacheOf(t.ctx).stats().hits).toBe(stats.hits)
+    expect(answerCacheOf(t.ctx).stats().misses).toBe(stats.misses)
+  })
+
+  it('keeps within its budget, evicting the least recently used, and still answers exactly', async () => {
+    const all = await accounts()
+    const cache = answerCacheOf(smallCtx)
+    const urls = all.slice(0, 12).flatMap((address) => urlsFor(address, [START + 200, null]))
+    await expectSame(urls, small)
+    const stats = cache.stats()
+    expect(stats.budget).toBe(40_000)
+    expect(stats.bytes).toBeLessThanOrEqual(40_000)
+    expect(stats.bytes).toBeGreaterThan(0)
+    // More distinct surfaces were rendered than the budget holds.
+    expect(stats.misses).toBeGreaterThan(stats.entries)
+    // The answer just served is still there: asked again, it is a hit.
+    const last = urls.at(-2)!
+    const hits = cache.stats().hits
+    expect((await get(small, last)).status).toBe(200)
+    expect(cache.stats().hits).toBe(hits + 1)
+  })
+})
+
+describe('the answer cache: what it keeps and when it lets go', () => {
+  const network = { name: 'test', passphrase: 'Test', contracts: {}, assets: {} } as unknown as NetworkConfig
+  const head = (first: number | null, last: number | null): IndexerHead => ({
+    firstIndexedLedger: first,
+    lastIndexedLedger: last,
+    lastCloseTime: null,
+  })
+  const surface = (ledger: number | null, data = '{}'): CachedSurface => ({
+    ledger,
+    data,
+    enrichment: '{"assets":{},"contracts":{}}',
+    assets: [],
+    contracts: [],
+    oracleStalenessS: 0,
+    sources: [],
+    partial: false,
+    totals: NO_TOTALS,
+    totalsJson: '{}',
+  })
+
+  it('is off with a budget of 0 and keeps nothing', () => {
+    const cache = createAnswerCache(0)
+    expect(cache.enabled).toBe(false)
+    const epoch = cache.observe(head(1, 10), network, 3600)
+    cache.set('vaultprotocol', 'GA', surface(5), epoch)
+    expect(cache.get('vaultprotocol', 'GA', 5)).toBeUndefined()
+    expect(cache.stats().entries).toBe(0)
+  })
+
+  it('counts bytes and evicts the least recently used beyond the budget', () => {
+    const big = 'x'.repeat(1000)
+    const cache = createAnswerCache(3000)
+    const epoch = cache.observe(head(1, 100), network, 3600)
+    cache.set('m', 'A', surface(1, big), epoch)
+    cache.set('m', 'B', surface(2, big), epoch)
+    expect(cache.stats().entries).toBe(2)
+    expect(cache.get('m', 'A', 1)?.data).toBe(big) // A is now the most recent
+    cache.set('m', 'C', surface(3, big), epoch)
+    expect(cache.stats().bytes).toBeLessThanOrEqual(3000)
+    expect(cache.get('m', 'B', 2)).toBeUndefined()
+    expect(cache.get('m', 'A', 1)).toBeDefined()
+    expect(cache.get('m', 'C', 3)).toBeDefined()
+    // An entry larger than the whole budget is not kept.
+    cache.set('m', 'D', surface(4, 'x'.repeat(5000)), epoch)
+    expect(cache.get('m', 'D', 4)).toBeUndefined()
+    // Keys are module + address + snapshot ledger: none of them alone.
+    expect(cache.get('m', 'A', 2)).toBeUndefined()
+    expect(cache.get('other', 'A', 1)).toBeUndefined()
+    expect(cache.get('m', 'a', 1)).toBeUndefined()
+  })
+
+  it('empties when the checkpoint falls below a kept snapshot, the first ledger, the price age or the network change', () => {
+    const cache = createAnswerCache(1_000_000)
+    let epoch = 0
+    const fill = () => {
+      cache.set('m', 'A', surface(50), epoch)
+      cache.set('m', 'B', surface(null), epoch)
+      expect(cache.stats().entries).toBe(2)
+    }
+    epoch = cache.observe(head(1, 100), network, 3600)
+    fill()
+    // The head moving on, or a re-read network description of the same content, keeps everything.
+    cache.observe(head(1, 180), structuredClone(network), 3600)
+    cache.observe(head(1, 60), network, 3600)
+    expect(cache.stats().entries).toBe(2)
+    // A store wiped and re-indexing: its checkpoint is below a ledger rendered before.
+    epoch = cache.observe(head(1, 49), network, 3600)
+    expect(cache.stats().entries).toBe(0)
+    fill()
+    cache.observe(head(null, null), network, 3600)
+    expect(cache.stats().entries).toBe(0)
+    epoch = cache.observe(head(1, 100), network, 3600)
+    fill()
+    // Re-indexed from another first ledger, or backfilled below the first one.
+    epoch = cache.observe(head(0, 100), network, 3600)
+    expect(cache.stats().entries).toBe(0)
+    fill()
+    epoch = cache.observe(head(0, 100), network, 60)
+    expect(cache.stats().entries).toBe(0)
+    fill()
+    cache.observe(head(0, 100), { ...network, assets: { X: {} } } as unknown as NetworkConfig, 60)
+    expect(cache.stats().entries).toBe(0)
+    expect(cache.stats().resets).toBe(5)
+  })
+
+  it('does not keep a rendering made before the cache was emptied', () => {
+    const cache = createAnswerCache(1_000_000)
+    const before = cache.observe(head(1, 100), network, 3600)
+    cache.set('m', 'A', surface(50), before)
+    // Another request reads a changed network description while the first one still renders.
+    const after = cache.observe(
+      head(1, 100),
+      { ...network, assets: { X: {} } } as unknown as NetworkConfig,
+      3600,
+    )
+    expect(after).not.toBe(before)
+    cache.set('m', 'B', surface(60), before)
+    expect(cache.get('m', 'B', 60)).toBeUndefined()
+    cache.set('m', 'B', surface(60), after)
+    expect(cache.get('m', 'B', 60)).toBeDefined()
+  })
+})
