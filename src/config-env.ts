@@ -108,6 +108,13 @@ export const ENV_VARS = defineEnv({
     meaning:
       'an oracle price older than this at the served ledger makes USD values `null` (`price_stale`), in seconds',
   },
+  STRATA_ANSWER_CACHE_MB: {
+    default: '64',
+    min: 0,
+    max: 65_536,
+    meaning:
+      'memory for rendered snapshot answers kept per process (they never change once their ledger is indexed), in MB; `0` turns the cache off',
+  },
   BODY_LIMIT_BYTES: {
     default: String(64 * 1024),
     min: 1024,
@@ -119,6 +126,13 @@ export const ENV_VARS = defineEnv({
     min: 10,
     max: 5000,
     meaning: "how often API keys' `last_used_at` times are written, in milliseconds",
+  },
+  STRATA_ACTIVITY_CACHE_MB: {
+    default: '48',
+    min: 0,
+    max: 65_536,
+    meaning:
+      'memory for rendered activity items, pages and series kept per process (an item never changes once its ledger is indexed), in MB; `0` turns the caches off',
   },
   METRICS_PORT: {
     default: null,

@@ -34,6 +34,8 @@ export interface Config {
   accessTokenTtlS: number
   refreshTokenTtlS: number
   maxPriceAgeS: number
+  /** Bytes of rendered snapshot answers kept in memory (0: no answer cache). */
+  answerCacheBytes: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** `json` or `pretty` log lines; null: pretty on a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty' | null
@@ -53,6 +55,8 @@ export interface Config {
   trustProxy: TrustProxy
   /** How often buffered API-key `last_used_at` times are written. */
   lastUsedFlushMs: number
+  /** Bytes of rendered activity items and pages kept in memory (0: no activity cache). */
+  activityCacheBytes: number
   bodyLimitBytes: number
   jwtIssuer: string
   jwtAudience: string
@@ -142,6 +146,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     accessTokenTtlS: int('ACCESS_TOKEN_TTL_S'),
     refreshTokenTtlS: int('REFRESH_TOKEN_TTL_S'),
     maxPriceAgeS: int('MAX_PRICE_AGE_S'),
+    answerCacheBytes: int('STRATA_ANSWER_CACHE_MB') * 1024 * 1024,
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS) ?? 'info',
     logFormat: oneOf('LOG_FORMAT', LOG_FORMATS),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE'),
@@ -152,6 +157,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     signupWindowS: int('SIGNUP_WINDOW_S'),
     trustProxy: parseTrustProxy(str('TRUST_PROXY'), problems),
     lastUsedFlushMs: int('LAST_USED_FLUSH_MS'),
+    activityCacheBytes: int('STRATA_ACTIVITY_CACHE_MB') * 1024 * 1024,
     bodyLimitBytes: int('BODY_LIMIT_BYTES'),
     jwtIssuer: text('STRATA_JWT_ISSUER'),
     jwtAudience: text('STRATA_JWT_AUDIENCE'),

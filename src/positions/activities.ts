@@ -1,8 +1,17 @@
+import { createBoundedCache } from '../bounded-cache.ts'
 import type { NetworkConfig } from '../chain/network.ts'
 import type { PositionsDeps } from '../protocols/protocol-module.ts'
-import type { ActionsReader, ChainPosition, StoredAction, StoredTransaction } from '../store/actions.ts'
+import type {
+  ActionFilter,
+  ActionKey,
+  ActionsReader,
+  ChainPosition,
+  StoredAction,
+  StoredTransaction,
+} from '../store/actions.ts'
+import type { PriceRow } from '../store/positions-read.ts'
 import { formatUnits } from './amounts.ts'
-import { createPriceLookup, toUsd, USD_DECIMALS } from './valuation.ts'
+import { judgePrice, MISSING_PRICE, toUsd, USD_DECIMALS } from './valuation.ts'
 
 /**
  * Decoded actions as the API shows them: the amount in the asset's own decimals and its USD value
@@ -28,51 +37,268 @@ export interface ActivityItem {
   details: Record<string, unknown>
 }
 
-type Lookup = ReturnType<typeof createPriceLookup>
+/** Reads the latest price at or before each ledger asked, in one batch (the actions reader). */
+export interface BatchPriceReader {
+  pricesAt(
+    wanted: ReadonlyArray<{ oracle: string; asset: string; ledger: number }>,
+  ): Promise<Array<PriceRow | null>>
+}
 
-/** Values actions, one price lookup per ledger they sit at (prices at or before that ledger). */
-export function createActionValuer(deps: PositionsDeps, network: NetworkConfig | null) {
-  const lookups = new Map<number, Lookup>()
-  const used: Lookup[] = []
+/**
+ * Values actions together, each with the prices at its own ledger (at or before it, judged against
+ * that ledger's close time): every distinct (feed, ledger) price the rows need is read in one
+ * batch, then each action is built. Items come in the order of the rows.
+ */
+export async function valueActions(
+  deps: PositionsDeps,
+  network: NetworkConfig | null,
+  rows: readonly StoredAction[],
+  prices: BatchPriceReader,
+): Promise<ActivityItem[]> {
+  // The price each priced row needs, by (oracle, feed asset, ledger); rows of one ledger share it.
+  const wanted: Array<{ oracle: string; asset: string; ledger: number; closeTime: number | null }> = []
+  const slot = new Map<string, number>()
+  const need: Array<number | null> = rows.map((row) => {
+    if (row.amount === null || row.asset === null || network === null) return null
+    const asset = network.assets[row.asset]
+    if (asset === undefined) return null
+    const feed = network.assets[asset.id]?.price_feed
+    if (!feed) return null
+    const ledger = Number(row.ledger)
+    const key = `${feed.oracle}\u0000${feed.asset}\u0000${ledger}`
+    let index = slot.get(key)
+    if (index === undefined) {
+      index = wanted.length
+      slot.set(key, index)
+      wanted.push({ oracle: feed.oracle, asset: feed.asset, ledger, closeTime: row.close_time })
+    }
+    return index
+  })
+  const found = await prices.pricesAt(wanted)
+  const judged = wanted.map((w, i) => judgePrice(found[i] ?? null, w.oracle, w.closeTime, deps.maxPriceAgeS))
+  return rows.map((row, i) => {
+    const asset = row.asset === null || network === null ? undefined : network.assets[row.asset]
+    let amount: string | null = null
+    let usd: string | null = null
+    let reason: string | null = null
+    if (row.amount !== null) {
+      if (asset === undefined) reason = 'asset_unknown'
+      else {
+        const raw = BigInt(row.amount)
+        amount = formatUnits(raw, asset.decimals)
+        const index = need[i]
+        const priced = index === null || index === undefined ? MISSING_PRICE : judged[index]!
+        if (priced.problem) reason = priced.problem
+        else usd = formatUnits(toUsd(raw, asset.decimals, priced), USD_DECIMALS)
+      }
+    }
+    return {
+      protocol: row.protocol,
+      type: row.type,
+      contract: row.contract,
+      account: row.account,
+      ledger: Number(row.ledger),
+      close_time: row.close_time === null ? null : Number(row.close_time),
+      tx_hash: row.tx_hash,
+      operation: row.operation,
+      event_index: row.event_index,
+      asset: row.asset,
+      amount_raw: row.amount,
+      amount,
+      amount_usd: usd,
+      usd_unavailable_reason: reason,
+      details: JSON.parse(row.details) as Record<string, unknown>,
+    }
+  })
+}
+
+/** The cache key of an action's rendered item: its identity (see ActionKey). */
+const itemKey = (k: ActionKey) => `${k.ledger}:${k.tx_order}:${k.event_index}:${k.protocol}`
+
+const COMMA = Buffer.from(',')
+
+/** A page's items, rendered at a checkpoint: valid at a later one while no newer action joins it. */
+interface RenderedPage {
+  /** The checkpoint it was read at (its scan stopped there). */
+  head: number
+  /** The items' JSON, comma-separated. */
+  items: string
+  next: string | null
+}
+
+/** A page of an account's activities: its items' JSON, comma-separated, and the next cursor. */
+export interface ActivityPage {
+  items: string
+  next: string | null
+}
+
+/**
+ * Activity pages, their rendered items (their JSON, as the response serializer writes them) and
+ * activity series, kept in bounded caches:
+ * - an item depends only on its stored action, its ledger's close time, the prices at or before
+ *   its ledger (all written in the batch that indexed that ledger, never changed after), the
+ *   network description's assets and the price age limit;
+ * - a page read at checkpoint H (its scan stops at H) holds the same items at a later checkpoint
+ *   H' unless the account has an action in a ledger of (H, H'] that the page's range and cursor
+ *   admit: ledgers are indexed in order, each with all its actions, so nothing joins at or below
+ *   H. One seek answers that (any protocol or type: at worst a page is read again). A series is
+ *   kept by the same rule.
+ * The caches are emptied whenever the description or the price age limit differs from the one
+ * their items were rendered with.
+ */
+export function createActivityPages(
+  actions: ActionsReader,
+  budgets: { items: number; pages: number; series: number },
+) {
+  const items = createBoundedCache<string, Buffer>(budgets.items)
+  const pages = createBoundedCache<string, RenderedPage>(budgets.pages)
+  const series = createBoundedCache<string, { head: number; buckets: SeriesBucket[] }>(budgets.series)
+  let renderedWith: NetworkConfig | null | undefined
+  let version: string | null = null
+  /** Empties the caches when what items depend on (besides the store) changed. */
+  const check = (deps: PositionsDeps) => {
+    if (deps.network === renderedWith) return
+    // The provider hands out a new object when it re-reads the description: compare contents.
+    const next = `${deps.maxPriceAgeS}|${deps.network === null ? '' : JSON.stringify(deps.network)}`
+    if (next !== version) {
+      items.clear()
+      pages.clear()
+      series.clear()
+    }
+    version = next
+    renderedWith = deps.network
+  }
+
+  /**
+   * The JSON of each stored action of `keys` (UTF-8), in their order (a key not stored is left
+   * out). Bytes, not strings: a page is assembled by copying them, and the serializer's strings
+   * are ropes that every join would walk again.
+   */
+  const render = async (
+    deps: PositionsDeps,
+    keys: readonly ActionKey[],
+    serialize: (item: ActivityItem) => string,
+  ): Promise<Buffer[]> => {
+    const out: Array<Buffer | undefined> = keys.map((k) => items.get(itemKey(k)))
+    const missing = keys.filter((_k, i) => out[i] === undefined)
+    if (missing.length === 0) return out as Buffer[]
+    const rows = await actions.actionsByKeys(missing)
+    const valued = await valueActions(deps, deps.network, rows, actions)
+    const rendered = new Map<string, Buffer>()
+    for (const [i, row] of rows.entries()) {
+      const json = Buffer.from(serialize(valued[i]!))
+      const key = itemKey({ ...row, ledger: Number(row.ledger) })
+      rendered.set(key, json)
+      items.set(key, json, json.length)
+    }
+    const result: Buffer[] = []
+    for (const [i, k] of keys.entries()) {
+      const json = out[i] ?? rendered.get(itemKey(k))
+      if (json !== undefined) result.push(json)
+    }
+    return result
+  }
+
+  /**
+   * Whether an answer read at checkpoint `readAt` still holds at `head`: the account has no action
+   * in a ledger above `readAt` up to `top` (the highest ledger the answer admits) and `head`.
+   */
+  const stillValid = async (account: string, readAt: number, head: number, top: number) =>
+    readAt <= head &&
+    (Math.min(top, head) <= readAt ||
+      !(await actions.hasActionsBetween(account, readAt, Math.min(top, head))))
+
   return {
-    async value(row: StoredAction): Promise<ActivityItem> {
-      const asset = row.asset === null || network === null ? undefined : network.assets[row.asset]
-      let amount: string | null = null
-      let usd: string | null = null
-      let reason: string | null = null
-      if (row.amount !== null) {
-        if (asset === undefined || network === null) reason = 'asset_unknown'
-        else {
-          const raw = BigInt(row.amount)
-          amount = formatUnits(raw, asset.decimals)
-          let lookup = lookups.get(row.ledger)
-          if (!lookup) {
-            lookup = createPriceLookup(deps.reader, network, row.ledger, row.close_time, deps.maxPriceAgeS)
-            lookups.set(row.ledger, lookup)
-            used.push(lookup)
-          }
-          const priced = await lookup.priceOf(asset.id)
-          if (priced.problem) reason = priced.problem
-          else usd = formatUnits(toUsd(raw, asset.decimals, priced), USD_DECIMALS)
-        }
+    items,
+    pages,
+    series,
+    /**
+     * The series of the account's actions in `[from, min(to, head)]` (of one protocol when given),
+     * valued as the pages value them; kept like a page.
+     */
+    async seriesOf(
+      deps: PositionsDeps,
+      filter: { account: string; protocol: string | null; from: number; to: number },
+      interval: Interval,
+      head: number | null,
+      pageSize: number,
+    ): Promise<SeriesBucket[]> {
+      check(deps)
+      const f = filter
+      const key = `${f.account}|${f.protocol ?? ''}|${f.from}|${f.to}|${interval}`
+      const cached = head === null ? undefined : series.get(key)
+      if (cached !== undefined && head !== null && (await stillValid(f.account, cached.head, head, f.to))) {
+        cached.head = head
+        return cached.buckets
       }
-      return {
-        protocol: row.protocol,
-        type: row.type,
-        contract: row.contract,
-        account: row.account,
-        ledger: Number(row.ledger),
-        close_time: row.close_time === null ? null : Number(row.close_time),
-        tx_hash: row.tx_hash,
-        operation: row.operation,
-        event_index: row.event_index,
-        asset: row.asset,
-        amount_raw: row.amount,
-        amount,
-        amount_usd: usd,
-        usd_unavailable_reason: reason,
-        details: JSON.parse(row.details) as Record<string, unknown>,
+      const rows: StoredAction[] = []
+      // Pages of the same keyset scan the activities endpoint uses, until the range is exhausted.
+      let before: ChainPosition | null = null
+      for (;;) {
+        const page = await actions.actionsOfAccount({
+          ...f,
+          to: head === null ? f.to : Math.min(f.to, head),
+          type: null,
+          before,
+          limit: pageSize,
+        })
+        rows.push(...page)
+        const last = page.at(-1)
+        if (page.length < pageSize || !last) break
+        before = { ledger: Number(last.ledger), tx_order: last.tx_order, event_index: last.event_index }
       }
+      const buckets = buildSeries(await valueActions(deps, deps.network, rows, actions), interval)
+      if (head !== null) series.set(key, { head, buckets }, 100 * buckets.length + key.length)
+      return buckets
+    },
+    /**
+     * The page of `filter` (its `limit` is the page size) as of checkpoint `head`: the account's
+     * actions up to `min(filter.to, head)`, newest first.
+     */
+    async page(
+      deps: PositionsDeps,
+      filter: ActionFilter,
+      head: number | null,
+      serialize: (item: ActivityItem) => string,
+    ): Promise<ActivityPage> {
+      check(deps)
+      const f = filter
+      const before = f.before
+      const key = `${f.account}|${f.protocol ?? ''}|${f.type ?? ''}|${f.from}|${f.to}|${f.limit}|${before ? encodeActivityCursor(before) : ''}`
+      const cached = head === null ? undefined : pages.get(key)
+      // Newer actions the page would admit sit at or below its range's end and its cursor.
+      const top = Math.min(f.to, before ? before.ledger : f.to)
+      if (cached !== undefined && head !== null && (await stillValid(f.account, cached.head, head, top))) {
+        cached.head = head
+        return cached
+      }
+      const keys = await actions.actionKeysOfAccount({
+        ...f,
+        to: head === null ? f.to : Math.min(f.to, head),
+        limit: f.limit + 1,
+      })
+      const shown = keys.slice(0, f.limit)
+      const parts: Buffer[] = []
+      for (const [i, json] of (await render(deps, shown, serialize)).entries()) {
+        if (i > 0) parts.push(COMMA)
+        parts.push(json)
+      }
+      const last = shown.at(-1)
+      const page: RenderedPage = {
+        head: head ?? 0,
+        // One flat string: a page is sent by concatenating it with its envelope.
+        items: Buffer.concat(parts).toString(),
+        next:
+          keys.length > f.limit && last
+            ? encodeActivityCursor({
+                ledger: Number(last.ledger),
+                tx_order: last.tx_order,
+                event_index: last.event_index,
+              })
+            : null,
+      }
+      if (head !== null) pages.set(key, page, page.items.length + key.length)
+      return page
     },
   }
 }
@@ -110,7 +336,6 @@ export async function buildTransactionAnswer(
   actions: ActionsReader,
   tx: StoredTransaction,
 ): Promise<TransactionAnswer> {
-  const valuer = createActionValuer(deps, deps.network)
   const rows = await actions.actionsOfTransaction(tx.hash)
   return {
     hash: tx.hash,
@@ -122,7 +347,7 @@ export async function buildTransactionAnswer(
     source_account: tx.source_account,
     contract: tx.contract,
     function: tx.function,
-    actions: await Promise.all(rows.map((row) => valuer.value(row))),
+    actions: await valueActions(deps, deps.network, rows, actions),
   }
 }
 

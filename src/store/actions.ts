@@ -3,6 +3,7 @@ import type pg from 'pg'
 import type { DecodedLedger } from '../chain/decode-ledger.ts'
 import type { ProtocolAction } from '../protocols/protocol-module.ts'
 import type { Database } from './db.ts'
+import type { PriceRow } from './positions-read.ts'
 import { createQueryMany, createQueryOne } from './prepared.ts'
 import type { AccountActionsTable, ActionsTable, TransactionsTable } from './schema.ts'
 
@@ -200,7 +201,19 @@ const ACTION_COLUMNS = `a.ledger AS ledger, a.tx_order AS tx_order, a.event_inde
   a.contract AS contract, a.account AS account, a.asset AS asset, a.amount AS amount,
   a.details AS details, l.close_time AS close_time`
 
+/** An action's identity: its place in the chain and its protocol (the actions table's key). */
+export interface ActionKey {
+  ledger: number
+  tx_order: number
+  event_index: number
+  protocol: string
+}
+
 const ONE_SQL = {
+  action: `SELECT ${ACTION_COLUMNS} FROM actions a LEFT JOIN ledgers l ON l.sequence = a.ledger
+             WHERE a.ledger = $1 AND a.tx_order = $2 AND a.event_index = $3 AND a.protocol = $4`,
+  price: `SELECT ledger, price, decimals, timestamp_ms FROM prices
+            WHERE oracle = $1 AND asset = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
   transaction: `SELECT t.hash AS hash, t.ledger AS ledger, t.tx_order AS tx_order, t.successful AS successful,
                   t.fee_charged AS fee_charged, t.fee_account AS fee_account, t.source_account AS source_account,
                   t.contract AS contract, t.function AS function, l.close_time AS close_time
@@ -211,8 +224,35 @@ const ONE_SQL = {
  * The keyset "older than (L, T, E)" is written as `ledger < L OR (ledger = L AND (tx_order < T OR
  * (tx_order = T AND event_index < E)))` (row-value comparison is not portable to every SQLite).
  * A first page passes (to + 1, 0, 0). Filters by protocol and type are optional ($n IS NULL).
+ * The keys-only form (the page filter as `accountActions` binds it) reads account_actions alone.
  */
+const KEYS_WHERE = `WHERE account = $1 AND ledger >= $2
+        AND (ledger < $3 OR (ledger = $4 AND (tx_order < $5 OR (tx_order = $6 AND event_index < $7))))
+        AND ($8 = '' OR protocol = $9)`
+const KEYS_ORDER = 'ORDER BY ledger DESC, tx_order DESC, event_index DESC, protocol DESC LIMIT'
+
 const MANY_SQL = {
+  // Without a type filter the scan reads the account_actions primary-key index only.
+  accountKeys: `SELECT ledger, tx_order, event_index, protocol FROM account_actions ${KEYS_WHERE}
+      ${KEYS_ORDER} $10`,
+  accountKeysOfType: `SELECT ledger, tx_order, event_index, protocol FROM account_actions ${KEYS_WHERE}
+      AND type = $10 ${KEYS_ORDER} $11`,
+  // Whether the account has any action in a ledger range (one seek on account_actions' key).
+  anyOfAccount: `SELECT ledger FROM account_actions WHERE account = $1 AND ledger > $2 AND ledger <= $3
+      ORDER BY ledger LIMIT 1`,
+  // PostgreSQL: the actions of many keys in one round trip.
+  actionsByKeys: `SELECT ${ACTION_COLUMNS} FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[])
+        AS k(ledger, tx_order, event_index, protocol)
+      JOIN actions a ON a.ledger = k.ledger AND a.tx_order = k.tx_order AND a.event_index = k.event_index
+        AND a.protocol = k.protocol
+      LEFT JOIN ledgers l ON l.sequence = a.ledger`,
+  // PostgreSQL: the latest price at or before each (oracle, asset, ledger) asked, in one round trip.
+  pricesAt: `SELECT k.i AS i, p.ledger AS ledger, p.price AS price, p.decimals AS decimals,
+        p.timestamp_ms AS timestamp_ms
+      FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS k(oracle, asset, ledger, i)
+      JOIN LATERAL (SELECT ledger, price, decimals, timestamp_ms FROM prices
+        WHERE oracle = k.oracle AND asset = k.asset AND ledger <= k.ledger ORDER BY ledger DESC LIMIT 1) p ON true`,
+
   transactionActions: `SELECT ${ACTION_COLUMNS} FROM actions a LEFT JOIN ledgers l ON l.sequence = a.ledger
                          WHERE a.tx_hash = $1 ORDER BY a.event_index, a.protocol`,
   accountActions: `SELECT ${ACTION_COLUMNS} FROM account_actions x
@@ -230,6 +270,35 @@ export interface ActionsReader {
   actionsOfTransaction(hash: string): Promise<StoredAction[]>
   /** The account's actions matching the filter, newest first, at most `limit`. */
   actionsOfAccount(filter: ActionFilter): Promise<StoredAction[]>
+  /** The keys of the same actions as `actionsOfAccount`, in the same order. */
+  actionKeysOfAccount(filter: ActionFilter): Promise<ActionKey[]>
+  /** Whether the account has an action in a ledger of `(after, upTo]` (any protocol and type). */
+  hasActionsBetween(account: string, after: number, upTo: number): Promise<boolean>
+  /** The stored actions of the keys given (in any order; a key not stored is left out). */
+  actionsByKeys(keys: readonly ActionKey[]): Promise<StoredAction[]>
+  /** The latest price at or before each ledger asked (null: none), in the order asked. */
+  pricesAt(
+    wanted: ReadonlyArray<{ oracle: string; asset: string; ledger: number }>,
+  ): Promise<Array<PriceRow | null>>
+}
+
+/** The keyset bounds of a filter: strictly older than the cursor, and never past `to`. */
+function keysetParams(f: ActionFilter) {
+  const b = f.before ?? { ledger: f.to + 1, tx_order: 0, event_index: 0 }
+  // Never past `to`: a cursor from a wider query cannot widen this one.
+  const pos = b.ledger > f.to ? { ledger: f.to + 1, tx_order: 0, event_index: 0 } : b
+  const protocol = f.protocol ?? ''
+  return [
+    f.account,
+    f.from,
+    pos.ledger,
+    pos.ledger,
+    pos.tx_order,
+    pos.tx_order,
+    pos.event_index,
+    protocol,
+    protocol,
+  ]
 }
 
 export function createActionsReader(database: Database): ActionsReader {
@@ -239,25 +308,50 @@ export function createActionsReader(database: Database): ActionsReader {
     transaction: (hash) => one<StoredTransaction>('transaction', [hash]),
     actionsOfTransaction: (hash) => many<StoredAction>('transactionActions', [hash]),
     actionsOfAccount(f) {
-      const b = f.before ?? { ledger: f.to + 1, tx_order: 0, event_index: 0 }
-      // Never past `to`: a cursor from a wider query cannot widen this one.
-      const pos = b.ledger > f.to ? { ledger: f.to + 1, tx_order: 0, event_index: 0 } : b
-      const protocol = f.protocol ?? ''
       const type = f.type ?? ''
-      return many<StoredAction>('accountActions', [
-        f.account,
-        f.from,
-        pos.ledger,
-        pos.ledger,
-        pos.tx_order,
-        pos.tx_order,
-        pos.event_index,
-        protocol,
-        protocol,
-        type,
-        type,
-        f.limit,
-      ])
+      return many<StoredAction>('accountActions', [...keysetParams(f), type, type, f.limit])
+    },
+    actionKeysOfAccount(f) {
+      return f.type === null
+        ? many<ActionKey>('accountKeys', [...keysetParams(f), f.limit])
+        : many<ActionKey>('accountKeysOfType', [...keysetParams(f), f.type, f.limit])
+    },
+    async hasActionsBetween(account, after, upTo) {
+      return (await many<{ ledger: number }>('anyOfAccount', [account, after, upTo])).length > 0
+    },
+    async actionsByKeys(keys) {
+      if (keys.length === 0) return []
+      // In process a seek per key is the cheapest; over the network the keys travel together.
+      if (database.inProcess) {
+        const found: StoredAction[] = []
+        for (const k of keys) {
+          const row = await one<StoredAction>('action', [k.ledger, k.tx_order, k.event_index, k.protocol])
+          if (row) found.push(row)
+        }
+        return found
+      }
+      return many<StoredAction>('actionsByKeys', [
+        keys.map((k) => k.ledger),
+        keys.map((k) => k.tx_order),
+        keys.map((k) => k.event_index),
+        keys.map((k) => k.protocol),
+      ] as never)
+    },
+    async pricesAt(wanted) {
+      if (wanted.length === 0) return []
+      if (database.inProcess) {
+        const found: Array<PriceRow | null> = []
+        for (const w of wanted) found.push(await one<PriceRow>('price', [w.oracle, w.asset, w.ledger]))
+        return found
+      }
+      const rows = await many<PriceRow & { i: number | string }>('pricesAt', [
+        wanted.map((w) => w.oracle),
+        wanted.map((w) => w.asset),
+        wanted.map((w) => w.ledger),
+      ] as never)
+      const found: Array<PriceRow | null> = wanted.map(() => null)
+      for (const { i, ...row } of rows) found[Number(i) - 1] = row
+      return found
     },
   }
 }

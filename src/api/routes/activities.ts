@@ -1,20 +1,22 @@
+import type { FastifyReply } from 'fastify'
 import { type TSchema, Type } from 'typebox'
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import {
-  buildSeries,
+  type ActivityItem,
   buildTransactionAnswer,
-  createActionValuer,
+  createActivityPages,
   decodeActivityCursor,
-  encodeActivityCursor,
   type Interval,
 } from '../../positions/activities.ts'
 import { coverageComplete } from '../../positions/answer.ts'
 import { nullableInteger, nullableString } from '../../positions/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import { type ActionFilter, createActionsReader, type StoredAction } from '../../store/actions.ts'
+import { type ActionFilter, createActionsReader } from '../../store/actions.ts'
+import type { IndexerHead } from '../../store/positions-read.ts'
 import type { App } from '../app.ts'
+import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import { errorResponses } from '../schemas.ts'
 import {
@@ -25,6 +27,18 @@ import {
   HISTORY_LIMIT_MAX,
   sendData,
 } from './positions.ts'
+
+/** Where a page's rendered items go in its serialized envelope (serialized with an empty list). */
+const EMPTY_LIST = '"activities":[]'
+
+/**
+ * The page's body as the route's serializer (or, for an answer echoing a pin beyond 2^53,
+ * `stringifyJson`) writes it, with the items' JSON spliced into the empty list it was written with.
+ */
+function spliceItems(envelope: string, items: string): string {
+  const at = envelope.indexOf(EMPTY_LIST) + EMPTY_LIST.length - 1
+  return envelope.slice(0, at) + items + envelope.slice(at)
+}
 
 /** The widest ledger range a series or filter can name (int64 pins above it match nothing more). */
 const LEDGER_MAX = Number.MAX_SAFE_INTEGER
@@ -126,14 +140,35 @@ function parseRange(q: RangeQuery) {
 export function registerActivityRoutes(app: App, ctx: AppContext): void {
   const depsOf = createDataDeps(ctx)
   const actions = createActionsReader(ctx.database)
+  // Half of the memory for items (shared by every page), a third for pages, the rest for series.
+  const budget = ctx.config.activityCacheBytes
+  const pages = createActivityPages(actions, {
+    items: Math.floor(budget / 2),
+    pages: Math.floor(budget / 3),
+    series: budget - Math.floor(budget / 2) - Math.floor(budget / 3),
+  })
+
+  // An item's JSON as the response serializer writes it inside the page (compiled on first use).
+  let serializeItem: ((item: unknown) => string) | null = null
+  const itemSerializer = (reply: FastifyReply) => {
+    serializeItem ??= reply.compileSerializationSchema(Action as unknown as Record<string, unknown>) as (
+      item: unknown,
+    ) => string
+    return serializeItem
+  }
   const common = { tags: ['activities'], security: [{ apiKey: [] }] }
 
   /**
    * Partial when the range reaches above the head, or a watched contract of the protocols asked
    * about has history before the store's first ledger (its actions there were never read).
    */
-  const rangeMeta = async (protocol: string | null, upper: number | null, network: NetworkConfig | null) => {
-    const head = await ctx.reader.head()
+  const rangeMeta = async (
+    protocol: string | null,
+    upper: number | null,
+    network: NetworkConfig | null,
+    known?: IndexerHead | null,
+  ) => {
+    const head = known ?? (await ctx.reader.head())
     const last = head.lastIndexedLedger
     const first = head.firstIndexedLedger
     const modules = PROTOCOLS.filter((p) => protocol === null || p.name === protocol)
@@ -272,25 +307,21 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
         from: range.lower,
         to: range.upper,
         before,
-        limit: limit + 1,
+        limit,
       }
-      const rows = await actions.actionsOfAccount(filter)
-      const page = rows.slice(0, limit)
-      const valuer = createActionValuer(deps, deps.network)
-      const activities = await Promise.all(page.map((row) => valuer.value(row)))
-      const last = page.at(-1)
-      const next =
-        rows.length > limit && last
-          ? encodeActivityCursor({
-              ledger: Number(last.ledger),
-              tx_order: last.tx_order,
-              event_index: last.event_index,
-            })
-          : null
+      // One checkpoint for the whole answer (the one authentication read): the page stops at it.
+      const head = request.indexerHead ?? (await ctx.reader.head())
+      const page = await pages.page(deps, filter, head.lastIndexedLedger, itemSerializer(reply))
+      const next = page.next
       const response = {
-        data: { address, activities },
+        data: { address, activities: [] as ActivityItem[] },
         meta: {
-          ...(await rangeMeta(q.protocol ?? null, range.to === null ? null : range.upper, deps.network)),
+          ...(await rangeMeta(
+            q.protocol ?? null,
+            range.to === null ? null : range.upper,
+            deps.network,
+            head,
+          )),
           sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
           from_ledger: range.from,
           to_ledger: range.to,
@@ -299,12 +330,11 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
           response_time_ms: 0,
         },
       }
-      return sendData(
-        reply,
-        response,
-        started,
-        typeof range.from === 'bigint' || typeof range.to === 'bigint',
-      )
+      response.meta.response_time_ms = Math.round(performance.now() - started)
+      // The schema serializer cannot write a BigInt; such an answer is serialized by hand.
+      const exact = typeof range.from === 'bigint' || typeof range.to === 'bigint'
+      const envelope = exact ? stringifyJson(response) : String(reply.serialize(response))
+      return (reply as FastifyReply).type('application/json').send(spliceItems(envelope, page.items))
     },
   )
 
@@ -357,30 +387,24 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       const address = requireAddress((request.params as { address: string }).address)
       const range = parseRange(q)
       const deps = await depsOf()
-      const valuer = createActionValuer(deps, deps.network)
-      const rows: StoredAction[] = []
-      // Pages of the same keyset scan the activities endpoint uses, until the range is exhausted.
-      let before = null as ActionFilter['before']
-      for (;;) {
-        const page = await actions.actionsOfAccount({
-          account: address,
-          protocol: q.protocol ?? null,
-          type: null,
-          from: range.lower,
-          to: range.upper,
-          before,
-          limit: HISTORY_LIMIT_MAX,
-        })
-        rows.push(...page)
-        const last = page.at(-1)
-        if (page.length < HISTORY_LIMIT_MAX || !last) break
-        before = { ledger: Number(last.ledger), tx_order: last.tx_order, event_index: last.event_index }
-      }
-      const items = await Promise.all(rows.map((row) => valuer.value(row)))
+      // One checkpoint for the whole answer (the one authentication read): the series stops at it.
+      const head = request.indexerHead ?? (await ctx.reader.head())
+      const buckets = await pages.seriesOf(
+        deps,
+        { account: address, protocol: q.protocol ?? null, from: range.lower, to: range.upper },
+        q.interval,
+        head.lastIndexedLedger,
+        HISTORY_LIMIT_MAX,
+      )
       const response = {
-        data: { address, interval: q.interval, buckets: buildSeries(items, q.interval) },
+        data: { address, interval: q.interval, buckets },
         meta: {
-          ...(await rangeMeta(q.protocol ?? null, range.to === null ? null : range.upper, deps.network)),
+          ...(await rangeMeta(
+            q.protocol ?? null,
+            range.to === null ? null : range.upper,
+            deps.network,
+            head,
+          )),
           sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
           from_ledger: range.from,
           to_ledger: range.to,
