@@ -312,6 +312,8 @@ interface Measured {
   cpuUsPerRequest: number | null
   /** Server-side handling time of the same requests, from the API's request log (0.01 ms resolution). */
   server?: { p50Ms: number; p99Ms: number }
+  /** Answer-cache lookups in the round (one per snapshot surface served), from the server's metrics. */
+  cache?: { hits: number; misses: number }
 }
 
 interface ServerProcess {
@@ -323,6 +325,8 @@ interface ServerProcess {
 interface ApiProcess extends ServerProcess {
   /** Handling times (ms) of the requests logged since the last call. */
   takeServerTimes(): number[]
+  /** The answer cache's hit and miss counts so far (its Prometheus counters). */
+  cacheCounts(): Promise<{ hits: number; misses: number }>
 }
 
 function percentile(sorted: number[], q: number): number {
@@ -360,6 +364,8 @@ async function load(
 ): Promise<Measured> {
   let next = 0
   options.api?.takeServerTimes()
+  // Scraped outside the CPU window: the scrape is not part of the requests' cost.
+  const cacheBefore = await options.api?.cacheCounts()
   const cpuBefore = cpuUs(target.pid)
   const result = await autocannon({
     url: `${target.url}${options.path ?? ''}`,
@@ -377,6 +383,7 @@ async function load(
     ],
   })
   const cpuAfter = cpuUs(target.pid)
+  const cacheAfter = await options.api?.cacheCounts()
   const requests = result.requests.total
   const measured: Measured = {
     requestsPerSecond: Math.round(result.requests.average),
@@ -393,6 +400,12 @@ async function load(
     const times = options.api.takeServerTimes().sort((a, b) => a - b)
     measured.server = { p50Ms: percentile(times, 0.5), p99Ms: percentile(times, 0.99) }
   }
+  if (cacheBefore && cacheAfter) {
+    measured.cache = {
+      hits: cacheAfter.hits - cacheBefore.hits,
+      misses: cacheAfter.misses - cacheBefore.misses,
+    }
+  }
   return measured
 }
 
@@ -403,7 +416,11 @@ function spawnOnServerCore(args: string[], env: NodeJS.ProcessEnv, stdio: Array<
     : spawn(process.execPath, args, { stdio, env })
 }
 
-async function startApi(store: BuiltStore, profileTo?: string): Promise<ApiProcess> {
+async function startApi(
+  store: BuiltStore,
+  profileTo?: string,
+  env: Record<string, string> = {},
+): Promise<ApiProcess> {
   const hook = join(ROOT, 'bench/cpu-prof-hook.ts')
   const child = spawnOnServerCore(
     [...(profileTo ? ['--import', hook] : []), CLI, 'serve', '--port', '0'],
@@ -413,7 +430,10 @@ async function startApi(store: BuiltStore, profileTo?: string): Promise<ApiProce
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
       RATE_LIMIT_PER_MINUTE: '1000000',
+      // Metrics on a port of their own: the answer cache's counters are read from there.
+      METRICS_PORT: '0',
       ...(profileTo ? { BENCH_CPU_PROFILE: profileTo } : {}),
+      ...env,
     },
     ['ignore', 'pipe', 'pipe'],
   )
@@ -428,10 +448,23 @@ async function startApi(store: BuiltStore, profileTo?: string): Promise<ApiProce
       if (match) times.push(Number(match[1]))
     }
   })
-  const match = await readLine(child, 'stderr', /listening on (http:\/\/\S+)/)
+  const match = await readLine(
+    child,
+    'stderr',
+    /listening on (http:\/\/\S+)[\s\S]*?metrics:\s+(http:\/\/\S+)/,
+  )
+  const metricsUrl = match[2]!
   return {
     url: match[1]!,
     pid: child.pid!,
+    async cacheCounts() {
+      const text = await (await fetch(metricsUrl)).text()
+      const read = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? 0)
+      return {
+        hits: read('strata_answer_cache_hits_total'),
+        misses: read('strata_answer_cache_misses_total'),
+      }
+    },
     takeServerTimes: () => {
       const taken = times
       times = []
@@ -476,7 +509,16 @@ interface CaseResult {
   apiCpuUs: number | null
   ceilingCpuUs: number | null
   cpuRatio: number | null
+  /** Answer-cache hits over lookups in the measured rounds (null: none looked up). */
+  cacheHitRate: number | null
   profile?: ProfileSummary
+}
+
+/** Hits over lookups of the answer cache in some rounds; null when nothing was looked up. */
+function hitRate(rounds: Measured[]): number | null {
+  const hits = rounds.reduce((sum, m) => sum + (m.cache?.hits ?? 0), 0)
+  const misses = rounds.reduce((sum, m) => sum + (m.cache?.misses ?? 0), 0)
+  return hits + misses === 0 ? null : Math.round((hits / (hits + misses)) * 10000) / 10000
 }
 
 /** Alternating pairs: endpoint then ceiling, ceiling then endpoint, … (drift hits both alike). */
@@ -484,7 +526,7 @@ async function measureCase(api: ApiProcess, key: string, c: BenchCase): Promise<
   const body = await sampleBody(api, key, c.paths)
   const ceiling = await startCeiling(c.name, body)
   try {
-    const endpointRound = () => load(api, { paths: c.paths, key })
+    const endpointRound = () => load(api, { paths: c.paths, key, api })
     const ceilingRound = () => load(ceiling, { path: '/static' })
     await endpointRound() // warm-up
     await ceilingRound()
@@ -525,6 +567,7 @@ async function measureCase(api: ApiProcess, key: string, c: BenchCase): Promise<
       apiCpuUs: cpu(pairs.map((p) => p.api.cpuUsPerRequest)),
       ceilingCpuUs: cpu(pairs.map((p) => p.ceiling.cpuUsPerRequest)),
       cpuRatio: cpu(pairs.map((p) => p.cpuRatio)),
+      cacheHitRate: hitRate(pairs.map((p) => p.api)),
     }
   } finally {
     ceiling.stop()
@@ -585,6 +628,14 @@ async function main(): Promise<void> {
   })
   api.stop()
 
+  // The vault endpoint again with the answer cache off: every answer rendered and serialized.
+  const coldApi = await startApi(large, undefined, { STRATA_ANSWER_CACHE_MB: '0' })
+  const cold = await measureCase(coldApi, key, {
+    name: `${cases[0]!.name}, answer cache off`,
+    paths: vaultPaths,
+  })
+  coldApi.stop()
+
   if (PROFILE) {
     const profileBase = join(CACHE, `profile-${process.pid}`)
     const profiled = await startApi(large, profileBase)
@@ -626,6 +677,7 @@ async function main(): Promise<void> {
     },
     smallStore: { snapshots: small.snapshots, accounts: small.accounts, ledgers: small.ledgers },
     cases: results,
+    cold,
     skipped,
     vaultAtHalfPeak: { rate: Math.round(vault.medianApi / 2), ...half },
     depth: {
@@ -651,6 +703,8 @@ interface Report {
   largeStore: { snapshots: number; byProtocol: Record<string, number>; accounts: number; ledgers: number }
   smallStore: { snapshots: number; accounts: number; ledgers: number }
   cases: CaseResult[]
+  /** The vault endpoint with STRATA_ANSWER_CACHE_MB=0. */
+  cold: CaseResult
   skipped: string[]
   vaultAtHalfPeak: Measured & { rate: number }
   depth: { rate: number; small: Measured; large: Measured; serverP50Ratio: number; clientP50Ratio: number }
@@ -667,11 +721,11 @@ function renderReport(r: Report): string {
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:api\` on ${r.machine}; ${r.pinned ? 'servers pinned to core 0, autocannon to core 1' : 'no taskset: servers and load generator unpinned'}, ${r.connections} connections, ${r.durationSPerRun} s per round, ${r.pairs} alternating pairs per endpoint.`,
     `Large store: ${n(r.largeStore.snapshots)} snapshots (${stores}) of ${n(r.largeStore.accounts)} accounts over ${n(r.largeStore.ledgers)} ledgers; small store: ${n(r.smallStore.snapshots)} snapshots.${r.skipped.length ? ` Skipped (no snapshots): ${r.skipped.join(', ')}.` : ''}`,
     '',
-    '| endpoint | body bytes | endpoint req/s | ceiling req/s | ratio (median [range]) | server CPU µs/req: endpoint / ceiling | CPU ratio |',
-    '|---|---|---|---|---|---|---|',
-    ...r.cases.map(
+    '| endpoint | body bytes | endpoint req/s | ceiling req/s | ratio (median [range]) | server CPU µs/req: endpoint / ceiling | CPU ratio | answer-cache hits |',
+    '|---|---|---|---|---|---|---|---|',
+    ...[...r.cases, r.cold].map(
       (c) =>
-        `| ${c.name} | ${c.bodyBytes} | ${c.medianApi} | ${c.medianCeiling} | **${c.ratio}** [${c.ratioRange[0]}–${c.ratioRange[1]}] | ${c.apiCpuUs ?? 'n/a'} / ${c.ceilingCpuUs ?? 'n/a'} | ${c.cpuRatio ?? 'n/a'} |`,
+        `| ${c.name} | ${c.bodyBytes} | ${c.medianApi} | ${c.medianCeiling} | **${c.ratio}** [${c.ratioRange[0]}–${c.ratioRange[1]}] | ${c.apiCpuUs ?? 'n/a'} / ${c.ceilingCpuUs ?? 'n/a'} | ${c.cpuRatio ?? 'n/a'} | ${c.cacheHitRate === null ? 'n/a' : `${Math.round(c.cacheHitRate * 1000) / 10}%`} |`,
     ),
     '',
     '| run | req/s | client p50 ms | client p99 ms | server p50 / p99 ms | non-2xx |',
@@ -684,6 +738,7 @@ function renderReport(r: Report): string {
       .slice(1)
       .map((c) => `${c.name} **${c.ratio}**`)
       .join(', ')} (goal 0.3).`,
+    `- Answer-cache hits are per snapshot surface looked up (the all-positions answer looks up one per protocol) over the measured rounds; the warm-up round before them renders what the paths ask. With the cache off, the vault endpoint is at **${r.cold.ratio}** of its ceiling (CPU ratio ${r.cold.cpuRatio ?? 'n/a'}, ${r.cold.apiCpuUs ?? 'n/a'} µs/request against ${r.cases[0]?.apiCpuUs ?? 'n/a'} with it).`,
     `- Server p99 at half the peak rate: **${r.vaultAtHalfPeak.server?.p99Ms} ms** (goal under 1 ms); client p99 ${r.vaultAtHalfPeak.p99Ms} ms.`,
     `- Depth: server p50 ratio large/small **${r.depth.serverP50Ratio}**, client p50 ratio ${r.depth.clientP50Ratio} (aim: under 1.2).`,
     '',

@@ -35,6 +35,10 @@ const PARTS: Array<[string, (frame: CallFrame) => boolean]> = [
   ['SQL statements (src/store)', (f) => f.url.includes('/src/store/')],
   ['authentication (key, scopes, usage)', (f) => /\/src\/(api\/)?auth\//.test(f.url)],
   ['protocol module (render, valuation)', (f) => f.url.includes('/src/protocols/')],
+  [
+    'answer cache (lookup, concatenated body)',
+    (f) => /\/src\/(positions\/(answer-cache|cached-answer)|bounded-cache)\.ts$/.test(f.url),
+  ],
   ['point-in-time rules (src/positions)', (f) => f.url.includes('/src/positions/')],
   [
     'address check (StrKey)',
