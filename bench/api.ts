@@ -310,6 +310,8 @@ interface Measured {
   requests: number
   /** Server CPU (all threads, user + system) per request, µs; null when /proc cannot be read. */
   cpuUsPerRequest: number | null
+  /** The load generator's own CPU per request (this process: autocannon and the log reader), µs. */
+  clientCpuUsPerRequest: number
   /** Server-side handling time of the same requests, from the API's request log (0.01 ms resolution). */
   server?: { p50Ms: number; p99Ms: number }
   /** Answer-cache lookups in the round (one per snapshot surface served), from the server's metrics. */
@@ -367,6 +369,7 @@ async function load(
   // Scraped outside the CPU window: the scrape is not part of the requests' cost.
   const cacheBefore = await options.api?.cacheCounts()
   const cpuBefore = cpuUs(target.pid)
+  const clientBefore = process.cpuUsage()
   const result = await autocannon({
     url: `${target.url}${options.path ?? ''}`,
     connections: CONNECTIONS,
@@ -383,6 +386,7 @@ async function load(
     ],
   })
   const cpuAfter = cpuUs(target.pid)
+  const client = process.cpuUsage(clientBefore)
   const cacheAfter = await options.api?.cacheCounts()
   const requests = result.requests.total
   const measured: Measured = {
@@ -395,6 +399,8 @@ async function load(
       cpuBefore === null || cpuAfter === null || requests === 0
         ? null
         : Math.round(((cpuAfter - cpuBefore) / requests) * 10) / 10,
+    clientCpuUsPerRequest:
+      requests === 0 ? 0 : Math.round(((client.user + client.system) / requests) * 10) / 10,
   }
   if (options.api) {
     const times = options.api.takeServerTimes().sort((a, b) => a - b)
@@ -509,6 +515,9 @@ interface CaseResult {
   apiCpuUs: number | null
   ceilingCpuUs: number | null
   cpuRatio: number | null
+  /** The load generator's CPU per request (µs), medians: against the endpoint and the ceiling. */
+  apiClientCpuUs: number
+  ceilingClientCpuUs: number
   /** Answer-cache hits over lookups in the measured rounds (null: none looked up). */
   cacheHitRate: number | null
   profile?: ProfileSummary
@@ -550,7 +559,7 @@ async function measureCase(api: ApiProcess, key: string, c: BenchCase): Promise<
           a.cpuUsPerRequest && b.cpuUsPerRequest ? round3(b.cpuUsPerRequest / a.cpuUsPerRequest) : null,
       })
       process.stderr.write(
-        `  ${c.name} pair ${i + 1}: ${a.requestsPerSecond} vs ${b.requestsPerSecond} req/s (ratio ${pairs.at(-1)!.ratio}), CPU ${a.cpuUsPerRequest} vs ${b.cpuUsPerRequest} µs/req\n`,
+        `  ${c.name} pair ${i + 1}: ${a.requestsPerSecond} vs ${b.requestsPerSecond} req/s (ratio ${pairs.at(-1)!.ratio}), CPU ${a.cpuUsPerRequest} vs ${b.cpuUsPerRequest} µs/req, client CPU ${a.clientCpuUsPerRequest} vs ${b.clientCpuUsPerRequest} µs/req\n`,
       )
     }
     const ratios = pairs.map((p) => p.ratio)
@@ -567,6 +576,8 @@ async function measureCase(api: ApiProcess, key: string, c: BenchCase): Promise<
       apiCpuUs: cpu(pairs.map((p) => p.api.cpuUsPerRequest)),
       ceilingCpuUs: cpu(pairs.map((p) => p.ceiling.cpuUsPerRequest)),
       cpuRatio: cpu(pairs.map((p) => p.cpuRatio)),
+      apiClientCpuUs: round3(median(pairs.map((p) => p.api.clientCpuUsPerRequest))),
+      ceilingClientCpuUs: round3(median(pairs.map((p) => p.ceiling.clientCpuUsPerRequest))),
       cacheHitRate: hitRate(pairs.map((p) => p.api)),
     }
   } finally {
@@ -712,6 +723,8 @@ interface Report {
 
 function renderReport(r: Report): string {
   const n = (value: number) => value.toLocaleString('en')
+  const use = (rate: number, us: number | null) =>
+    us === null ? 'n/a' : (Math.round((rate * us) / 1e4) / 100).toFixed(2)
   const row = (name: string, m: Measured) =>
     `| ${name} | ${m.requestsPerSecond} | ${m.p50Ms} | ${m.p99Ms} | ${m.server ? `${m.server.p50Ms} / ${m.server.p99Ms}` : 'n/a'} | ${m.non2xx} |`
   const stores = Object.entries(r.largeStore.byProtocol)
@@ -721,12 +734,19 @@ function renderReport(r: Report): string {
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:api\` on ${r.machine}; ${r.pinned ? 'servers pinned to core 0, autocannon to core 1' : 'no taskset: servers and load generator unpinned'}, ${r.connections} connections, ${r.durationSPerRun} s per round, ${r.pairs} alternating pairs per endpoint.`,
     `Large store: ${n(r.largeStore.snapshots)} snapshots (${stores}) of ${n(r.largeStore.accounts)} accounts over ${n(r.largeStore.ledgers)} ledgers; small store: ${n(r.smallStore.snapshots)} snapshots.${r.skipped.length ? ` Skipped (no snapshots): ${r.skipped.join(', ')}.` : ''}`,
     '',
-    '| endpoint | body bytes | endpoint req/s | ceiling req/s | ratio (median [range]) | server CPU µs/req: endpoint / ceiling | CPU ratio | answer-cache hits |',
-    '|---|---|---|---|---|---|---|---|',
+    '| endpoint | body bytes | endpoint req/s | ceiling req/s | ratio (median [range]) | server CPU µs/req: endpoint / ceiling | CPU ratio | load generator CPU µs/req: endpoint / ceiling | answer-cache hits |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...[...r.cases, r.cold].map(
       (c) =>
-        `| ${c.name} | ${c.bodyBytes} | ${c.medianApi} | ${c.medianCeiling} | **${c.ratio}** [${c.ratioRange[0]}–${c.ratioRange[1]}] | ${c.apiCpuUs ?? 'n/a'} / ${c.ceilingCpuUs ?? 'n/a'} | ${c.cpuRatio ?? 'n/a'} | ${c.cacheHitRate === null ? 'n/a' : `${Math.round(c.cacheHitRate * 1000) / 10}%`} |`,
+        `| ${c.name} | ${c.bodyBytes} | ${c.medianApi} | ${c.medianCeiling} | **${c.ratio}** [${c.ratioRange[0]}–${c.ratioRange[1]}] | ${c.apiCpuUs ?? 'n/a'} / ${c.ceilingCpuUs ?? 'n/a'} | ${c.cpuRatio ?? 'n/a'} | ${c.apiClientCpuUs} / ${c.ceilingClientCpuUs} | ${c.cacheHitRate === null ? 'n/a' : `${Math.round(c.cacheHitRate * 1000) / 10}%`} |`,
     ),
+    '',
+    `Core use in the median round (rate × CPU per request): ${[...r.cases, r.cold]
+      .map(
+        (c) =>
+          `${c.name}: server ${use(c.medianApi, c.apiCpuUs)}, load generator ${use(c.medianApi, c.apiClientCpuUs)}; its ceiling: server ${use(c.medianCeiling, c.ceilingCpuUs)}, load generator ${use(c.medianCeiling, c.ceilingClientCpuUs)}`,
+      )
+      .join('; ')}. A side near 1.0 is the one that limits the round's rate.`,
     '',
     '| run | req/s | client p50 ms | client p99 ms | server p50 / p99 ms | non-2xx |',
     '|---|---|---|---|---|---|',
