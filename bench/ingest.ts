@@ -194,10 +194,31 @@ async function measureDecode(
   }
 }
 
+/** A process's CPU time so far (user + system, all threads), in µs; null without /proc. */
+function processCpuUs(pid: number | undefined): number | null {
+  if (pid === undefined) return null
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) / 100) * 1e6
+  } catch {
+    return null
+  }
+}
+
 async function measureIngest(
   config: DatabaseConfig,
   schema: string | undefined,
-  source: { url: string; network: NetworkConfig; first: number; latest: number; lakeUrl?: string | null },
+  source: {
+    url: string
+    network: NetworkConfig
+    first: number
+    latest: number
+    lakeUrl?: string | null
+    /** The process serving the ledgers (the devnet), whose CPU is read too. */
+    child?: ChildProcess
+  },
   decodeInWorker = true,
 ) {
   const database = createDatabase(config, schema ? { schema } : {})
@@ -218,10 +239,12 @@ async function measureIngest(
   const t = performance.now()
   const cpu = process.cpuUsage()
   const mainCpu = process.threadCpuUsage()
+  const servingBefore = processCpuUs(source.child?.pid)
   await indexer.syncTo(source.latest)
   const ms = performance.now() - t
   const used = process.cpuUsage(cpu)
   const mainUsed = process.threadCpuUsage(mainCpu)
+  const servingAfter = processCpuUs(source.child?.pid)
   const rows = await database.db
     .selectFrom('snapshots')
     .select((e) => e.fn.countAll<number>().as('n'))
@@ -238,6 +261,10 @@ async function measureIngest(
     // alone, per ledger: robust to the load of a shared machine, unlike the rates.
     cpuUsPerLedger: (used.user + used.system) / ledgers,
     mainThreadCpuUsPerLedger: (mainUsed.user + mainUsed.system) / ledgers,
+    // The devnet serving the ledgers shares the machine's two cores (10 ms clock ticks): what a
+    // remote RPC or the public lake would spend elsewhere.
+    sourceCpuUsPerLedger:
+      servingBefore === null || servingAfter === null ? null : (servingAfter - servingBefore) / ledgers,
   }
 }
 
@@ -456,11 +483,10 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
 }
 
-function roundAll<T extends Record<string, number>>(values: T): Record<keyof T, number> {
-  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Math.round(v * 100) / 100])) as Record<
-    keyof T,
-    number
-  >
+function roundAll<T extends Record<string, number | null>>(values: T): T {
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, v === null ? null : Math.round(v * 100) / 100]),
+  ) as T
 }
 
 const serveIndex = process.argv.indexOf('--serve-devnet')
