@@ -6,7 +6,7 @@ import type {
   Rendered,
   StateSurface,
 } from '../protocols/protocol-module.ts'
-import type { IndexerHead } from '../store/positions-read.ts'
+import type { IndexerHead, SnapshotRow } from '../store/positions-read.ts'
 import { historyComplete } from './coverage.ts'
 
 /**
@@ -172,7 +172,7 @@ export function historyMeta(
  * The ledgers a history page scans, inclusive, below the cursor and at most the checkpoint; null
  * when nothing can be found. A contract history the store never read makes `meta` partial.
  */
-export function historyRange(
+function historyRange(
   module: ProtocolModule,
   deps: PositionsDeps,
   head: IndexerHead,
@@ -187,6 +187,43 @@ export function historyRange(
   if (query.before !== null) upper = Math.min(upper, query.before - 1)
   const lower = query.from === null ? 0 : BigInt(query.from) > BigInt(last) ? last + 1 : Number(query.from)
   return upper < lower ? null : { lower, upper }
+}
+
+/**
+ * The snapshot rows of a history page, newest first, and whether older ones follow (one row more
+ * than the page is read to tell): one range scan on the snapshots' primary key. Sets `meta`'s
+ * served ledger and next cursor; a contract history the store never read makes it partial.
+ */
+export async function historyPageRows(
+  module: ProtocolModule,
+  deps: PositionsDeps,
+  head: IndexerHead,
+  query: HistoryQuery,
+  meta: HistoryResponse['meta'],
+): Promise<SnapshotRow[]> {
+  const range = historyRange(module, deps, head, query, meta)
+  if (range === null) return []
+  const rows = await deps.reader.snapshotsBetween(
+    module.name,
+    query.address,
+    range.lower,
+    range.upper,
+    query.limit + 1,
+  )
+  const page = rows.slice(0, query.limit)
+  meta.as_of_ledger = page[0]?.ledger ?? null
+  if (rows.length > query.limit) meta.next_cursor = encodeHistoryCursor(page.at(-1)!.ledger)
+  return page
+}
+
+/** Adds one history item's oracle staleness, price sources and partiality to its page's `meta`. */
+export function noteHistoryItem(
+  meta: PositionsMeta,
+  item: { oracleStalenessS: number; sources: readonly string[]; partial: boolean },
+): void {
+  meta.oracle_staleness_seconds = Math.max(meta.oracle_staleness_seconds, item.oracleStalenessS)
+  for (const source of item.sources) if (!meta.sources.includes(source)) meta.sources.push(source)
+  if (item.partial) meta.partial_result = true
 }
 
 /**
@@ -207,18 +244,8 @@ export async function answerHistory(
     enrichment: { contracts: {} },
     meta,
   }
-  const range = historyRange(module, deps, head, query, meta)
-  if (range === null || network === null) return response
-  // One row more than the page tells whether another page follows.
-  const rows = await reader.snapshotsBetween(
-    module.name,
-    query.address,
-    range.lower,
-    range.upper,
-    query.limit + 1,
-  )
-  const page = rows.slice(0, query.limit)
-  for (const row of page) {
+  if (network === null) return response
+  for (const row of await historyPageRows(module, deps, head, query, meta)) {
     const rendered = await module.positions.render(deps, network, query.address, row, {
       atPin: false,
       ledger: row.ledger,
@@ -233,12 +260,8 @@ export async function answerHistory(
       partial_result: rendered.partial,
     })
     Object.assign(response.enrichment.contracts, rendered.enrichment.contracts)
-    meta.oracle_staleness_seconds = Math.max(meta.oracle_staleness_seconds, rendered.oracleStalenessS)
-    for (const source of rendered.sources) if (!meta.sources.includes(source)) meta.sources.push(source)
-    if (rendered.partial) meta.partial_result = true
+    noteHistoryItem(meta, rendered)
   }
-  meta.as_of_ledger = page[0]?.ledger ?? null
-  if (rows.length > query.limit) meta.next_cursor = encodeHistoryCursor(page.at(-1)!.ledger)
   return response
 }
 

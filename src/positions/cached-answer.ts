@@ -5,11 +5,11 @@ import {
   coverageComplete,
   effectiveLedger,
   emptyEnrichment,
-  encodeHistoryCursor,
   type HistoryQuery,
   type HistoryResponse,
   historyMeta,
-  historyRange,
+  historyPageRows,
+  noteHistoryItem,
   type PositionsMeta,
 } from './answer.ts'
 import {
@@ -193,17 +193,8 @@ export async function answerHistorySurfaces(
   const epoch = cache.observe(head, network, deps.maxPriceAgeS)
   const meta = historyMeta(deps, head, query)
   const page: HistorySurfaces = { address: query.address, items: [], meta }
-  const range = historyRange(module, deps, head, query, meta)
-  if (range === null || network === null) return page
-  const rows = await reader.snapshotsBetween(
-    module.name,
-    query.address,
-    range.lower,
-    range.upper,
-    query.limit + 1,
-  )
-  const rowsOfPage = rows.slice(0, query.limit)
-  for (const row of rowsOfPage) {
+  if (network === null) return page
+  for (const row of await historyPageRows(module, deps, head, query, meta)) {
     let surface = cache.get(module.name, query.address, row.ledger)
     if (surface === undefined) {
       const rendered = await module.positions.render(deps, network, query.address, row, {
@@ -215,12 +206,8 @@ export async function answerHistorySurfaces(
       cache.set(module.name, query.address, surface, epoch)
     }
     page.items.push({ ledger: row.ledger, closeTime: row.close_time, surface })
-    meta.oracle_staleness_seconds = Math.max(meta.oracle_staleness_seconds, surface.oracleStalenessS)
-    for (const source of surface.sources) if (!meta.sources.includes(source)) meta.sources.push(source)
-    if (surface.partial) meta.partial_result = true
+    noteHistoryItem(meta, surface)
   }
-  meta.as_of_ledger = rowsOfPage[0]?.ledger ?? null
-  if (rows.length > query.limit) meta.next_cursor = encodeHistoryCursor(rowsOfPage.at(-1)!.ledger)
   return page
 }
 
