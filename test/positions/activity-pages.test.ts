@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
 import { createIndexer, type Indexer } from '../../src/indexer/index.ts'
 import { createLogger } from '../../src/logger.ts'
+import type { ActionsTable } from '../../src/store/schema.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
 import { decimal, roundHalfEven } from './reference-model.ts'
@@ -20,20 +21,8 @@ const DEVNET = {
 }
 const MID = 7000 + 350
 
-interface StoredRow {
-  ledger: number
-  tx_order: number
-  event_index: number
-  protocol: string
-  tx_hash: string
-  operation: number
-  type: string
-  contract: string
-  account: string
-  asset: string | null
-  amount: string | null
-  details: string
-}
+/** An `actions` row as the store holds it. */
+type StoredRow = ActionsTable
 
 /**
  * The body bytes of activity pages, against a straightforward recomputation: each action read from
