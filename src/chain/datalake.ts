@@ -161,7 +161,7 @@ export async function openDatalake(location: string, options: DatalakeOptions = 
       throw new TransientLakeError(`${key}: HTTP ${response.status}`)
     if (response.status < 200 || response.status >= 300)
       throw new DatalakeError(`${key}: HTTP ${response.status}`)
-    return new Uint8Array(response.bytes.buffer, response.bytes.byteOffset, response.bytes.byteLength)
+    return response.bytes
   }
 
   async function withRetry<T>(key: string, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {

@@ -25,9 +25,12 @@ const HOST_FUNCTION_INVOKE_CONTRACT = 0
 const SC_ADDRESS_CONTRACT = 1
 const MUXED_ED25519 = 0
 
-/** The network id transactions are hashed with: SHA-256 of the passphrase. */
-const sdkToNative = (value: xdr.ScValWire): unknown => scValToNative(xdr.ScVal.fromXdrObject(value))
+/** An ScVal as the SDK's `scValToNative` gives it: the reference the decoders' own conversion matches. */
+export function sdkToNative(value: xdr.ScValWire): unknown {
+  return scValToNative(xdr.ScVal.fromXdrObject(value))
+}
 
+/** The network id transactions are hashed with: SHA-256 of the passphrase. */
 export function networkIdOf(passphrase: string): Uint8Array {
   return createHash('sha256').update(passphrase).digest()
 }

@@ -1,6 +1,13 @@
 import { Reader } from '@stellar/js-xdr'
-import { StrKey, scValToNative, xdr } from '@stellar/stellar-sdk/base'
-import { type Invocation, networkIdOf, readEnvelopeInvocations, readInvocations } from './decode-envelopes.ts'
+import { StrKey, xdr } from '@stellar/stellar-sdk/base'
+import {
+  type Invocation,
+  networkIdOf,
+  readEnvelopeInvocations,
+  readInvocations,
+  sdkToNative,
+} from './decode-envelopes.ts'
+
 import { skipXdr, visitXdr, XdrSpanError } from './xdr-span.ts'
 
 /**
@@ -229,11 +236,6 @@ export function toNative(value: xdr.ScValWire): unknown {
   return sdkToNative(value)
 }
 
-/** The SDK's own conversion, as the whole-ledger decoder has always used it. */
-export function sdkToNative(value: xdr.ScValWire): unknown {
-  return scValToNative(xdr.ScVal.fromXdrObject(value))
-}
-
 /** How ScVals become native values. */
 type Native = (value: xdr.ScValWire) => unknown
 
@@ -454,8 +456,7 @@ interface MentionTable {
   /** Non-zero at the first two bytes (big-endian) of some id. */
   firstBytes: Uint8Array
   ids: Uint8Array[]
-  /** Per id: whether it counts for `all`, for `invocable`. */
-  inAll: boolean[]
+  /** Per id: whether it is a contract that can be invoked (not only a holder of entries). */
   inInvocable: boolean[]
 }
 
@@ -464,11 +465,10 @@ const mentionTables = new WeakMap<WatchedContracts, MentionTable>()
 function mentionTable(watched: WatchedContracts): MentionTable {
   const known = mentionTables.get(watched)
   if (known) return known
-  const byHex = new Map<string, { id: Uint8Array; all: boolean; invocable: boolean }>()
+  const byHex = new Map<string, { id: Uint8Array; invocable: boolean }>()
   const add = (id: Uint8Array, invocable: boolean) => {
     const hex = Buffer.from(id).toString('hex')
-    const entry = byHex.get(hex) ?? { id, all: false, invocable: false }
-    entry.all = true
+    const entry = byHex.get(hex) ?? { id, invocable: false }
     entry.invocable ||= invocable
     byHex.set(hex, entry)
   }
@@ -482,7 +482,6 @@ function mentionTable(watched: WatchedContracts): MentionTable {
   const table: MentionTable = {
     firstBytes: new Uint8Array(65536),
     ids: entries.map((e) => e.id),
-    inAll: entries.map((e) => e.all),
     inInvocable: entries.map((e) => e.invocable),
   }
   for (const { id } of entries) table.firstBytes[(id[0]! << 8) | id[1]!] = 1
@@ -509,7 +508,7 @@ function findMentions(bytes: Uint8Array, watched: WatchedContracts): Mentions {
         }
       }
       if (!same) continue
-      if (table.inAll[k]) all.push(at)
+      all.push(at)
       if (table.inInvocable[k]) invocable.push(at)
       break
     }

@@ -206,10 +206,9 @@ function parseLedgersBody(bytes: Buffer): unknown {
     for (const ledger of ledgers as { metadataXdr?: unknown }[]) {
       const ref = ledger?.metadataXdr
       if (typeof ref !== 'string' || !ref.startsWith(SPAN_REF)) continue
-      const span = spans[Number(ref.slice(SPAN_REF.length))]
-      if (span === undefined || Number(ref.slice(SPAN_REF.length)) !== used) return parseJson(bytes)
-      ;(ledger as { metadataXdr: unknown }).metadataXdr = span
-      used++
+      // Each placeholder names the next span, in order; anything else is read the plain way.
+      if (ref !== `${SPAN_REF}${used}` || used >= spans.length) return parseJson(bytes)
+      ;(ledger as { metadataXdr: unknown }).metadataXdr = spans[used++]
     }
   }
   return used === spans.length ? body : parseJson(bytes)

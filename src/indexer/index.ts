@@ -283,10 +283,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       signal,
     })
     for await (const page of pages) {
-      yield {
-        ledgers: page.ledgers.map((l) => ({ sequence: l.sequence, hash: l.hash, meta: l.meta })),
-        latestLedger: page.latestLedger,
-      } satisfies SourcePage
+      yield { ledgers: page.ledgers, latestLedger: page.latestLedger } satisfies SourcePage
     }
   }
 

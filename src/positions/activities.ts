@@ -209,9 +209,6 @@ export function createActivityPages(
       !(await actions.hasActionsBetween(account, readAt, Math.min(top, head))))
 
   return {
-    items,
-    pages,
-    series,
     /**
      * The series of the account's actions in `[from, min(to, head)]` (of one protocol when given),
      * valued as the pages value them; kept like a page.

@@ -1,5 +1,6 @@
 import type { Enrichment, PositionsDeps, ProtocolModule } from '../protocols/protocol-module.ts'
 import { answerPositions, type PositionsMeta } from './answer.ts'
+import { enrichmentJson } from './answer-cache.ts'
 import { metaJson, type SurfaceAnswer } from './cached-answer.ts'
 import { addTotals, formatTotals, rowUsdParts, sumUsdParts } from './totals.ts'
 
@@ -54,21 +55,26 @@ export async function answerAllPositions(
     Object.assign(enrichment.contracts, answer.enrichment.contracts)
     return sum
   })
-  // The head and pin are the same for every section; the served ledger is the newest section's.
-  const first = answers[0]!.meta
-  const served = answers.flatMap((a) => (a.meta.as_of_ledger === null ? [] : [a.meta.as_of_ledger]))
-  const sources = [...new Set(answers.flatMap((a) => a.meta.sources))]
-  const meta: PositionsMeta = {
-    ...first,
-    as_of_ledger: served.length === 0 ? null : Math.max(...served),
-    oracle_staleness_seconds: Math.max(...answers.map((a) => a.meta.oracle_staleness_seconds)),
-    partial_result: answers.some((a) => a.meta.partial_result),
-    sources,
-  }
   return {
     data: { address: query.address, protocols, totals: formatTotals(addTotals(totals)) },
     enrichment,
-    meta,
+    meta: mergeSectionMetas(answers.map((a) => a.meta)),
+  }
+}
+
+/**
+ * The all-protocols `meta` from its sections': the head and pin are the same for every section;
+ * the served ledger is the newest section's, the oracle staleness the largest, partial if any
+ * section is, and the price sources of all of them, each once.
+ */
+function mergeSectionMetas(metas: readonly PositionsMeta[]): PositionsMeta {
+  const served = metas.flatMap((m) => (m.as_of_ledger === null ? [] : [m.as_of_ledger]))
+  return {
+    ...metas[0]!,
+    as_of_ledger: served.length === 0 ? null : Math.max(...served),
+    oracle_staleness_seconds: Math.max(...metas.map((m) => m.oracle_staleness_seconds)),
+    partial_result: metas.some((m) => m.partial_result),
+    sources: [...new Set(metas.flatMap((m) => m.sources))],
   }
 }
 
@@ -88,10 +94,6 @@ export function allPositionsBody(
   let protocols = ''
   const assets: Record<string, string> = {}
   const contracts: Record<string, string> = {}
-  const sources = new Set<string>()
-  let served: number | null = null
-  let staleness = 0
-  let partial = false
   for (let i = 0; i < sections.length; i++) {
     const { surface, meta } = sections[i]!
     const module = modules[i]!
@@ -100,36 +102,14 @@ export function allPositionsBody(
     },"partial_result":${meta.partial_result},"oracle_staleness_seconds":${meta.oracle_staleness_seconds},"data":${
       surface.data
     },"totals":${surface.totalsJson}}`
+    // Merged as the sections' enrichment objects merge: first place, last value.
     for (const [id, json] of surface.assets) assets[id] = json
     for (const [id, json] of surface.contracts) contracts[id] = json
-    for (const source of meta.sources) sources.add(source)
-    if (meta.as_of_ledger !== null && (served === null || meta.as_of_ledger > served))
-      served = meta.as_of_ledger
-    if (meta.oracle_staleness_seconds > staleness) staleness = meta.oracle_staleness_seconds
-    if (meta.partial_result) partial = true
   }
   const totals = formatTotals(addTotals(sections.map((s) => s.surface.totals)))
-  const meta: PositionsMeta = {
-    ...sections[0]!.meta,
-    as_of_ledger: served,
-    oracle_staleness_seconds: staleness,
-    partial_result: partial,
-    response_time_ms: responseTimeMs,
-    sources: [...sources],
-  }
-  let enrichment = '{"assets":{'
-  let first = true
-  for (const id in assets) {
-    enrichment += (first ? '' : ',') + assets[id]
-    first = false
-  }
-  enrichment += '},"contracts":{'
-  first = true
-  for (const id in contracts) {
-    enrichment += (first ? '' : ',') + contracts[id]
-    first = false
-  }
-  enrichment += '}}'
+  const meta = mergeSectionMetas(sections.map((s) => s.meta))
+  meta.response_time_ms = responseTimeMs
+  const enrichment = enrichmentJson(Object.entries(assets), Object.entries(contracts))
   return `{"data":{"address":${JSON.stringify(address)},"protocols":{${protocols}},"totals":{"assets_usd":${jsonString(
     totals.assets_usd,
   )},"debt_usd":${jsonString(totals.debt_usd)},"net_usd":${jsonString(totals.net_usd)},"usd_unavailable_reason":${jsonString(

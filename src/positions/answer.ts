@@ -1,11 +1,5 @@
 import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
-import type {
-  Enrichment,
-  PositionsDeps,
-  ProtocolModule,
-  Rendered,
-  StateSurface,
-} from '../protocols/protocol-module.ts'
+import type { Enrichment, PositionsDeps, ProtocolModule, StateSurface } from '../protocols/protocol-module.ts'
 import type { IndexerHead, SnapshotRow } from '../store/positions-read.ts'
 import { historyComplete } from './coverage.ts'
 
@@ -64,7 +58,11 @@ export function coverageComplete(
   return contracts.every((c) => historyComplete(c, firstIndexed, ledger))
 }
 
-function applyRendered(meta: PositionsMeta, rendered: Rendered): void {
+/** A served snapshot's oracle staleness, price sources and partiality, into the answer's `meta`. */
+export function applyRendered(
+  meta: PositionsMeta,
+  rendered: { oracleStalenessS: number; sources: readonly string[]; partial: boolean },
+): void {
   meta.oracle_staleness_seconds = rendered.oracleStalenessS
   meta.sources.push(...rendered.sources)
   if (rendered.partial) meta.partial_result = true

@@ -1,6 +1,7 @@
 import type { PositionsDeps, ProtocolModule, Rendered } from '../protocols/protocol-module.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
 import {
+  applyRendered,
   baseMeta,
   coverageComplete,
   effectiveLedger,
@@ -44,15 +45,7 @@ export async function answerSurface(
   cache: AnswerCache,
   serializers: SurfaceSerializers,
 ): Promise<SurfaceAnswer> {
-  const head = await deps.reader.head()
-  const epoch = cache.observe(head, deps.network, deps.maxPriceAgeS)
-  const last = head.lastIndexedLedger
-  const effective = last === null ? null : effectiveLedger(query.pin, last)
-  const ledger =
-    effective === null || deps.network === null
-      ? null
-      : await deps.reader.snapshotLedgerAt(module.name, query.address, effective)
-  return surfaceAt(module, deps, head, query, effective, ledger, cache, epoch, serializers)
+  return (await answerSurfaces([module], deps, query, cache, serializers))[0]!
 }
 
 /**
@@ -124,11 +117,7 @@ async function surfaceAt(
     if (surface.ledger === ledger) cache.set(module.name, query.address, surface, epoch)
   }
   meta.as_of_ledger = surface.ledger
-  if (surface.ledger !== null) {
-    meta.oracle_staleness_seconds = surface.oracleStalenessS
-    meta.sources.push(...surface.sources)
-    if (surface.partial) meta.partial_result = true
-  }
+  if (surface.ledger !== null) applyRendered(meta, surface)
   return { surface, meta }
 }
 

@@ -42,11 +42,10 @@ export interface PositionsReader {
   head(): Promise<IndexerHead>
   snapshotAt(protocol: string, address: string, ledger: number): Promise<SnapshotRow | null>
   /**
-   * Only the ledger of the snapshot `snapshotAt` finds (null: none): a seek answered from the
-   * primary-key index alone, for an answer whose rendering is already in memory.
+   * For each protocol, in their order, only the ledger of the snapshot `snapshotAt` finds (null:
+   * none): one statement, a seek each answered from the primary-key index alone, for answers
+   * whose rendering is already in memory.
    */
-  snapshotLedgerAt(protocol: string, address: string, ledger: number): Promise<number | null>
-  /** `snapshotLedgerAt` for several protocols in one statement (one seek each), in their order. */
   snapshotLedgersAt(
     protocols: readonly string[],
     address: string,
@@ -76,8 +75,6 @@ const SQL = {
   snapshot: `SELECT s.ledger AS ledger, s.positions AS positions, l.close_time AS close_time
                FROM snapshots s LEFT JOIN ledgers l ON l.sequence = s.ledger
                WHERE s.protocol = $1 AND s.address = $2 AND s.ledger <= $3 ORDER BY s.ledger DESC LIMIT 1`,
-  snapshotLedger: `SELECT ledger FROM snapshots
-                     WHERE protocol = $1 AND address = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
   state: `SELECT ledger, value FROM contract_state
            WHERE contract = $1 AND key = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
   price: `SELECT ledger, price, decimals, timestamp_ms FROM prices
@@ -93,7 +90,7 @@ const MANY_SQL = {
 } as const
 
 /**
- * One row whose column `l<i>` is the `snapshotLedger` seek of the i-th protocol. Placeholders are
+ * One row whose column `l<i>` is the serving snapshot's ledger for the i-th protocol. Placeholders are
  * numbered in order of appearance (SQLite binds them by position).
  */
 function snapshotLedgersSql(count: number): string {
@@ -124,10 +121,6 @@ export function createPositionsReader(database: Database): PositionsReader {
       }
     },
     snapshotAt: (protocol, address, ledger) => one<SnapshotRow>('snapshot', [protocol, address, ledger]),
-    async snapshotLedgerAt(protocol, address, ledger) {
-      const row = await one<{ ledger: number | string }>('snapshotLedger', [protocol, address, ledger])
-      return row === null ? null : Number(row.ledger)
-    },
     async snapshotLedgersAt(protocols, address, ledger) {
       let statement = ledgersBy.get(protocols.length)
       if (statement === undefined) {

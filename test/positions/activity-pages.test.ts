@@ -65,6 +65,7 @@ describe.each([
   const get = async (url: string) => {
     const response = await t.app.inject({ method: 'GET', url, headers: apiKey(key) })
     expect(response.statusCode, response.body).toBe(200)
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8')
     return { text: response.body, body: response.json() }
   }
 
@@ -289,6 +290,15 @@ describe.each([
     const all = await accounts()
     for (const account of all.slice(0, 8)) {
       const first = await walk(account, 'limit=5')
+      // Each page holds the account's actions as recomputed from the store, five at a time.
+      const expected = await expectedActions(account)
+      expect(first.length).toBe(Math.max(1, Math.ceil(expected.length / 5)))
+      for (const [i, text] of first.entries()) {
+        expect(
+          text.startsWith(dataText(account, expected.slice(i * 5, i * 5 + 5))),
+          `${account} page ${i}`,
+        ).toBe(true)
+      }
       const again = await walk(account, 'limit=5')
       const strip = (text: string) => text.replace(/"response_time_ms":[0-9]+/, '')
       expect(again.map(strip)).toEqual(first.map(strip))
@@ -315,6 +325,7 @@ describe.each([
       .limit(40)
       .execute()) as unknown as StoredRow[]
     const hashes = [...new Set(rows.map((r) => r.tx_hash))].slice(0, 10)
+    expect(hashes.length).toBeGreaterThan(0)
     for (const hash of hashes) {
       const { text } = await get(`/v1/transactions/${hash}`)
       const own = (await t.database.db

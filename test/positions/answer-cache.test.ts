@@ -137,7 +137,9 @@ describe('the answer cache: bodies byte for byte as the uncached path writes the
     const urls = all.flatMap((address) => urlsFor(address, pins))
     for (const url of urls) expect((await get(t.app, url)).status).toBe(200)
     expect(stats.stats().misses).toBe(warm.misses)
-    expect(stats.stats().hits - warm.hits).toBe(urls.length + (PROTOCOLS.length - 1) * (urls.length / 5))
+    expect(stats.stats().hits - warm.hits).toBe(
+      urls.length + (PROTOCOLS.length - 1) * (urls.length / (PROTOCOLS.length + 1)),
+    )
   })
 
   it('stays exact while the indexer moves the checkpoint on, at every snapshot ledger of an account', async () => {
@@ -300,7 +302,8 @@ describe('the answer cache: what it keeps and when it lets go', () => {
     epoch = cache.observe(head(1, 49), network, 3600)
     expect(cache.stats().entries).toBe(0)
     fill()
-    cache.observe(head(null, null), network, 3600)
+    // No checkpoint at all (the same first ledger): nothing indexed is left to serve.
+    cache.observe(head(1, null), network, 3600)
     expect(cache.stats().entries).toBe(0)
     epoch = cache.observe(head(1, 100), network, 3600)
     fill()

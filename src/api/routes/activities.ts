@@ -27,6 +27,7 @@ import {
   HISTORY_LIMIT_MAX,
   sendData,
 } from './positions.ts'
+import { sendJson } from './surface-cache.ts'
 
 /** Where a page's rendered items go in its serialized envelope (serialized with an empty list). */
 const EMPTY_LIST = '"activities":[]'
@@ -334,7 +335,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       // The schema serializer cannot write a BigInt; such an answer is serialized by hand.
       const exact = typeof range.from === 'bigint' || typeof range.to === 'bigint'
       const envelope = exact ? stringifyJson(response) : String(reply.serialize(response))
-      return (reply as FastifyReply).type('application/json').send(spliceItems(envelope, page.items))
+      return sendJson(reply as FastifyReply, spliceItems(envelope, page.items))
     },
   )
 

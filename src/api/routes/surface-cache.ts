@@ -39,7 +39,7 @@ export function answerCacheOf(ctx: AppContext): AnswerCache {
     )
     counter(
       'strata_answer_cache_resets_total',
-      'Times the answer cache was emptied because the store or the configuration changed',
+      'Times the answer cache was emptied, while holding entries, because the store or the configuration changed',
       () => created.stats().resets,
     )
     new Gauge({
