@@ -3,6 +3,7 @@ import { createKeyRecordCache, type KeyRecordCache } from './api/auth/key-cache.
 import { type ApiMetrics, createApiMetrics } from './api/metrics.ts'
 import { createKeyUsageRecorder, type KeyUsageRecorder } from './auth/key-usage.ts'
 import { createTokenSigner, type TokenSigner } from './auth/tokens.ts'
+import type { Awaitable } from './awaitable.ts'
 import { type Clock, systemClock } from './clock.ts'
 import { type Config, PLAN_QUOTA_MULTIPLIER, type Plan } from './config.ts'
 import type { Logger } from './logger.ts'
@@ -11,14 +12,10 @@ import {
   createRedisRateLimiter,
   type RateLimiter,
 } from './rate-limit/rate-limiter.ts'
-import {
-  type ApiKeyLookup,
-  type AuthState,
-  createApiKeyLookup,
-  createAuthStateReader,
-} from './store/api-keys.ts'
+import { type ApiKeyLookup, createApiKeyLookup } from './store/api-keys.ts'
 import { createDatabase, type Database } from './store/db.ts'
 import { createPositionsReader, type PositionsReader } from './store/positions-read.ts'
+import { createRequestStateReader, type RequestState, type SnapshotSeek } from './store/request-state.ts'
 import { resolveSecret } from './store/secrets.ts'
 
 /** Everything a request handler or command needs, passed explicitly: no globals. */
@@ -43,7 +40,7 @@ export interface AppContext {
    * The store's authentication generation now (raised by every write to a key or an
    * organization), with the indexer checkpoint read in the same statement.
    */
-  authState: () => Promise<AuthState>
+  authState: (seek?: SnapshotSeek | null) => Awaitable<RequestState>
   /** Key records served from memory while the authentication generation is unchanged. */
   keyCache: KeyRecordCache
   /** Requests per window for a plan. */
@@ -92,11 +89,11 @@ export async function createContext(
     keyUsage,
     reader,
     metrics: createApiMetrics(
-      () => reader.head(),
+      async () => reader.head(),
       () => Math.floor(clock.now() / 1000),
     ),
     lookupApiKey: createApiKeyLookup(database),
-    authState: createAuthStateReader(database),
+    authState: createRequestStateReader(database),
     keyCache: createKeyRecordCache(),
     quotaFor(plan) {
       return config.rateLimitPerMinute * (PLAN_QUOTA_MULTIPLIER[plan as Plan] ?? 1)

@@ -8,12 +8,14 @@ import Fastify, {
   type FastifyServerOptions,
   LogController,
 } from 'fastify'
+import { type Awaitable, andThen } from '../awaitable.ts'
 import type { TrustProxy } from '../config.ts'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
 import { writeRequestLine } from '../logger.ts'
 import { slugProblem } from '../org/slug.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
+import type { SeekResult } from '../store/request-state.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { addMinLedger } from './min-ledger.ts'
@@ -146,6 +148,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   app.decorateRequest<Caller | null>('caller', null)
   app.decorateRequest<IndexerHead | null>('indexerHead', null)
+  app.decorateRequest<SeekResult | null>('servingSnapshots', null)
   // JSON as Fastify parses it, except an empty body: a route without a body (a DELETE sent with
   // content-type: application/json, as many clients do) has nothing to parse, and a route whose
   // body fields are all optional reads it as {}.
@@ -186,8 +189,22 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   // One hook (each hook costs a turn of Fastify's hook runner on every request): the request id,
   // the content type, then authentication and the organization quota, before validation, so
-  // 401 and 429 come before 400.
-  app.addHook('onRequest', async (request, reply) => {
+  // 401 and 429 come before 400. A callback hook: when every step is answered in this turn
+  // (SQLite, the in-memory limiter) the request goes on with no promise; otherwise after them.
+  app.addHook('onRequest', (request, reply, done) => {
+    let admitted: Awaitable<void>
+    try {
+      admitted = admit(request, reply)
+    } catch (error) {
+      done(error as Error)
+      return
+    }
+    if (admitted instanceof Promise) admitted.then(() => done(), done)
+    else done()
+  })
+
+  /** The checks of the `onRequest` hook; throws (or rejects) with the refusal. */
+  const admit = (request: FastifyRequest, reply: FastifyReply): Awaitable<void> => {
     reply.header('x-request-id', request.id)
     const route = request.routeOptions
     const bodySchema = route.schema?.body
@@ -206,13 +223,15 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       }
     }
     const auth: RouteAuth = route.config?.auth ?? 'none'
-    const caller = await authenticate(ctx, request, auth, route.config?.scope)
-    request.caller = caller
-    // An invalid address is the caller's mistake, caught before it spends the organization's quota.
-    const address = (request.params as { address?: unknown } | undefined)?.address
-    if (typeof address === 'string') requireAddress(address)
-    await enforceRateLimit(ctx, caller, reply)
-  })
+    const seek = route.config?.seek?.(request) ?? null
+    return andThen(authenticate(ctx, request, auth, route.config?.scope, seek), (caller) => {
+      request.caller = caller
+      // An invalid address is the caller's mistake, caught before it spends the organization's quota.
+      const address = (request.params as { address?: unknown } | undefined)?.address
+      if (typeof address === 'string') requireAddress(address)
+      return enforceRateLimit(ctx, caller, reply)
+    })
+  }
 
   // A callback hook: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {

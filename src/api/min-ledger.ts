@@ -1,7 +1,9 @@
-import type { RouteOptions } from 'fastify'
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { Type } from 'typebox'
+import { andThen } from '../awaitable.ts'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
+import type { IndexerHead } from '../store/positions-read.ts'
 import { LedgerPin, parseLedgerPin } from './params.ts'
 import { errorResponses } from './schemas.ts'
 
@@ -32,17 +34,31 @@ export function addMinLedger(route: RouteOptions, ctx: AppContext): void {
   }
   schema.querystring = { ...query, properties: { ...query.properties, min_ledger: MinLedgerParam } }
   schema.response = { ...(schema.response as object), ...errorResponses('ledger_not_indexed') }
-  const check = async (request: { query: unknown }) => {
-    const raw = (request.query as { min_ledger?: string } | undefined)?.min_ledger
-    if (raw === undefined) return
-    const wanted = parseLedgerPin(raw, 'min_ledger')
-    const last = (await ctx.reader.head()).lastIndexedLedger
+  const refuse = (wanted: number | bigint, head: IndexerHead): void => {
+    const last = head.lastIndexedLedger
     if (last === null || BigInt(wanted) > BigInt(last)) {
       const message = `the index has reached ledger ${last ?? 'none yet'}, below min_ledger ${wanted}`
       throw new AppError('ledger_not_indexed', message, {
         details: [{ field: 'min_ledger', message }],
         headers: { 'retry-after': String(LEDGER_CLOSE_S) },
       })
+    }
+  }
+  // A callback hook, so a request without min_ledger spends no promise on it. The checkpoint is
+  // the one authentication read with the key's generation, the one the answer is computed at.
+  const check = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    const raw = (request.query as { min_ledger?: string } | undefined)?.min_ledger
+    if (raw === undefined) {
+      done()
+      return
+    }
+    try {
+      const wanted = parseLedgerPin(raw, 'min_ledger')
+      const checked = andThen(request.indexerHead ?? ctx.reader.head(), (head) => refuse(wanted, head))
+      if (checked instanceof Promise) checked.then(() => done(), done)
+      else done()
+    } catch (error) {
+      done(error as Error)
     }
   }
   const existing = route.preHandler

@@ -1,3 +1,4 @@
+import type { Awaitable } from '../awaitable.ts'
 import { createBoundedCache } from '../bounded-cache.ts'
 import type { NetworkConfig } from '../chain/network.ts'
 import type { PositionsDeps } from '../protocols/protocol-module.ts'
@@ -41,7 +42,7 @@ export interface ActivityItem {
 export interface BatchPriceReader {
   pricesAt(
     wanted: ReadonlyArray<{ oracle: string; asset: string; ledger: number }>,
-  ): Promise<Array<PriceRow | null>>
+  ): Awaitable<Array<PriceRow | null>>
 }
 
 /**

@@ -1,3 +1,5 @@
+import { type Awaitable, allOf, andThen } from '../awaitable.ts'
+import type { NetworkConfig } from '../chain/network.ts'
 import type { PositionsDeps, ProtocolModule, Rendered } from '../protocols/protocol-module.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
 import {
@@ -38,48 +40,52 @@ export interface SurfaceAnswer {
  * index seek for the snapshot's ledger, and no rendering. `meta` is the same as
  * `answerPositions` writes; `positionsBody` writes the answer.
  */
-export async function answerSurface(
+export function answerSurface(
   module: ProtocolModule,
   deps: PositionsDeps,
   query: { address: string; pin: number | null },
   cache: AnswerCache,
   serializers: SurfaceSerializers,
-): Promise<SurfaceAnswer> {
-  return (await answerSurfaces([module], deps, query, cache, serializers))[0]!
+): Awaitable<SurfaceAnswer> {
+  return andThen(answerSurfaces([module], deps, query, cache, serializers), (answers) => answers[0]!)
 }
 
 /**
  * `answerSurface` for several modules at once (the all-protocols answer): one head, and the
- * snapshot ledgers of every module found by one statement.
+ * snapshot ledgers of every module found by one statement. Answered in the same turn when the
+ * reads are (SQLite) and every rendering is kept; a promise otherwise.
  */
-export async function answerSurfaces(
+export function answerSurfaces(
   modules: readonly ProtocolModule[],
   deps: PositionsDeps,
   query: { address: string; pin: number | null },
   cache: AnswerCache,
   serializers: SurfaceSerializers,
-): Promise<SurfaceAnswer[]> {
-  const head = await deps.reader.head()
-  const epoch = cache.observe(head, deps.network, deps.maxPriceAgeS)
-  const last = head.lastIndexedLedger
-  const effective = last === null ? null : effectiveLedger(query.pin, last)
-  const ledgers =
-    effective === null || deps.network === null
-      ? modules.map(() => null)
-      : await deps.reader.snapshotLedgersAt(
-          modules.map((m) => m.name),
-          query.address,
-          effective,
-        )
-  return Promise.all(
-    modules.map((module, i) =>
-      surfaceAt(module, deps, head, query, effective, ledgers[i]!, cache, epoch, serializers),
-    ),
-  )
+): Awaitable<SurfaceAnswer[]> {
+  return andThen(deps.reader.head(), (head) => {
+    const epoch = cache.observe(head, deps.network, deps.maxPriceAgeS)
+    const last = head.lastIndexedLedger
+    const effective = last === null ? null : effectiveLedger(query.pin, last)
+    const ledgers =
+      effective === null || deps.network === null
+        ? modules.map(() => null)
+        : deps.reader.snapshotLedgersAt(
+            modules.map((m) => m.name),
+            query.address,
+            effective,
+          )
+    return andThen(ledgers, (found) =>
+      allOf(
+        modules.map((module, i) =>
+          surfaceAt(module, deps, head, query, effective, found[i]!, cache, epoch, serializers),
+        ),
+      ),
+    )
+  })
 }
 
 /** The surface of the snapshot at `ledger` (null: none) from the cache, rendered on a miss, and its meta. */
-async function surfaceAt(
+function surfaceAt(
   module: ProtocolModule,
   deps: PositionsDeps,
   head: IndexerHead,
@@ -89,7 +95,7 @@ async function surfaceAt(
   cache: AnswerCache,
   epoch: number,
   serializers: SurfaceSerializers,
-): Promise<SurfaceAnswer> {
+): Awaitable<SurfaceAnswer> {
   const { network } = deps
   const meta = baseMeta(deps, head, query.pin)
   if (effective === null || network === null) {
@@ -97,28 +103,45 @@ async function surfaceAt(
   }
   if (!coverageComplete(module.coverage(network), head.firstIndexedLedger, effective))
     meta.partial_result = true
-  let surface = cache.get(module.name, query.address, ledger)
-  if (surface === undefined) {
-    const snapshot = ledger === null ? null : await deps.reader.snapshotAt(module.name, query.address, ledger)
-    surface =
-      snapshot === null
-        ? emptySurface(module, query.address, serializers)
-        : serializeSurface(
-            module,
-            snapshot.ledger,
-            await module.positions.render(deps, network, query.address, snapshot, {
-              atPin: false,
-              ledger: snapshot.ledger,
-              closeTime: snapshot.close_time,
-            }),
-            serializers,
-          )
-    // A snapshot that vanished between the two reads (a store being wiped) is not remembered.
-    if (surface.ledger === ledger) cache.set(module.name, query.address, surface, epoch)
-  }
-  meta.as_of_ledger = surface.ledger
-  if (surface.ledger !== null) applyRendered(meta, surface)
-  return { surface, meta }
+  const kept = cache.get(module.name, query.address, ledger)
+  return andThen(
+    kept ?? renderSurface(module, deps, network, query.address, ledger, cache, epoch, serializers),
+    (surface) => {
+      meta.as_of_ledger = surface.ledger
+      if (surface.ledger !== null) applyRendered(meta, surface)
+      return { surface, meta }
+    },
+  )
+}
+
+/** A snapshot's surface rendered and serialized, and kept in the cache. */
+async function renderSurface(
+  module: ProtocolModule,
+  deps: PositionsDeps,
+  network: NetworkConfig,
+  address: string,
+  ledger: number | null,
+  cache: AnswerCache,
+  epoch: number,
+  serializers: SurfaceSerializers,
+): Promise<CachedSurface> {
+  const snapshot = ledger === null ? null : await deps.reader.snapshotAt(module.name, address, ledger)
+  const surface =
+    snapshot === null
+      ? emptySurface(module, address, serializers)
+      : serializeSurface(
+          module,
+          snapshot.ledger,
+          await module.positions.render(deps, network, address, snapshot, {
+            atPin: false,
+            ledger: snapshot.ledger,
+            closeTime: snapshot.close_time,
+          }),
+          serializers,
+        )
+  // A snapshot that vanished between the two reads (a store being wiped) is not remembered.
+  if (surface.ledger === ledger) cache.set(module.name, address, surface, epoch)
+  return surface
 }
 
 function emptySurface(

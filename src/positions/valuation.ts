@@ -72,9 +72,9 @@ export function createPriceLookup(
       if (!priced) {
         const feed = network.assets[asset]?.price_feed ?? null
         priced = feed
-          ? reader
-              .priceAt(feed.oracle, feed.asset, ledger)
-              .then((row) => judgePrice(row, feed.oracle, closeTime, maxAgeS))
+          ? Promise.resolve(reader.priceAt(feed.oracle, feed.asset, ledger)).then((row) =>
+              judgePrice(row, feed.oracle, closeTime, maxAgeS),
+            )
           : Promise.resolve(MISSING_PRICE)
         prices.set(asset, priced)
       }

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis'
+import type { Awaitable } from '../awaitable.ts'
 import type { Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
 
@@ -17,7 +18,8 @@ export interface RateLimitDecision {
  */
 export interface RateLimiter {
   readonly kind: 'memory' | 'redis'
-  consume(subject: string, limit: number, windowS: number): Promise<RateLimitDecision>
+  /** Counts one request; the in-memory limiter decides in the same turn, Redis answers later. */
+  consume(subject: string, limit: number, windowS: number): Awaitable<RateLimitDecision>
   close(): Promise<void>
 }
 
@@ -37,7 +39,7 @@ export function createMemoryRateLimiter(clock: Clock): RateLimiter {
   let sweeps = 0
   return {
     kind: 'memory',
-    async consume(subject, limit, windowS) {
+    consume(subject, limit, windowS) {
       const now = clock.now()
       const { start, resetS } = windowOf(now, windowS)
       const key = `${subject}:${windowS}`

@@ -1,5 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite'
 import type pg from 'pg'
+import type { Awaitable } from '../awaitable.ts'
 import type { DecodedLedger } from '../chain/decode-ledger.ts'
 import type { ProtocolAction } from '../protocols/protocol-module.ts'
 import type { Database } from './db.ts'
@@ -266,20 +267,20 @@ const MANY_SQL = {
 } as const
 
 export interface ActionsReader {
-  transaction(hash: string): Promise<StoredTransaction | null>
-  actionsOfTransaction(hash: string): Promise<StoredAction[]>
+  transaction(hash: string): Awaitable<StoredTransaction | null>
+  actionsOfTransaction(hash: string): Awaitable<StoredAction[]>
   /** The account's actions matching the filter, newest first, at most `limit`. */
-  actionsOfAccount(filter: ActionFilter): Promise<StoredAction[]>
+  actionsOfAccount(filter: ActionFilter): Awaitable<StoredAction[]>
   /** The keys of the same actions as `actionsOfAccount`, in the same order. */
-  actionKeysOfAccount(filter: ActionFilter): Promise<ActionKey[]>
+  actionKeysOfAccount(filter: ActionFilter): Awaitable<ActionKey[]>
   /** Whether the account has an action in a ledger of `(after, upTo]` (any protocol and type). */
-  hasActionsBetween(account: string, after: number, upTo: number): Promise<boolean>
+  hasActionsBetween(account: string, after: number, upTo: number): Awaitable<boolean>
   /** The stored actions of the keys given (in any order; a key not stored is left out). */
-  actionsByKeys(keys: readonly ActionKey[]): Promise<StoredAction[]>
+  actionsByKeys(keys: readonly ActionKey[]): Awaitable<StoredAction[]>
   /** The latest price at or before each ledger asked (null: none), in the order asked. */
   pricesAt(
     wanted: ReadonlyArray<{ oracle: string; asset: string; ledger: number }>,
-  ): Promise<Array<PriceRow | null>>
+  ): Awaitable<Array<PriceRow | null>>
 }
 
 /** The keyset bounds of a filter: strictly older than the cursor, and never past `to`. */

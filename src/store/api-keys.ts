@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely'
 import type { Database } from './db.ts'
-import { LEDGER_STREAM } from './ledger-data.ts'
-import type { IndexerHead } from './positions-read.ts'
 import { createQueryOne } from './prepared.ts'
 import type { ApiKeysTable, Schema } from './schema.ts'
 
@@ -29,12 +27,6 @@ const KEY_SQL = {
              FROM api_keys k JOIN organizations o ON o.id = k.organization_id
                   CROSS JOIN auth_generation g
             WHERE k.key_hash = $1 AND g.id = 1`,
-  // The indexer checkpoint comes with it: every API-key route is a data route, which needs it.
-  state: `SELECT g.generation, s.first_ledger, s.last_ledger, l.close_time
-            FROM auth_generation g
-                 LEFT JOIN indexer_state s ON s.name = $1
-                 LEFT JOIN ledgers l ON l.sequence = s.last_ledger
-           WHERE g.id = 1`,
 }
 
 /** A key record and the authentication generation read in the same statement. */
@@ -55,39 +47,6 @@ export function createApiKeyLookup(database: Database): (keyHash: string) => Pro
     if (!row) return null
     const { generation, ...key } = row
     return { key, generation: String(generation) }
-  }
-}
-
-/** The authentication generation and the indexer checkpoint, read in one statement. */
-export interface AuthState {
-  generation: string
-  head: IndexerHead
-}
-
-/**
- * The authentication generation now: any write to a key or an organization raises it (by
- * trigger, in the writing transaction), so a cached key record read at another generation may
- * be stale and must be read again. The indexer checkpoint is read in the same statement, so a
- * data request spends one statement, not two, before its snapshot.
- */
-export function createAuthStateReader(database: Database): () => Promise<AuthState> {
-  const one = createQueryOne(database, KEY_SQL, 'api_keys')
-  return async () => {
-    const row = await one<{
-      generation: number | string
-      first_ledger: number | null
-      last_ledger: number | null
-      close_time: number | null
-    }>('state', [LEDGER_STREAM])
-    if (!row) throw new Error('auth_generation has no row: the store is not migrated')
-    return {
-      generation: String(row.generation),
-      head: {
-        firstIndexedLedger: row.first_ledger ?? null,
-        lastIndexedLedger: row.last_ledger ?? null,
-        lastCloseTime: row.close_time ?? null,
-      },
-    }
   }
 }
 

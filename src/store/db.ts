@@ -1,6 +1,7 @@
 import type { StatementSync } from 'node:sqlite'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
+import type { Awaitable } from '../awaitable.ts'
 import type { DatabaseConfig } from '../config.ts'
 import type { Schema } from './schema.ts'
 import { asKyselySqlite, type DatabaseSync, openSqlite } from './sqlite-driver.ts'
@@ -10,12 +11,12 @@ pg.types.setTypeParser(20, (value: string) => Number(value))
 
 /**
  * A statement prepared once, for hot paths where the query builder's per-call cost shows. SQL is
- * written with PostgreSQL's `$n` placeholders (on SQLite they become `?`, so parameters must appear
- * in order).
+ * written with PostgreSQL's `$n` placeholders (on SQLite they become `?n`: the n-th parameter, so
+ * one may be used more than once, in any order).
  */
 export interface PreparedQuery {
-  one<T>(params: ReadonlyArray<unknown>): Promise<T | null>
-  all<T>(params: ReadonlyArray<unknown>): Promise<T[]>
+  one<T>(params: ReadonlyArray<unknown>): Awaitable<T | null>
+  all<T>(params: ReadonlyArray<unknown>): Awaitable<T[]>
 }
 
 /**
@@ -98,13 +99,15 @@ function createSqlite(path: string): Database {
     prepare(sql) {
       let statement: StatementSync | null = null
       const get = () => {
-        statement ??= raw.prepare(sql.replace(/\$\d+/g, '?'))
+        // `$n` becomes SQLite's `?n`: the n-th parameter, wherever and however often it appears.
+        statement ??= raw.prepare(sql.replace(/\$(\d+)/g, '?$1'))
         return statement
       }
       return {
-        one: async <T>(params: ReadonlyArray<unknown>) =>
+        // Answered in this turn: a SQLite statement is a function call, and its result needs no promise.
+        one: <T>(params: ReadonlyArray<unknown>) =>
           (get().get(...(params as never[])) as T | undefined) ?? null,
-        all: async <T>(params: ReadonlyArray<unknown>) => get().all(...(params as never[])) as T[],
+        all: <T>(params: ReadonlyArray<unknown>) => get().all(...(params as never[])) as T[],
       }
     },
     writer: { serial: true, run: (fn) => exclusive(() => fn(raw)) },

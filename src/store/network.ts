@@ -1,3 +1,4 @@
+import type { Awaitable } from '../awaitable.ts'
 import { normalizeNetworkConfig } from '../chain/load-network.ts'
 import type { NetworkConfig } from '../chain/network.ts'
 import type { Database } from './db.ts'
@@ -45,12 +46,13 @@ export async function getNetworkConfig(database: Database): Promise<NetworkConfi
 export function createNetworkProvider(
   database: Database,
   refreshMs = 5000,
-): { get(): Promise<NetworkConfig | null> } {
+): { get(): Awaitable<NetworkConfig | null> } {
   let cached: NetworkConfig | null = null
   let loadedAt = Number.NEGATIVE_INFINITY
   let loading: Promise<NetworkConfig | null> | null = null
   return {
-    async get() {
+    // The cached description is returned in the same turn; only a refresh waits for the store.
+    get() {
       const now = Date.now()
       if (now - loadedAt < (cached ? refreshMs : 1000)) return cached
       loading ??= getNetworkConfig(database)

@@ -1,3 +1,4 @@
+import { type Awaitable, andThen } from '../awaitable.ts'
 import type { Database, PreparedQuery } from './db.ts'
 import { LEDGER_STREAM } from './ledger-data.ts'
 import { createQueryMany, createQueryOne } from './prepared.ts'
@@ -34,13 +35,13 @@ export interface IndexerHead {
 }
 
 /**
- * The read side of point-in-time queries. Every lookup is one seek on a primary-key index
+ * The read side of point-in-time queries (answered in the same turn on SQLite, see `Awaitable`). Every lookup is one seek on a primary-key index
  * ("latest row with ledger <= P"), so its cost does not grow with history depth. Statements
  * are prepared once: this is the hot path of every data request.
  */
 export interface PositionsReader {
-  head(): Promise<IndexerHead>
-  snapshotAt(protocol: string, address: string, ledger: number): Promise<SnapshotRow | null>
+  head(): Awaitable<IndexerHead>
+  snapshotAt(protocol: string, address: string, ledger: number): Awaitable<SnapshotRow | null>
   /**
    * For each protocol, in their order, only the ledger of the snapshot `snapshotAt` finds (null:
    * none): one statement, a seek each answered from the primary-key index alone, for answers
@@ -50,7 +51,7 @@ export interface PositionsReader {
     protocols: readonly string[],
     address: string,
     ledger: number,
-  ): Promise<Array<number | null>>
+  ): Awaitable<Array<number | null>>
   /**
    * The snapshots with `from <= ledger <= to`, newest first, at most `limit`: one range scan on the
    * snapshots' primary key, whatever the depth of the account's history.
@@ -61,12 +62,12 @@ export interface PositionsReader {
     from: number,
     to: number,
     limit: number,
-  ): Promise<SnapshotRow[]>
+  ): Awaitable<SnapshotRow[]>
   /** A contract-state entry's latest value at or before `ledger`. */
-  stateAt(contract: string, key: string, ledger: number): Promise<StateRow | null>
+  stateAt(contract: string, key: string, ledger: number): Awaitable<StateRow | null>
   /** The latest price of a feed's asset at or before `ledger`. */
-  priceAt(oracle: string, asset: string, ledger: number): Promise<PriceRow | null>
-  closeTime(ledger: number): Promise<number | null>
+  priceAt(oracle: string, asset: string, ledger: number): Awaitable<PriceRow | null>
+  closeTime(ledger: number): Awaitable<number | null>
 }
 
 const SQL = {
@@ -121,7 +122,7 @@ export function createPositionsReader(database: Database): PositionsReader {
       }
     },
     snapshotAt: (protocol, address, ledger) => one<SnapshotRow>('snapshot', [protocol, address, ledger]),
-    async snapshotLedgersAt(protocols, address, ledger) {
+    snapshotLedgersAt(protocols, address, ledger) {
       let statement = ledgersBy.get(protocols.length)
       if (statement === undefined) {
         statement = database.prepare(
@@ -132,11 +133,12 @@ export function createPositionsReader(database: Database): PositionsReader {
       }
       const params: Array<string | number> = []
       for (const protocol of protocols) params.push(protocol, address, ledger)
-      const row = await statement.one<Record<string, number | string | null>>(params)
-      return protocols.map((_, i) => {
-        const found = row?.[`l${i}`] ?? null
-        return found === null ? null : Number(found)
-      })
+      return andThen(statement.one<Record<string, number | string | null>>(params), (row) =>
+        protocols.map((_, i) => {
+          const found = row?.[`l${i}`] ?? null
+          return found === null ? null : Number(found)
+        }),
+      )
     },
     snapshotsBetween: (protocol, address, from, to, limit) =>
       many<SnapshotRow>('snapshots', [protocol, address, from, to, limit]),

@@ -1,3 +1,4 @@
+import type { Awaitable } from '../awaitable.ts'
 import type { Database, PreparedQuery } from './db.ts'
 
 /**
@@ -7,7 +8,7 @@ import type { Database, PreparedQuery } from './db.ts'
 export type QueryOne<Q extends string> = <T>(
   query: Q,
   params: ReadonlyArray<string | number>,
-) => Promise<T | null>
+) => Awaitable<T | null>
 
 /** Each query of `sql` prepared on first use, named `namespace_query`. */
 function preparedSet<Q extends string>(database: Database, sql: Record<Q, string>, namespace: string) {
@@ -35,7 +36,7 @@ export function createQueryOne<Q extends string>(
 export type QueryMany<Q extends string> = <T>(
   query: Q,
   params: ReadonlyArray<string | number>,
-) => Promise<T[]>
+) => Awaitable<T[]>
 
 export function createQueryMany<Q extends string>(
   database: Database,

@@ -1,7 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { hashApiKey, isWellFormedApiKey, secretsEqual } from '../../auth/api-key.ts'
+import { type Awaitable, andThen } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
+import type { ApiKeyWithPlan } from '../../store/api-keys.ts'
+import type { SnapshotSeek } from '../../store/request-state.ts'
 import type { Caller, RouteAuth } from '../request-context.ts'
 
 const API_KEY_HEADER = 'x-svc-token'
@@ -47,14 +50,21 @@ function wrongCredential(request: FastifyRequest, auth: Exclude<RouteAuth, 'none
   return null
 }
 
-/** Establishes `request.caller` for the route's declared credential, or throws 401/403. */
-export async function authenticate(
+const NO_CREDENTIAL: Caller = Object.freeze({ kind: 'none' })
+
+/**
+ * The caller for the route's declared credential, or throws 401/403 (in this turn, or as the
+ * promise's rejection). An API key seen before, checked against a generation read in the same
+ * turn (SQLite), is answered without a promise; anything that waits returns one.
+ */
+export function authenticate(
   ctx: AppContext,
   request: FastifyRequest,
   auth: RouteAuth,
   scope?: string,
-): Promise<Caller> {
-  if (auth === 'none') return { kind: 'none' }
+  seek?: SnapshotSeek | null,
+): Awaitable<Caller> {
+  if (auth === 'none') return NO_CREDENTIAL
   const now = ctx.clock.now()
 
   if (auth === 'admin') {
@@ -64,15 +74,7 @@ export async function authenticate(
     return { kind: 'admin' }
   }
 
-  if (auth === 'bearer') {
-    const value = header(request, 'authorization')
-    if (value === undefined) throw unauthorized(missingMessage(request, auth))
-    const match = /^Bearer\s+(\S+)$/i.exec(value)
-    if (!match?.[1]) throw unauthorized('the authorization header must be "Bearer <access token>"')
-    const claims = await ctx.tokens.verifyAccess(match[1], now)
-    if (!claims) throw unauthorized('the access token is invalid or expired')
-    return { kind: 'bearer', userId: claims.userId, organizationId: claims.organizationId }
-  }
+  if (auth === 'bearer') return authenticateBearer(ctx, request, now)
 
   const key = header(request, API_KEY_HEADER)
   if (key === undefined) throw unauthorized(missingMessage(request, auth))
@@ -80,19 +82,36 @@ export async function authenticate(
   // written since it was read: the generation is read from the store on every request, and any
   // committed write to a key or an organization (on any instance) has raised it. Otherwise the
   // key is checked in full and its record read again, with the generation, in one statement.
-  let cached = ctx.keyCache.get(key)
+  const cached = ctx.keyCache.get(key)
   // A remembered key was well-formed; any other is checked before the database is read.
   if (cached === undefined && !isWellFormedApiKey(key)) throw unauthorized('the API key is malformed')
-  const { generation, head } = await ctx.authState()
-  // The route's answer uses this checkpoint instead of reading it again.
-  request.indexerHead = head
-  if (cached === undefined || cached.generation !== generation) {
-    const found = await ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key))
-    if (!found) throw unauthorized('the API key is invalid')
-    cached = { key: found.key, generation: found.generation }
-    ctx.keyCache.set(key, cached)
-  }
-  const row = cached.key
+  return andThen(ctx.authState(seek), ({ generation, head, seek: found }) => {
+    // The route's answer uses this checkpoint, and the snapshots found with it, instead of
+    // reading them again.
+    request.indexerHead = head
+    request.servingSnapshots = found
+    if (cached !== undefined && cached.generation === generation)
+      return keyCaller(ctx, cached.key, now, scope)
+    return ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key)).then((found) => {
+      if (!found) throw unauthorized('the API key is invalid')
+      ctx.keyCache.set(key, { key: found.key, generation: found.generation })
+      return keyCaller(ctx, found.key, now, scope)
+    })
+  })
+}
+
+async function authenticateBearer(ctx: AppContext, request: FastifyRequest, now: number): Promise<Caller> {
+  const value = header(request, 'authorization')
+  if (value === undefined) throw unauthorized(missingMessage(request, 'bearer'))
+  const match = /^Bearer\s+(\S+)$/i.exec(value)
+  if (!match?.[1]) throw unauthorized('the authorization header must be "Bearer <access token>"')
+  const claims = await ctx.tokens.verifyAccess(match[1], now)
+  if (!claims) throw unauthorized('the access token is invalid or expired')
+  return { kind: 'bearer', userId: claims.userId, organizationId: claims.organizationId }
+}
+
+/** The caller of a key record read at the current generation, or 401/403. */
+function keyCaller(ctx: AppContext, row: ApiKeyWithPlan, now: number, scope: string | undefined): Caller {
   if (row.revoked_at !== null) throw unauthorized('the API key has been revoked')
   // A rotated key is refused as any expired one: rotation moved its expiry to the end of its window.
   if (row.expires_at !== null && row.expires_at <= now) {
@@ -115,21 +134,25 @@ function missingMessage(request: FastifyRequest, auth: Exclude<RouteAuth, 'none'
   return other ? `${EXPECTS[auth]}; ${other} is not accepted here` : `missing credential: ${EXPECTS[auth]}`
 }
 
-/** Counts the request against the organization's quota; sets the IETF draft rate-limit headers. */
-export async function enforceRateLimit(ctx: AppContext, caller: Caller, reply: FastifyReply): Promise<void> {
+/**
+ * Counts the request against the organization's quota; sets the IETF draft rate-limit headers.
+ * The in-memory limiter decides in this turn; Redis answers with a promise.
+ */
+export function enforceRateLimit(ctx: AppContext, caller: Caller, reply: FastifyReply): Awaitable<void> {
   if (caller.kind !== 'api_key') return
   const limit = ctx.quotaFor(caller.plan)
   const windowS = ctx.config.rateLimitWindowS
-  const decision = await ctx.rateLimiter.consume(`org:${caller.organizationId}`, limit, windowS)
-  reply.header('RateLimit-Policy', `"org";q=${limit};w=${windowS}`)
-  reply.header('RateLimit', `"org";r=${decision.remaining};t=${decision.resetS}`)
-  if (!decision.allowed) {
-    throw new AppError(
-      'rate_limited',
-      `the organization's quota of ${limit} requests per ${windowS} s is exhausted`,
-      {
-        headers: { 'retry-after': String(decision.resetS) },
-      },
-    )
-  }
+  return andThen(ctx.rateLimiter.consume(`org:${caller.organizationId}`, limit, windowS), (decision) => {
+    reply.header('RateLimit-Policy', `"org";q=${limit};w=${windowS}`)
+    reply.header('RateLimit', `"org";r=${decision.remaining};t=${decision.resetS}`)
+    if (!decision.allowed) {
+      throw new AppError(
+        'rate_limited',
+        `the organization's quota of ${limit} requests per ${windowS} s is exhausted`,
+        {
+          headers: { 'retry-after': String(decision.resetS) },
+        },
+      )
+    }
+  })
 }

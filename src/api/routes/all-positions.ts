@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { andThen } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
 import { allPositionsBody, answerAllPositions } from '../../positions/all-positions.ts'
 import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
@@ -7,7 +8,7 @@ import { buildAllPositionsSchema } from '../../positions/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
-import { createDataDeps, DATA_ERRORS, DATA_SCOPE, sendData } from './positions.ts'
+import { createDataDeps, DATA_ERRORS, DATA_SCOPE, seekOfSurface, sendData } from './positions.ts'
 import { answerCacheOf, compileSurfaceSerializers, sendJson } from './surface-cache.ts'
 
 /** `GET /v1/users/{address}/positions`: every registered protocol in one answer. */
@@ -21,7 +22,14 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
   app.get(
     '/v1/users/:address/positions',
     {
-      config: { auth: 'api_key', scope: DATA_SCOPE },
+      config: {
+        auth: 'api_key',
+        scope: DATA_SCOPE,
+        seek: seekOfSurface(
+          PROTOCOLS.map((m) => m.name),
+          cache.enabled,
+        ),
+      },
       schema: {
         summary: 'Positions in every protocol',
         description:
@@ -33,31 +41,34 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
         response: { 200: schema, ...DATA_ERRORS },
       },
     },
-    async (request, reply) => {
+    // Not async: when every section is kept rendered (SQLite) the answer is sent in this turn.
+    (request, reply) => {
       const started = performance.now()
       const raw = (request.query as { as_of_ledger?: string }).as_of_ledger
       const pin = raw === undefined ? null : parseLedgerPin(raw, 'as_of_ledger')
       const { address } = request.params as { address: string }
+      const valid = requireAddress(address)
       // Every section from the answer cache, all with the checkpoint authentication read; an int64
       // pin beyond 2^53 is written by hand below.
       if (cache.enabled && typeof pin !== 'bigint') {
-        const valid = requireAddress(address)
         serializers ??= compileSurfaceSerializers(reply)
-        const sections = await answerSurfaces(
-          PROTOCOLS,
-          await depsOf(request),
-          { address: valid, pin },
-          cache,
-          serializers,
+        const kept = serializers
+        const sent = andThen(
+          andThen(depsOf(request), (deps) =>
+            answerSurfaces(PROTOCOLS, deps, { address: valid, pin }, cache, kept),
+          ),
+          (sections) =>
+            sendJson(
+              reply,
+              allPositionsBody(PROTOCOLS, valid, sections, Math.round(performance.now() - started)),
+            ),
         )
-        const body = allPositionsBody(PROTOCOLS, valid, sections, Math.round(performance.now() - started))
-        return sendJson(reply, body)
+        return sent instanceof Promise ? sent.then(() => undefined) : undefined
       }
-      const response = await answerAllPositions(PROTOCOLS, await depsOf(), {
-        address: requireAddress(address),
-        pin,
-      })
-      return sendData(reply, response, started, typeof pin === 'bigint')
+      return (async () => {
+        const response = await answerAllPositions(PROTOCOLS, await depsOf(), { address: valid, pin })
+        sendData(reply, response, started, typeof pin === 'bigint')
+      })()
     },
   )
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { type Awaitable, andThen } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { answerHistory, answerPositions, decodeHistoryCursor } from '../../positions/answer.ts'
@@ -15,6 +16,7 @@ import type { PositionsDeps, ProtocolModule } from '../../protocols/protocol-mod
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { createNetworkProvider } from '../../store/network.ts'
 import type { IndexerHead, PositionsReader } from '../../store/positions-read.ts'
+import type { SeekResult, SnapshotSeek } from '../../store/request-state.ts'
 import type { App } from '../app.ts'
 import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
@@ -44,35 +46,74 @@ const CursorParam = Type.String({
 })
 
 /**
- * The request's dependencies for a data answer. Given the checkpoint authentication read (in the
- * same statement as its generation), the reader answers `head()` with it instead of a statement.
+ * The request's dependencies for a data answer. Given what authentication's statement read with
+ * the key's generation (the checkpoint, and the serving snapshots the route's `seek` asked for),
+ * the reader answers `head()` and that same snapshot lookup from it instead of a statement.
  */
 export function createDataDeps(ctx: AppContext) {
   const networks = createNetworkProvider(ctx.database)
-  const withHead = (head: IndexerHead): PositionsReader => {
+  const withRead = (head: IndexerHead, found: SeekResult | null): PositionsReader => {
     const reader = Object.create(ctx.reader) as PositionsReader
-    reader.head = () => Promise.resolve(head)
+    reader.head = () => head
+    if (found !== null) {
+      reader.snapshotLedgersAt = (protocols, address, ledger) =>
+        sameSeek(found, protocols, address, ledger)
+          ? found.ledgers
+          : ctx.reader.snapshotLedgersAt(protocols, address, ledger)
+    }
     return reader
   }
-  return async (request?: FastifyRequest): Promise<PositionsDeps> => ({
-    reader: request?.indexerHead ? withHead(request.indexerHead) : ctx.reader,
-    network: await networks.get(),
-    maxPriceAgeS: ctx.config.maxPriceAgeS,
-    nowS: Math.floor(ctx.clock.now() / 1000),
-  })
+  // In the same turn while the network description is cached.
+  return (request?: FastifyRequest): Awaitable<PositionsDeps> =>
+    andThen(networks.get(), (network) => ({
+      reader: request?.indexerHead ? withRead(request.indexerHead, request.servingSnapshots) : ctx.reader,
+      network,
+      maxPriceAgeS: ctx.config.maxPriceAgeS,
+      nowS: Math.floor(ctx.clock.now() / 1000),
+    }))
 }
 
-/** Sends a data answer with its server time; a value beyond 2^53 (an echoed pin) is written exactly. */
+/** Whether a lookup is the one the statement of authentication already made. */
+function sameSeek(found: SeekResult, protocols: readonly string[], address: string, ledger: number): boolean {
+  return (
+    found.atLedger === ledger &&
+    found.address === address &&
+    found.protocols.length === protocols.length &&
+    found.protocols.every((protocol, i) => protocol === protocols[i])
+  )
+}
+
+/**
+ * A route's `seek` (see FastifyContextConfig): the serving snapshots of `protocols` for the
+ * request's address at its `as_of_ledger`, unless the pin is malformed or beyond 2^53 (those
+ * answers take the other path) or the answer cache is off (that path reads whole snapshots).
+ */
+export function seekOfSurface(protocols: readonly string[], cacheEnabled: boolean) {
+  return (request: FastifyRequest): SnapshotSeek | null => {
+    if (!cacheEnabled) return null
+    const { address } = request.params as { address?: string }
+    const raw = (request.query as { as_of_ledger?: string } | undefined)?.as_of_ledger
+    if (typeof address !== 'string') return null
+    if (raw === undefined) return { protocols, address, pin: null }
+    if (!/^[0-9]{1,15}$/.test(raw)) return null
+    return { protocols, address, pin: Number(raw) }
+  }
+}
+
+/**
+ * Sends a data answer with its server time, through the route's response schema; a value beyond
+ * 2^53 (an echoed pin) is written exactly, by hand.
+ */
 export function sendData<R extends { meta: { response_time_ms: number } }>(
   reply: FastifyReply,
   response: R,
   started: number,
   exact: boolean,
-): R | FastifyReply {
+): FastifyReply {
   response.meta.response_time_ms = Math.round(performance.now() - started)
   // The schema serializer cannot write a BigInt; such an answer is serialized by hand.
   if (exact) return reply.type('application/json').send(stringifyJson(response))
-  return response
+  return reply.send(response)
 }
 
 function invalid(field: string, message: string): AppError {
@@ -85,35 +126,38 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
   const cache = answerCacheOf(ctx)
   let serializers: SurfaceSerializers | undefined
 
-  const answer = async (
+  /**
+   * Answers a snapshot or `/at` request. A surface kept rendered, on SQLite, is sent in this turn
+   * (the handler then returns nothing); anything that waits returns the promise of the answer.
+   */
+  const answer = (
     module: ProtocolModule,
     request: FastifyRequest,
     reply: FastifyReply,
     address: string,
     pin: number | bigint | null,
     atPin: boolean,
-  ) => {
+  ): Promise<void> | undefined => {
     const started = performance.now()
+    const valid = requireAddress(address)
     // The snapshot surface of an ordinary pin is kept rendered; an int64 pin beyond 2^53 (written
     // by hand, below) and the /at surface, valued at the pin, are rendered every time.
     if (cache.enabled && !atPin && typeof pin !== 'bigint') {
       serializers ??= compileSurfaceSerializers(reply)
-      const surface = await answerSurface(
-        module,
-        await depsOf(request),
-        { address: requireAddress(address), pin },
-        cache,
-        serializers,
+      const kept = serializers
+      const sent = andThen(
+        andThen(depsOf(request), (deps) => answerSurface(module, deps, { address: valid, pin }, cache, kept)),
+        (surface) => {
+          surface.meta.response_time_ms = Math.round(performance.now() - started)
+          return sendJson(reply, positionsBody(surface))
+        },
       )
-      surface.meta.response_time_ms = Math.round(performance.now() - started)
-      return sendJson(reply, positionsBody(surface))
+      return sent instanceof Promise ? sent.then(() => undefined) : undefined
     }
-    const response = await answerPositions(module, await depsOf(request), {
-      address: requireAddress(address),
-      pin,
-      atPin,
-    })
-    return sendData(reply, response, started, typeof pin === 'bigint')
+    return (async () => {
+      const response = await answerPositions(module, await depsOf(request), { address: valid, pin, atPin })
+      sendData(reply, response, started, typeof pin === 'bigint')
+    })()
   }
 
   for (const module of PROTOCOLS) {
@@ -122,7 +166,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     app.get(
       `/v1/users/:address/positions/${module.name}`,
       {
-        config: { auth: 'api_key', scope: DATA_SCOPE },
+        config: { auth: 'api_key', scope: DATA_SCOPE, seek: seekOfSurface([module.name], cache.enabled) },
         schema: {
           summary: surface.summary,
           description: surface.description,
@@ -136,7 +180,8 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           response: { 200: schema, ...DATA_ERRORS },
         },
       },
-      async (request, reply) => {
+      // Not async: a kept surface is sent in this turn (see `answer`).
+      (request, reply) => {
         const raw = (request.query as { as_of_ledger?: string }).as_of_ledger
         const { address } = request.params as { address: string }
         return answer(
@@ -164,7 +209,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           response: { 200: schema, ...DATA_ERRORS },
         },
       },
-      async (request, reply) => {
+      (request, reply) => {
         const { address, ledger } = request.params as { address: string; ledger: string }
         return answer(module, request, reply, address, parseLedgerPin(ledger, 'ledger'), true)
       },

@@ -154,7 +154,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
                 `the range holds more than ${TVL_SERIES_MAX_POINTS} ${q.interval} buckets`,
               )
             for (const { start, ledger } of await bucketPoints(
-              (l) => ctx.reader.closeTime(l),
+              async (l) => ctx.reader.closeTime(l),
               lo,
               hi,
               q.interval,

@@ -11,7 +11,7 @@ export function createCachedPoolReader(reader: PositionsReader): PoolReader {
       const id = `${contract}\u0000${key}\u0000${ledger}`
       let found = cache.get(id)
       if (!found) {
-        found = reader.stateAt(contract, key, ledger)
+        found = Promise.resolve(reader.stateAt(contract, key, ledger))
         cache.set(id, found)
       }
       return found

@@ -62,9 +62,9 @@ export async function renderVaultSnapshot(
     if (!priced) {
       const feed = network.assets[asset]?.price_feed ?? null
       priced = feed
-        ? reader
-            .priceAt(feed.oracle, feed.asset, valuationLedger)
-            .then((row) => judgePrice(row, feed.oracle, closeTime, deps.maxPriceAgeS))
+        ? Promise.resolve(reader.priceAt(feed.oracle, feed.asset, valuationLedger)).then((row) =>
+            judgePrice(row, feed.oracle, closeTime, deps.maxPriceAgeS),
+          )
         : Promise.resolve({ price: 0n, decimals: 0, row: null, feed: null, problem: 'price_missing' })
       prices.set(asset, priced)
     }

@@ -1,3 +1,4 @@
+import type { Awaitable } from '../../awaitable.ts'
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
 import { pow10 } from '../../positions/amounts.ts'
 import type { StateRow } from '../../store/positions-read.ts'
@@ -26,7 +27,7 @@ export const SHARE_DECIMALS = 7
 export const PRICE_DECIMALS = 12
 
 export interface StateReader {
-  stateAt(contract: string, key: string, ledger: number): Promise<StateRow | null>
+  stateAt(contract: string, key: string, ledger: number): Awaitable<StateRow | null>
 }
 
 export interface StrategyReserves {

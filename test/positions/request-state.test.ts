@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type App, buildApp } from '../../src/api/app.ts'
+import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { type AppContext, createContext } from '../../src/context.ts'
+import { createIndexer } from '../../src/indexer/index.ts'
+import { createLogger } from '../../src/logger.ts'
+import { PROTOCOLS } from '../../src/protocols/registry.ts'
+import type { Database, PreparedQuery } from '../../src/store/db.ts'
+import { createTestApp, type TestApp } from '../support/app.ts'
+import { TEST_DB_KIND } from '../support/database.ts'
+import { apiKey, createKey } from '../support/factories.ts'
+
+const START = 9000
+const DEVNET = {
+  seed: 'request-state',
+  ledgers: 400,
+  accounts: 24,
+  activity: 0.04,
+  ammActivity: 0.05,
+  yieldActivity: 0.05,
+  startLedger: START,
+}
+const HEAD = START + 300
+const NAMES = PROTOCOLS.map((m) => m.name)
+const sameTime = (body: string) => body.replace(/"response_time_ms":[0-9]+/g, '"response_time_ms":0')
+
+/**
+ * A data request begins with one statement: the key's authentication generation, the indexer
+ * checkpoint and the serving snapshots the route will answer from (src/store/request-state.ts).
+ */
+describe(`the request's one statement (${TEST_DB_KIND})`, () => {
+  let devnet: Devnet
+  let t: TestApp
+  /** The same store behind a context whose statements are counted. */
+  let countedCtx: AppContext
+  let counted: App
+  let statements = 0
+  let key: string
+
+  beforeAll(async () => {
+    devnet = await startDevnet(DEVNET)
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '1000000' })
+    const indexer = createIndexer({
+      database: t.database,
+      logger: createLogger('silent'),
+      rpcUrl: devnet.url,
+      network: devnet.network,
+      batchSize: 50,
+    })
+    await indexer.syncTo(HEAD)
+    const count = (query: PreparedQuery): PreparedQuery => ({
+      one: (params) => {
+        statements += 1
+        return query.one(params)
+      },
+      all: (params) => {
+        statements += 1
+        return query.all(params)
+      },
+    })
+    const database = {
+      ...t.database,
+      prepare: (sql: string, name: string) => count(t.database.prepare(sql, name)),
+    } as Database
+    countedCtx = await createContext(t.ctx.config, createLogger('silent'), { clock: t.clock, database })
+    counted = await buildApp(countedCtx)
+    key = (await createKey(t.app)).key
+  }, 240_000)
+
+  afterAll(async () => {
+    await counted?.close()
+    await countedCtx?.close()
+    await t?.close()
+    await devnet?.close()
+  })
+
+  /** The serving snapshot's ledger, found by the query builder: the latest at or before `at`. */
+  const servingLedger = async (protocol: string, address: string, at: number): Promise<number | null> => {
+    const row = await t.database.db
+      .selectFrom('snapshots')
+      .select('ledger')
+      .where('protocol', '=', protocol)
+      .where('address', '=', address)
+      .where('ledger', '<=', at)
+      .orderBy('ledger', 'desc')
+      .executeTakeFirst()
+    return row ? Number(row.ledger) : null
+  }
+
+  it('finds each protocol’s serving snapshot at the pin, capped at the checkpoint', async () => {
+    const addresses = (
+      await t.database.db.selectFrom('snapshots').select('address').distinct().execute()
+    ).map((r) => r.address)
+    expect(addresses.length).toBeGreaterThan(10)
+    const plain = await t.ctx.authState()
+    expect(plain.seek).toBeNull()
+    expect(plain.head.lastIndexedLedger).toBe(HEAD)
+    let found = 0
+    for (const address of addresses) {
+      for (const pin of [null, START - 1, START + 50, START + 150, HEAD - 1, HEAD, HEAD + 1000]) {
+        const state = await t.ctx.authState({ protocols: NAMES, address, pin })
+        const at = pin === null ? HEAD : Math.min(pin, HEAD)
+        expect(state.generation).toBe(plain.generation)
+        expect(state.head).toEqual(plain.head)
+        expect(state.seek?.atLedger).toBe(at)
+        const expected = await Promise.all(NAMES.map((name) => servingLedger(name, address, at)))
+        expect(state.seek?.ledgers, `${address} at ${pin}`).toEqual(expected)
+        found += expected.filter((l) => l !== null).length
+      }
+    }
+    // Snapshots were found in every protocol, not only absences.
+    expect(found).toBeGreaterThan(addresses.length)
+  })
+
+  it('answers a kept positions answer with that one statement, and the same body as two statements', async () => {
+    const address = (
+      await t.database.db
+        .selectFrom('snapshots')
+        .select('address')
+        .where('protocol', '=', 'vaultprotocol')
+        .executeTakeFirstOrThrow()
+    ).address
+    const get = (url: string) => counted.inject({ method: 'GET', url, headers: apiKey(key) })
+    for (const url of [
+      `/v1/users/${address}/positions/vaultprotocol?as_of_ledger=${START + 200}`,
+      `/v1/users/${address}/positions/vaultprotocol`,
+      `/v1/users/${address}/positions?as_of_ledger=${START + 200}`,
+    ]) {
+      const first = await get(url)
+      expect(first.statusCode, first.body).toBe(200)
+      statements = 0
+      const kept = await get(url)
+      expect(kept.statusCode).toBe(200)
+      expect(statements, url).toBe(1)
+      // A pin the seek does not take (written with leading zeros past 15 digits) goes the way of
+      // two statements, to the same answer.
+      const padded = url.replace(`as_of_ledger=${START + 200}`, `as_of_ledger=0000000000000${START + 200}`)
+      if (padded !== url) {
+        statements = 0
+        const other = await get(padded)
+        expect(statements).toBe(2)
+        expect(sameTime(other.body)).toBe(sameTime(kept.body))
+      }
+    }
+  })
+})
