@@ -181,7 +181,7 @@ export function waitForShutdown(close: () => Promise<void>): Promise<void> {
  * generation, where every young object they point to survives the next scavenges. Measured on the
  * vault endpoint (docs/performance.md): in 7 of 12 runs a server fell into that state, spending
  * 7 µs of every request in scavenges instead of 0.5 and doing a full collection every 1.5 s; with
- * pretenuring off, none of 8 runs did. Set before the app allocates anything.
+ * pretenuring off, none of 14 runs did. Set before the app allocates anything.
  */
 function tuneHeapForServing(): void {
   setFlagsFromString('--no-allocation-site-pretenuring')
