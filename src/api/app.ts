@@ -227,6 +227,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     return andThen(authenticate(ctx, request, auth, route.config?.scope, seek), (caller) => {
       request.caller = caller
       // An invalid address is the caller's mistake, caught before it spends the organization's quota.
+      // Every route's `address` is checked here, once: handlers take it as valid.
       const address = (request.params as { address?: unknown } | undefined)?.address
       if (typeof address === 'string') requireAddress(address)
       return enforceRateLimit(ctx, caller, reply)

@@ -7,7 +7,7 @@ import { answerSurfaces } from '../../positions/cached-answer.ts'
 import { buildAllPositionsSchema } from '../../positions/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app.ts'
-import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
+import { AddressParam, LedgerPin, parseLedgerPin } from '../params.ts'
 import { createDataDeps, DATA_ERRORS, DATA_SCOPE, seekOfSurface, sendData } from './positions.ts'
 import { answerCacheOf, compileSurfaceSerializers, sendJson } from './surface-cache.ts'
 
@@ -47,26 +47,23 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
       const raw = (request.query as { as_of_ledger?: string }).as_of_ledger
       const pin = raw === undefined ? null : parseLedgerPin(raw, 'as_of_ledger')
       const { address } = request.params as { address: string }
-      const valid = requireAddress(address)
       // Every section from the answer cache, all with the checkpoint authentication read; an int64
       // pin beyond 2^53 is written by hand below.
       if (cache.enabled && typeof pin !== 'bigint') {
         serializers ??= compileSurfaceSerializers(reply)
         const kept = serializers
         const sent = andThen(
-          andThen(depsOf(request), (deps) =>
-            answerSurfaces(PROTOCOLS, deps, { address: valid, pin }, cache, kept),
-          ),
+          andThen(depsOf(request), (deps) => answerSurfaces(PROTOCOLS, deps, { address, pin }, cache, kept)),
           (sections) =>
             sendJson(
               reply,
-              allPositionsBody(PROTOCOLS, valid, sections, Math.round(performance.now() - started)),
+              allPositionsBody(PROTOCOLS, address, sections, Math.round(performance.now() - started)),
             ),
         )
         return sent instanceof Promise ? sent.then(() => undefined) : undefined
       }
       return (async () => {
-        const response = await answerAllPositions(PROTOCOLS, await depsOf(), { address: valid, pin })
+        const response = await answerAllPositions(PROTOCOLS, await depsOf(), { address, pin })
         sendData(reply, response, started, typeof pin === 'bigint')
       })()
     },

@@ -19,7 +19,7 @@ import type { IndexerHead, PositionsReader } from '../../store/positions-read.ts
 import type { SeekResult, SnapshotSeek } from '../../store/request-state.ts'
 import type { App } from '../app.ts'
 import { stringifyJson } from '../json.ts'
-import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
+import { AddressParam, LedgerPin, parseLedgerPin } from '../params.ts'
 import { errorResponses } from '../schemas.ts'
 import { answerCacheOf, compileSurfaceSerializers, sendJson } from './surface-cache.ts'
 
@@ -139,14 +139,13 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     atPin: boolean,
   ): Promise<void> | undefined => {
     const started = performance.now()
-    const valid = requireAddress(address)
     // The snapshot surface of an ordinary pin is kept rendered; an int64 pin beyond 2^53 (written
     // by hand, below) and the /at surface, valued at the pin, are rendered every time.
     if (cache.enabled && !atPin && typeof pin !== 'bigint') {
       serializers ??= compileSurfaceSerializers(reply)
       const kept = serializers
       const sent = andThen(
-        andThen(depsOf(request), (deps) => answerSurface(module, deps, { address: valid, pin }, cache, kept)),
+        andThen(depsOf(request), (deps) => answerSurface(module, deps, { address, pin }, cache, kept)),
         (surface) => {
           surface.meta.response_time_ms = Math.round(performance.now() - started)
           return sendJson(reply, positionsBody(surface))
@@ -155,7 +154,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
       return sent instanceof Promise ? sent.then(() => undefined) : undefined
     }
     return (async () => {
-      const response = await answerPositions(module, await depsOf(request), { address: valid, pin, atPin })
+      const response = await answerPositions(module, await depsOf(request), { address, pin, atPin })
       sendData(reply, response, started, typeof pin === 'bigint')
     })()
   }
@@ -266,7 +265,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           const page = await answerHistorySurfaces(
             module,
             await depsOf(request),
-            { address: requireAddress(address), from, to, limit, before },
+            { address, from, to, limit, before },
             cache,
             serializers,
           )
@@ -274,7 +273,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           return sendJson(reply, historyBody(page))
         }
         const response = await answerHistory(module, await depsOf(request), {
-          address: requireAddress(address),
+          address,
           from,
           to,
           limit,
