@@ -314,7 +314,7 @@ interface Measured {
   clientCpuUsPerRequest: number
   /** Server-side handling time of the same requests, from the API's request log (0.01 ms resolution). */
   server?: { p50Ms: number; p99Ms: number }
-  /** Answer-cache lookups in the round (one per snapshot surface served), from the server's metrics. */
+  /** Answer-cache lookups in the round (a snapshot surface, or a whole all-protocols answer), from the server's metrics. */
   cache?: { hits: number; misses: number }
 }
 
@@ -764,7 +764,7 @@ function renderReport(r: Report): string {
       .slice(1)
       .map((c) => `${c.name} **${c.ratio}**`)
       .join(', ')} (goal 0.3).`,
-    `- Answer-cache hits are per snapshot surface looked up (the all-positions answer looks up one per protocol) over the measured rounds; the warm-up round before them renders what the paths ask. With the cache off, the vault endpoint is at **${r.cold.ratio}** of its ceiling (CPU ratio ${r.cold.cpuRatio ?? 'n/a'}, ${r.cold.apiCpuUs ?? 'n/a'} µs/request against ${r.cases[0]?.apiCpuUs ?? 'n/a'} with it).`,
+    `- Answer-cache hits are per lookup (a snapshot surface, or a whole all-protocols answer; one per request when it hits) over the measured rounds; the warm-up round before them renders what the paths ask. With the cache off, the vault endpoint is at **${r.cold.ratio}** of its ceiling (CPU ratio ${r.cold.cpuRatio ?? 'n/a'}, ${r.cold.apiCpuUs ?? 'n/a'} µs/request against ${r.cases[0]?.apiCpuUs ?? 'n/a'} with it).`,
     `- Server p99 at half the peak rate: **${r.vaultAtHalfPeak.server?.p99Ms} ms** (goal under 1 ms); client p99 ${r.vaultAtHalfPeak.p99Ms} ms.`,
     `- Depth: server p50 ratio large/small **${r.depth.serverP50Ratio}**, client p50 ratio ${r.depth.clientP50Ratio} (aim: under 1.2).`,
     '',

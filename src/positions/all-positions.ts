@@ -1,7 +1,14 @@
+import { type Awaitable, andThen } from '../awaitable.ts'
 import type { Enrichment, PositionsDeps, ProtocolModule } from '../protocols/protocol-module.ts'
-import { answerPositions, type PositionsMeta } from './answer.ts'
-import { enrichmentJson } from './answer-cache.ts'
-import { metaJson, type SurfaceAnswer } from './cached-answer.ts'
+import { answerPositions, baseMeta, coverageComplete, type PositionsMeta } from './answer.ts'
+import {
+  type AnswerCache,
+  allPositionsKey,
+  enrichmentJson,
+  flat,
+  type SurfaceSerializers,
+} from './answer-cache.ts'
+import { metaJson, type SurfaceAnswer, servingSnapshots, surfacesAt } from './cached-answer.ts'
 import { addTotals, formatTotals, rowUsdParts, sumUsdParts } from './totals.ts'
 
 /**
@@ -80,17 +87,87 @@ function mergeSectionMetas(metas: readonly PositionsMeta[]): PositionsMeta {
 
 const jsonString = (value: string | null) => (value === null ? 'null' : JSON.stringify(value))
 
+/** An all-protocols answer served through the answer cache: the body before `meta`, and `meta`. */
+export interface KeptAllPositions {
+  head: string
+  meta: PositionsMeta
+}
+
 /**
- * The body `answerAllPositions` answers, byte for byte as its response schema writes it, from the
- * sections' serialized parts: `meta` is merged as there, enrichment members keep the order (and
- * the last value) that merging the sections' objects gives.
+ * `answerAllPositions` through the answer cache. The whole answer but `meta` depends only on the
+ * address, each section's serving snapshot and whether the request makes a section partial (see
+ * `allPositionsKey`), so it is kept as one entry: a request that finds it costs one lookup and
+ * the writing of `meta`. Otherwise the sections come from their own entries (rendered on a miss)
+ * and the answer they make is kept.
  */
-export function allPositionsBody(
+export function answerAllPositionsKept(
+  modules: readonly ProtocolModule[],
+  deps: PositionsDeps,
+  query: { address: string; pin: number | null },
+  cache: AnswerCache,
+  serializers: SurfaceSerializers,
+): Awaitable<KeptAllPositions> {
+  return andThen(deps.reader.head(), (head) => {
+    const epoch = cache.observe(head, deps.network, deps.maxPriceAgeS)
+    return andThen(servingSnapshots(modules, deps, head, query), (serving) => {
+      const { network } = deps
+      const sections = () => surfacesAt(modules, deps, head, query, serving, cache, epoch, serializers)
+      const effective = serving.effective
+      if (effective === null || network === null) {
+        return andThen(sections(), (answers) => composeAllPositions(modules, query.address, answers))
+      }
+      // Each section's partiality that comes from the request, as surfaceAt decides it.
+      const meta = baseMeta(deps, head, query.pin)
+      let partial = ''
+      for (const module of modules) {
+        partial +=
+          meta.partial_result ||
+          !coverageComplete(module.coverage(network), head.firstIndexedLedger, effective)
+            ? '1'
+            : '0'
+      }
+      const key = allPositionsKey(query.address, serving.ledgers, partial)
+      const kept = cache.getAll(key)
+      if (kept !== undefined) {
+        meta.as_of_ledger = kept.asOfLedger
+        meta.oracle_staleness_seconds = kept.oracleStalenessS
+        meta.partial_result = kept.partial
+        meta.sources = kept.sources.slice()
+        return { head: kept.head, meta }
+      }
+      return andThen(sections(), (answers) => {
+        const answer = composeAllPositions(modules, query.address, answers)
+        let newest: number | null = null
+        for (const ledger of serving.ledgers)
+          if (ledger !== null && (newest === null || ledger > newest)) newest = ledger
+        cache.setAll(
+          key,
+          {
+            head: flat(answer.head),
+            asOfLedger: answer.meta.as_of_ledger,
+            oracleStalenessS: answer.meta.oracle_staleness_seconds,
+            partial: answer.meta.partial_result,
+            sources: answer.meta.sources.slice(),
+          },
+          newest,
+          epoch,
+        )
+        return answer
+      })
+    })
+  })
+}
+
+/**
+ * The answer `answerAllPositions` gives, from the sections' serialized parts, byte for byte as its
+ * response schema writes it: `meta` is merged as there, enrichment members keep the order (and the
+ * last value) that merging the sections' objects gives.
+ */
+function composeAllPositions(
   modules: readonly ProtocolModule[],
   address: string,
   sections: readonly SurfaceAnswer[],
-  responseTimeMs: number,
-): string {
+): KeptAllPositions {
   let protocols = ''
   const assets: Record<string, string> = {}
   const contracts: Record<string, string> = {}
@@ -107,12 +184,19 @@ export function allPositionsBody(
     for (const [id, json] of surface.contracts) contracts[id] = json
   }
   const totals = formatTotals(addTotals(sections.map((s) => s.surface.totals)))
-  const meta = mergeSectionMetas(sections.map((s) => s.meta))
-  meta.response_time_ms = responseTimeMs
   const enrichment = enrichmentJson(Object.entries(assets), Object.entries(contracts))
-  return `{"data":{"address":${JSON.stringify(address)},"protocols":{${protocols}},"totals":{"assets_usd":${jsonString(
-    totals.assets_usd,
-  )},"debt_usd":${jsonString(totals.debt_usd)},"net_usd":${jsonString(totals.net_usd)},"usd_unavailable_reason":${jsonString(
-    totals.usd_unavailable_reason,
-  )}}},"enrichment":${enrichment},"meta":${metaJson(meta)}}`
+  return {
+    head: `{"data":{"address":${JSON.stringify(address)},"protocols":{${protocols}},"totals":{"assets_usd":${jsonString(
+      totals.assets_usd,
+    )},"debt_usd":${jsonString(totals.debt_usd)},"net_usd":${jsonString(totals.net_usd)},"usd_unavailable_reason":${jsonString(
+      totals.usd_unavailable_reason,
+    )}}},"enrichment":${enrichment},"meta":`,
+    meta: mergeSectionMetas(sections.map((s) => s.meta)),
+  }
+}
+
+/** The body of an all-protocols answer with the server's time so far. */
+export function allPositionsBody(answer: KeptAllPositions, responseTimeMs: number): string {
+  answer.meta.response_time_ms = responseTimeMs
+  return `${answer.head}${metaJson(answer.meta)}}`
 }

@@ -46,6 +46,25 @@ export interface CachedSurface {
   totalsJson: string
 }
 
+/**
+ * The all-protocols answer for an address at one combination of serving snapshots, serialized up
+ * to its `meta`: the sections (each section's `partial_result` is part of the entry's key), the
+ * merged enrichment and the USD totals. What `meta` takes from the sections is kept beside it;
+ * the rest of `meta` (the pin, the head, staleness) is written per request.
+ */
+export interface CachedAllPositions {
+  /** `{"data":…,"enrichment":…,"meta":` : the body before `meta`'s object. */
+  head: string
+  /** The newest section's served ledger (null: no section had a snapshot). */
+  asOfLedger: number | null
+  /** The largest section oracle staleness. */
+  oracleStalenessS: number
+  /** Whether any section is partial. */
+  partial: boolean
+  /** Every section's sources, each once, in the merged answer's order. */
+  sources: readonly string[]
+}
+
 /** The response schema's serializers for the parts of a surface (the route's own compiled ones). */
 export interface SurfaceSerializers {
   data(module: ProtocolModule, data: unknown): string
@@ -79,11 +98,39 @@ export interface AnswerCache {
    * emptied (against another network description, say) is not kept.
    */
   set(module: string, address: string, surface: CachedSurface, epoch: number): void
+  /**
+   * The all-protocols answer kept for `key` (see `allPositionsKey`): one lookup instead of one per
+   * protocol and the body's assembly. Counted as one hit or miss.
+   */
+  getAll(key: string): CachedAllPositions | undefined
+  /** Keeps an all-protocols answer whose newest serving snapshot is at `newestLedger`, as `set` does. */
+  setAll(key: string, answer: CachedAllPositions, newestLedger: number | null, epoch: number): void
   stats(): AnswerCacheStats
+}
+
+/**
+ * The key of an all-protocols answer: the address, each section's serving snapshot ledger and
+ * whether the request makes the section partial by itself (a pin above the checkpoint, history
+ * the store lacks), one `0` or `1` per section.
+ */
+export function allPositionsKey(
+  address: string,
+  ledgers: ReadonlyArray<number | null>,
+  partial: string,
+): string {
+  let key = `\u0000${address}\u0000${partial}`
+  for (const ledger of ledgers) key += `\u0000${ledger ?? '-'}`
+  return key
 }
 
 /** A fixed allowance per entry for the key, the object and the map slot (bytes). */
 const ENTRY_OVERHEAD = 320
+
+function allEntrySize(key: string, a: CachedAllPositions): number {
+  let size = ENTRY_OVERHEAD + key.length + a.head.length
+  for (const source of a.sources) size += 32 + source.length
+  return size
+}
 
 function entrySize(key: string, s: CachedSurface): number {
   let size = ENTRY_OVERHEAD + key.length + s.data.length + s.enrichment.length + s.totalsJson.length
@@ -106,7 +153,9 @@ function digestOf(network: NetworkConfig | null): string {
 }
 
 export function createAnswerCache(budgetBytes: number): AnswerCache {
-  const entries: BoundedCache<string, CachedSurface> = createBoundedCache(budgetBytes)
+  // Snapshot surfaces and whole all-protocols answers share one budget; their keys never collide
+  // (a surface's key begins with a module name, an all-protocols key with a NUL).
+  const entries: BoundedCache<string, CachedSurface | CachedAllPositions> = createBoundedCache(budgetBytes)
   let hits = 0
   let misses = 0
   let resets = 0
@@ -144,10 +193,21 @@ export function createAnswerCache(budgetBytes: number): AnswerCache {
       return epoch
     },
     get(module, address, ledger) {
-      const found = entries.get(keyOf(module, address, ledger))
+      const found = entries.get(keyOf(module, address, ledger)) as CachedSurface | undefined
       if (found === undefined) misses++
       else hits++
       return found
+    },
+    getAll(key) {
+      const found = entries.get(key) as CachedAllPositions | undefined
+      if (found === undefined) misses++
+      else hits++
+      return found
+    },
+    setAll(key, answer, newestLedger, observed) {
+      if (observed !== epoch) return
+      entries.set(key, answer, allEntrySize(key, answer))
+      if (newestLedger !== null && newestLedger > newest) newest = newestLedger
     },
     set(module, address, surface, observed) {
       if (observed !== epoch) return
@@ -210,6 +270,6 @@ export function enrichmentJson(
  * every answer (Fastify's byte count and the socket write each walk it). Copied flat once when
  * kept, each answer copies contiguous memory instead.
  */
-function flat(text: string): string {
+export function flat(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8')
 }

@@ -51,9 +51,9 @@ export function answerSurface(
 }
 
 /**
- * `answerSurface` for several modules at once (the all-protocols answer): one head, and the
- * snapshot ledgers of every module found by one statement. Answered in the same turn when the
- * reads are (SQLite) and every rendering is kept; a promise otherwise.
+ * `answerSurface` for several modules at once: one head, and the snapshot ledgers of every module
+ * found by one statement. Answered in the same turn when the reads are (SQLite) and every
+ * rendering is kept; a promise otherwise.
  */
 export function answerSurfaces(
   modules: readonly ProtocolModule[],
@@ -64,24 +64,55 @@ export function answerSurfaces(
 ): Awaitable<SurfaceAnswer[]> {
   return andThen(deps.reader.head(), (head) => {
     const epoch = cache.observe(head, deps.network, deps.maxPriceAgeS)
-    const last = head.lastIndexedLedger
-    const effective = last === null ? null : effectiveLedger(query.pin, last)
-    const ledgers =
-      effective === null || deps.network === null
-        ? modules.map(() => null)
-        : deps.reader.snapshotLedgersAt(
-            modules.map((m) => m.name),
-            query.address,
-            effective,
-          )
-    return andThen(ledgers, (found) =>
-      allOf(
-        modules.map((module, i) =>
-          surfaceAt(module, deps, head, query, effective, found[i]!, cache, epoch, serializers),
-        ),
-      ),
+    return andThen(servingSnapshots(modules, deps, head, query), (serving) =>
+      surfacesAt(modules, deps, head, query, serving, cache, epoch, serializers),
     )
   })
+}
+
+/** The ledger a request is answered at and, per module, its serving snapshot's ledger there. */
+export interface ServingSnapshots {
+  /** The pin capped at the checkpoint; null when nothing is indexed or the network is unknown. */
+  effective: number | null
+  /** Per module, in order: the ledger of the latest snapshot at or before `effective`, or null. */
+  ledgers: ReadonlyArray<number | null>
+}
+
+export function servingSnapshots(
+  modules: readonly ProtocolModule[],
+  deps: PositionsDeps,
+  head: IndexerHead,
+  query: { address: string; pin: number | null },
+): Awaitable<ServingSnapshots> {
+  const last = head.lastIndexedLedger
+  const effective = last === null || deps.network === null ? null : effectiveLedger(query.pin, last)
+  if (effective === null) return { effective, ledgers: modules.map(() => null) }
+  return andThen(
+    deps.reader.snapshotLedgersAt(
+      modules.map((m) => m.name),
+      query.address,
+      effective,
+    ),
+    (ledgers) => ({ effective, ledgers }),
+  )
+}
+
+/** Each module's surface at its serving snapshot, from the cache or rendered, with its `meta`. */
+export function surfacesAt(
+  modules: readonly ProtocolModule[],
+  deps: PositionsDeps,
+  head: IndexerHead,
+  query: { address: string; pin: number | null },
+  serving: ServingSnapshots,
+  cache: AnswerCache,
+  epoch: number,
+  serializers: SurfaceSerializers,
+): Awaitable<SurfaceAnswer[]> {
+  return allOf(
+    modules.map((module, i) =>
+      surfaceAt(module, deps, head, query, serving.effective, serving.ledgers[i]!, cache, epoch, serializers),
+    ),
+  )
 }
 
 /** The surface of the snapshot at `ledger` (null: none) from the cache, rendered on a miss, and its meta. */

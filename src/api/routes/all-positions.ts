@@ -1,9 +1,12 @@
 import { Type } from 'typebox'
 import { andThen } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
-import { allPositionsBody, answerAllPositions } from '../../positions/all-positions.ts'
+import {
+  allPositionsBody,
+  answerAllPositions,
+  answerAllPositionsKept,
+} from '../../positions/all-positions.ts'
 import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
-import { answerSurfaces } from '../../positions/cached-answer.ts'
 import { buildAllPositionsSchema } from '../../positions/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app.ts'
@@ -47,23 +50,21 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
       const raw = (request.query as { as_of_ledger?: string }).as_of_ledger
       const pin = raw === undefined ? null : parseLedgerPin(raw, 'as_of_ledger')
       const { address } = request.params as { address: string }
-      // Every section from the answer cache, all with the checkpoint authentication read; an int64
-      // pin beyond 2^53 is written by hand below.
+      // The answer, or its sections, from the answer cache, with the checkpoint authentication
+      // read; an int64 pin beyond 2^53 is written by hand below.
       if (cache.enabled && typeof pin !== 'bigint') {
         serializers ??= compileSurfaceSerializers(reply)
         const kept = serializers
         const sent = andThen(
-          andThen(depsOf(request), (deps) => answerSurfaces(PROTOCOLS, deps, { address, pin }, cache, kept)),
-          (sections) =>
-            sendJson(
-              reply,
-              allPositionsBody(PROTOCOLS, address, sections, Math.round(performance.now() - started)),
-            ),
+          andThen(depsOf(request), (deps) =>
+            answerAllPositionsKept(PROTOCOLS, deps, { address, pin }, cache, kept),
+          ),
+          (answer) => sendJson(reply, allPositionsBody(answer, Math.round(performance.now() - started))),
         )
         return sent instanceof Promise ? sent.then(() => undefined) : undefined
       }
       return (async () => {
-        const response = await answerAllPositions(PROTOCOLS, await depsOf(), { address, pin })
+        const response = await answerAllPositions(PROTOCOLS, await depsOf(request), { address, pin })
         sendData(reply, response, started, typeof pin === 'bigint')
       })()
     },

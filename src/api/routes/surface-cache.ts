@@ -29,12 +29,12 @@ export function answerCacheOf(ctx: AppContext): AnswerCache {
       })
     counter(
       'strata_answer_cache_hits_total',
-      'Snapshot surfaces served from the answer cache',
+      'Lookups answered from the answer cache (a snapshot surface, or a whole all-protocols answer)',
       () => created.stats().hits,
     )
     counter(
       'strata_answer_cache_misses_total',
-      'Snapshot surfaces rendered because the answer cache lacked them',
+      'Lookups the answer cache could not answer (a snapshot surface then rendered, or an all-protocols answer then assembled)',
       () => created.stats().misses,
     )
     counter(
@@ -52,7 +52,7 @@ export function answerCacheOf(ctx: AppContext): AnswerCache {
     })
     new Gauge({
       name: 'strata_answer_cache_entries',
-      help: 'Snapshot surfaces held by the answer cache',
+      help: 'Snapshot surfaces and all-protocols answers held by the answer cache',
       registers,
       collect() {
         this.set(created.stats().entries)
