@@ -10,7 +10,9 @@
 //      saturates its own. Medians over the pairs are reported.
 //   2. The vault endpoint at half its peak rate: p99, in the server (its request log) and the client.
 //   3. Depth: the vault endpoint on a 10k-snapshot store and on the large store at one fixed rate.
-//   4. A CPU profile of the server per endpoint (V8's sampling profiler, started and stopped around
+//   4. The host's scale: the ceiling's route made to burn 25 and 50 µs of CPU per request, against
+//      the ceiling, in alternating pairs: what a bare route doing that much work reaches on this host.
+//   5. A CPU profile of the server per endpoint (V8's sampling profiler, started and stopped around
 //      the measured window by bench/cpu-prof-hook.ts), summarized by bench/cpu-profile.ts: busy time
 //      per request by part and the top functions.
 // The devnet stores are built once through the real indexer and cached under bench/.cache.
@@ -135,11 +137,25 @@ async function serveDevnet(spec: StoreSpec): Promise<void> {
 }
 
 /** Child mode: the ceiling, a bare Fastify route answering a fixed body. */
-async function serveCeiling(bodyFile: string): Promise<void> {
+/**
+ * The ceiling: a bare Fastify route serving a static body. With `spinUs`, the route first burns
+ * that much CPU (a busy loop on the clock), which makes it a calibration of the host (see
+ * `measureHostScale`).
+ */
+async function serveCeiling(bodyFile: string, spinUs: number): Promise<void> {
   const { default: Fastify } = await import('fastify')
   const body = readFileSync(bodyFile, 'utf8')
   const app = Fastify()
-  app.get('/static', async (_request, reply) => reply.type('application/json').send(body))
+  const spinMs = spinUs / 1000
+  app.get('/static', async (_request, reply) => {
+    if (spinMs > 0) {
+      const until = performance.now() + spinMs
+      while (performance.now() < until) {
+        // burning the route's CPU time on purpose
+      }
+    }
+    return reply.type('application/json').send(body)
+  })
   const address = await app.listen({ port: 0, host: '127.0.0.1' })
   process.stderr.write(`listening on ${address}\n`)
 }
@@ -486,14 +502,14 @@ async function startApi(
   }
 }
 
-async function startCeiling(name: string, body: string): Promise<ServerProcess> {
+async function startCeiling(name: string, body: string, spinUs = 0): Promise<ServerProcess> {
   const file = join(CACHE, `ceiling-${name.replace(/[^a-z0-9]+/gi, '-')}.json`)
   writeFileSync(file, body)
-  const child = spawnOnServerCore([import.meta.filename, '--serve-ceiling', file], process.env, [
-    'ignore',
-    'ignore',
-    'pipe',
-  ])
+  const child = spawnOnServerCore(
+    [import.meta.filename, '--serve-ceiling', file, String(spinUs)],
+    process.env,
+    ['ignore', 'ignore', 'pipe'],
+  )
   const match = await readLine(child, 'stderr', /listening on (http:\/\/\S+)/)
   return { url: `${match[1]!}`, pid: child.pid!, stop: () => child.kill() }
 }
@@ -536,56 +552,109 @@ function hitRate(rounds: Measured[]): number | null {
   return hits + misses === 0 ? null : Math.round((hits / (hits + misses)) * 10000) / 10000
 }
 
+type Pair = CaseResult['pairs'][number]
+
 /** Alternating pairs: endpoint then ceiling, ceiling then endpoint, … (drift hits both alike). */
+async function alternatePairs(
+  name: string,
+  endpointRound: () => Promise<Measured>,
+  ceilingRound: () => Promise<Measured>,
+): Promise<Pair[]> {
+  await endpointRound() // warm-up
+  await ceilingRound()
+  const pairs: Pair[] = []
+  for (let i = 0; i < PAIRS; i++) {
+    let a: Measured
+    let b: Measured
+    if (i % 2 === 0) {
+      a = await endpointRound()
+      b = await ceilingRound()
+    } else {
+      b = await ceilingRound()
+      a = await endpointRound()
+    }
+    if (a.non2xx > 0) throw new Error(`${name}: ${a.non2xx} non-2xx answers`)
+    pairs.push({
+      api: a,
+      ceiling: b,
+      ratio: round3(a.requestsPerSecond / b.requestsPerSecond),
+      cpuRatio: a.cpuUsPerRequest && b.cpuUsPerRequest ? round3(b.cpuUsPerRequest / a.cpuUsPerRequest) : null,
+    })
+    process.stderr.write(
+      `  ${name} pair ${i + 1}: ${a.requestsPerSecond} vs ${b.requestsPerSecond} req/s (ratio ${pairs.at(-1)!.ratio}), CPU ${a.cpuUsPerRequest} vs ${b.cpuUsPerRequest} µs/req, client CPU ${a.clientCpuUsPerRequest} vs ${b.clientCpuUsPerRequest} µs/req\n`,
+    )
+  }
+  return pairs
+}
+
+/** Medians of a case's pairs. */
+function summarizePairs(name: string, body: string, pairs: Pair[]): CaseResult {
+  const ratios = pairs.map((p) => p.ratio)
+  const cpu = (values: Array<number | null>) =>
+    values.every((v) => v !== null) ? round3(median(values as number[])) : null
+  return {
+    name,
+    bodyBytes: Buffer.byteLength(body),
+    pairs,
+    medianApi: Math.round(median(pairs.map((p) => p.api.requestsPerSecond))),
+    medianCeiling: Math.round(median(pairs.map((p) => p.ceiling.requestsPerSecond))),
+    ratio: round3(median(ratios)),
+    ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+    apiCpuUs: cpu(pairs.map((p) => p.api.cpuUsPerRequest)),
+    ceilingCpuUs: cpu(pairs.map((p) => p.ceiling.cpuUsPerRequest)),
+    cpuRatio: cpu(pairs.map((p) => p.cpuRatio)),
+    apiClientCpuUs: round3(median(pairs.map((p) => p.api.clientCpuUsPerRequest))),
+    ceilingClientCpuUs: round3(median(pairs.map((p) => p.ceiling.clientCpuUsPerRequest))),
+    cacheHitRate: hitRate(pairs.map((p) => p.api)),
+  }
+}
+
+/** An endpoint against the ceiling serving a body of the size of its largest sampled answer. */
 async function measureCase(api: ApiProcess, key: string, c: BenchCase): Promise<CaseResult> {
   const body = await sampleBody(api, key, c.paths)
   const ceiling = await startCeiling(c.name, body)
   try {
-    const endpointRound = () => load(api, { paths: c.paths, key, api })
-    const ceilingRound = () => load(ceiling, { path: '/static' })
-    await endpointRound() // warm-up
-    await ceilingRound()
-    const pairs: CaseResult['pairs'] = []
-    for (let i = 0; i < PAIRS; i++) {
-      let a: Measured
-      let b: Measured
-      if (i % 2 === 0) {
-        a = await endpointRound()
-        b = await ceilingRound()
-      } else {
-        b = await ceilingRound()
-        a = await endpointRound()
+    const pairs = await alternatePairs(
+      c.name,
+      () => load(api, { paths: c.paths, key, api }),
+      () => load(ceiling, { path: '/static' }),
+    )
+    return summarizePairs(c.name, body, pairs)
+  } finally {
+    ceiling.stop()
+  }
+}
+
+/** Spins of the host-scale calibration, µs of CPU burnt per request by the ceiling's route. */
+const HOST_SCALE_SPINS_US = [25, 50]
+
+/**
+ * The host's scale: the ceiling made slower by a fixed CPU spin per request, against the same
+ * ceiling without it, in alternating pairs like an endpoint. On a host where a slower answer cost
+ * only its own work, the spun route would cost the ceiling's CPU plus the spin; what it costs
+ * beyond that is what this host charges the exchange for being slower (the load generator waiting
+ * on the server, and woken by each answer), which an endpoint pays too. It reads an endpoint's
+ * ratio against what a bare route doing the same amount of work would reach on this host.
+ */
+async function measureHostScale(body: string): Promise<CaseResult[]> {
+  const ceiling = await startCeiling('host-scale', body)
+  try {
+    const results: CaseResult[] = []
+    for (const spinUs of HOST_SCALE_SPINS_US) {
+      const name = `bare route + ${spinUs} µs of CPU`
+      const spun = await startCeiling(`host-scale-${spinUs}`, body, spinUs)
+      try {
+        const pairs = await alternatePairs(
+          name,
+          () => load(spun, { path: '/static' }),
+          () => load(ceiling, { path: '/static' }),
+        )
+        results.push(summarizePairs(name, body, pairs))
+      } finally {
+        spun.stop()
       }
-      if (a.non2xx > 0) throw new Error(`${c.name}: ${a.non2xx} non-2xx answers`)
-      pairs.push({
-        api: a,
-        ceiling: b,
-        ratio: round3(a.requestsPerSecond / b.requestsPerSecond),
-        cpuRatio:
-          a.cpuUsPerRequest && b.cpuUsPerRequest ? round3(b.cpuUsPerRequest / a.cpuUsPerRequest) : null,
-      })
-      process.stderr.write(
-        `  ${c.name} pair ${i + 1}: ${a.requestsPerSecond} vs ${b.requestsPerSecond} req/s (ratio ${pairs.at(-1)!.ratio}), CPU ${a.cpuUsPerRequest} vs ${b.cpuUsPerRequest} µs/req, client CPU ${a.clientCpuUsPerRequest} vs ${b.clientCpuUsPerRequest} µs/req\n`,
-      )
     }
-    const ratios = pairs.map((p) => p.ratio)
-    const cpu = (values: Array<number | null>) =>
-      values.every((v) => v !== null) ? round3(median(values as number[])) : null
-    return {
-      name: c.name,
-      bodyBytes: Buffer.byteLength(body),
-      pairs,
-      medianApi: Math.round(median(pairs.map((p) => p.api.requestsPerSecond))),
-      medianCeiling: Math.round(median(pairs.map((p) => p.ceiling.requestsPerSecond))),
-      ratio: round3(median(ratios)),
-      ratioRange: [Math.min(...ratios), Math.max(...ratios)],
-      apiCpuUs: cpu(pairs.map((p) => p.api.cpuUsPerRequest)),
-      ceilingCpuUs: cpu(pairs.map((p) => p.ceiling.cpuUsPerRequest)),
-      cpuRatio: cpu(pairs.map((p) => p.cpuRatio)),
-      apiClientCpuUs: round3(median(pairs.map((p) => p.api.clientCpuUsPerRequest))),
-      ceilingClientCpuUs: round3(median(pairs.map((p) => p.ceiling.clientCpuUsPerRequest))),
-      cacheHitRate: hitRate(pairs.map((p) => p.api)),
-    }
+    return results
   } finally {
     ceiling.stop()
   }
@@ -653,6 +722,11 @@ async function main(): Promise<void> {
   })
   coldApi.stop()
 
+  // The host's scale, with a body of the vault answer's size.
+  const hostScale = await measureHostScale(
+    readFileSync(join(CACHE, `ceiling-${vault.name.replace(/[^a-z0-9]+/gi, '-')}.json`), 'utf8'),
+  )
+
   if (PROFILE) {
     const profileBase = join(CACHE, `profile-${process.pid}`)
     const profiled = await startApi(large, profileBase)
@@ -695,6 +769,7 @@ async function main(): Promise<void> {
     smallStore: { snapshots: small.snapshots, accounts: small.accounts, ledgers: small.ledgers },
     cases: results,
     cold,
+    hostScale,
     skipped,
     vaultAtHalfPeak: { rate: Math.round(vault.medianApi / 2), ...half },
     depth: {
@@ -722,6 +797,8 @@ interface Report {
   cases: CaseResult[]
   /** The vault endpoint with STRATA_ANSWER_CACHE_MB=0. */
   cold: CaseResult
+  /** The ceiling with a fixed CPU spin per request, against the ceiling (see `measureHostScale`). */
+  hostScale: CaseResult[]
   skipped: string[]
   vaultAtHalfPeak: Measured & { rate: number }
   depth: { rate: number; small: Measured; large: Measured; serverP50Ratio: number; clientP50Ratio: number }
@@ -754,6 +831,17 @@ function renderReport(r: Report): string {
       )
       .join('; ')}. A side near 1.0 is the one that limits the round's rate.`,
     '',
+    "The host's scale: the ceiling's route made to burn a fixed amount of CPU per request, against the same route without it, in alternating pairs (vault-sized body). On a host where a slower answer cost only its own work, the spun route would cost the ceiling's CPU plus the spin; the column beyond it is what this host charges for the slower exchange (the load generator waits and is woken by each answer), which an endpoint pays too. Read an endpoint's ratio against the ratio of a bare route doing as much work.",
+    '',
+    '| route | req/s | ceiling req/s | ratio (median [range]) | server CPU µs/req: route / ceiling | beyond the ceiling and the spin, µs/req | load generator CPU µs/req: route / ceiling |',
+    '|---|---|---|---|---|---|---|',
+    ...r.hostScale.map((c, i) => {
+      const spin = HOST_SCALE_SPINS_US[i]!
+      const beyond =
+        c.apiCpuUs === null || c.ceilingCpuUs === null ? 'n/a' : round3(c.apiCpuUs - c.ceilingCpuUs - spin)
+      return `| ${c.name} | ${c.medianApi} | ${c.medianCeiling} | **${c.ratio}** [${c.ratioRange[0]}–${c.ratioRange[1]}] | ${c.apiCpuUs ?? 'n/a'} / ${c.ceilingCpuUs ?? 'n/a'} | ${beyond} | ${c.apiClientCpuUs} / ${c.ceilingClientCpuUs} |`
+    }),
+    '',
     '| run | req/s | client p50 ms | client p99 ms | server p50 / p99 ms | non-2xx |',
     '|---|---|---|---|---|---|',
     row(`vault positions at half its peak rate (${r.vaultAtHalfPeak.rate}/s)`, r.vaultAtHalfPeak),
@@ -776,5 +864,5 @@ function renderReport(r: Report): string {
 
 const mode = process.argv[2]
 if (mode === '--serve-devnet') await serveDevnet(JSON.parse(process.argv[3]!) as StoreSpec)
-else if (mode === '--serve-ceiling') await serveCeiling(process.argv[3]!)
+else if (mode === '--serve-ceiling') await serveCeiling(process.argv[3]!, Number(process.argv[4] ?? 0))
 else await main()
