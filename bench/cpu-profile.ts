@@ -46,6 +46,13 @@ const PARTS: Array<[string, (frame: CallFrame) => boolean]> = [
   ],
   ['response serialization', (f) => /fast-json-stringify|\/src\/api\/json\.ts/.test(f.url)],
   ['socket write', (f) => /^write(Utf8|Latin1|Ucs2)String$|^writev$|^writeBuffer$/.test(f.functionName)],
+  // What a handler's `reply.send` runs, beyond the socket write above: Fastify's reply and onSend
+  // path, Node's header and body writing. Handlers send in the turn they answer, so without this
+  // rule it would count as the handler's own time.
+  [
+    'response writing (reply.send, Node HTTP)',
+    (f) => f.functionName === 'Reply.send' && f.url.includes('/fastify/lib/reply.js'),
+  ],
   ['app hooks and routes (src/api)', (f) => f.url.includes('/src/api/')],
   ['Fastify', (f) => /\/(fastify|find-my-way|avvio|light-my-request|@fastify)\//.test(f.url)],
   ['Node HTTP', (f) => f.url.startsWith('node:_http') || f.functionName === 'parserOnHeadersComplete'],
