@@ -502,8 +502,11 @@ async function startApi(
   }
 }
 
+/** Where a case's ceiling body is written (and stays, for reading after the run). */
+const ceilingFile = (name: string) => join(CACHE, `ceiling-${name.replace(/[^a-z0-9]+/gi, '-')}.json`)
+
 async function startCeiling(name: string, body: string, spinUs = 0): Promise<ServerProcess> {
-  const file = join(CACHE, `ceiling-${name.replace(/[^a-z0-9]+/gi, '-')}.json`)
+  const file = ceilingFile(name)
   writeFileSync(file, body)
   const child = spawnOnServerCore(
     [import.meta.filename, '--serve-ceiling', file, String(spinUs)],
@@ -723,9 +726,7 @@ async function main(): Promise<void> {
   coldApi.stop()
 
   // The host's scale, with a body of the vault answer's size.
-  const hostScale = await measureHostScale(
-    readFileSync(join(CACHE, `ceiling-${vault.name.replace(/[^a-z0-9]+/gi, '-')}.json`), 'utf8'),
-  )
+  const hostScale = await measureHostScale(readFileSync(ceilingFile(vault.name), 'utf8'))
 
   if (PROFILE) {
     const profileBase = join(CACHE, `profile-${process.pid}`)

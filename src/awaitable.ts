@@ -16,3 +16,11 @@ export function allOf<T>(values: ReadonlyArray<Awaitable<T>>): Awaitable<T[]> {
   for (const value of values) if (value instanceof Promise) return Promise.all(values)
   return values as T[]
 }
+
+/**
+ * What a handler that sends its own reply returns: nothing when the reply went out in this turn,
+ * the promise of it otherwise (Fastify then waits for it, and reports its rejection).
+ */
+export function sentWhen(sent: Awaitable<unknown>): Promise<void> | undefined {
+  return sent instanceof Promise ? sent.then(() => undefined) : undefined
+}

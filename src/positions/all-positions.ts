@@ -1,6 +1,6 @@
 import { type Awaitable, andThen } from '../awaitable.ts'
 import type { Enrichment, PositionsDeps, ProtocolModule } from '../protocols/protocol-module.ts'
-import { answerPositions, baseMeta, coverageComplete, type PositionsMeta } from './answer.ts'
+import { answerPositions, baseMeta, type PositionsMeta } from './answer.ts'
 import {
   type AnswerCache,
   allPositionsKey,
@@ -112,20 +112,13 @@ export function answerAllPositionsKept(
     return andThen(servingSnapshots(modules, deps, head, query), (serving) => {
       const { network } = deps
       const sections = () => surfacesAt(modules, deps, head, query, serving, cache, epoch, serializers)
-      const effective = serving.effective
-      if (effective === null || network === null) {
+      if (serving.effective === null || network === null) {
         return andThen(sections(), (answers) => composeAllPositions(modules, query.address, answers))
       }
-      // Each section's partiality that comes from the request, as surfaceAt decides it.
+      // Each section's partiality that comes from the request, as surfaceAt sets it.
       const meta = baseMeta(deps, head, query.pin)
       let partial = ''
-      for (const module of modules) {
-        partial +=
-          meta.partial_result ||
-          !coverageComplete(module.coverage(network), head.firstIndexedLedger, effective)
-            ? '1'
-            : '0'
-      }
+      for (const lacking of serving.historyLacking) partial += meta.partial_result || lacking ? '1' : '0'
       const key = allPositionsKey(query.address, serving.ledgers, partial)
       const kept = cache.getAll(key)
       if (kept !== undefined) {
@@ -137,21 +130,21 @@ export function answerAllPositionsKept(
       }
       return andThen(sections(), (answers) => {
         const answer = composeAllPositions(modules, query.address, answers)
-        let newest: number | null = null
-        for (const ledger of serving.ledgers)
-          if (ledger !== null && (newest === null || ledger > newest)) newest = ledger
-        cache.setAll(
-          key,
-          {
-            head: flat(answer.head),
-            asOfLedger: answer.meta.as_of_ledger,
-            oracleStalenessS: answer.meta.oracle_staleness_seconds,
-            partial: answer.meta.partial_result,
-            sources: answer.meta.sources.slice(),
-          },
-          newest,
-          epoch,
-        )
+        // As a section whose snapshot vanished between the two reads (a store being wiped) is
+        // not remembered, neither is an answer made with one.
+        if (answers.every((a, i) => a.surface.ledger === serving.ledgers[i])) {
+          cache.setAll(
+            key,
+            {
+              head: flat(answer.head),
+              asOfLedger: answer.meta.as_of_ledger,
+              oracleStalenessS: answer.meta.oracle_staleness_seconds,
+              partial: answer.meta.partial_result,
+              sources: answer.meta.sources.slice(),
+            },
+            epoch,
+          )
+        }
         return answer
       })
     })

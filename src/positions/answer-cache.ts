@@ -103,8 +103,8 @@ export interface AnswerCache {
    * protocol and the body's assembly. Counted as one hit or miss.
    */
   getAll(key: string): CachedAllPositions | undefined
-  /** Keeps an all-protocols answer whose newest serving snapshot is at `newestLedger`, as `set` does. */
-  setAll(key: string, answer: CachedAllPositions, newestLedger: number | null, epoch: number): void
+  /** Keeps an all-protocols answer made by a request that observed `epoch`, as `set` does. */
+  setAll(key: string, answer: CachedAllPositions, epoch: number): void
   stats(): AnswerCacheStats
 }
 
@@ -204,10 +204,11 @@ export function createAnswerCache(budgetBytes: number): AnswerCache {
       else hits++
       return found
     },
-    setAll(key, answer, newestLedger, observed) {
+    setAll(key, answer, observed) {
       if (observed !== epoch) return
       entries.set(key, answer, allEntrySize(key, answer))
-      if (newestLedger !== null && newestLedger > newest) newest = newestLedger
+      // Its newest section's snapshot, like a surface's: the store must still hold it.
+      if (answer.asOfLedger !== null && answer.asOfLedger > newest) newest = answer.asOfLedger
     },
     set(module, address, surface, observed) {
       if (observed !== epoch) return

@@ -76,6 +76,11 @@ export interface ServingSnapshots {
   effective: number | null
   /** Per module, in order: the ledger of the latest snapshot at or before `effective`, or null. */
   ledgers: ReadonlyArray<number | null>
+  /**
+   * Per module, in order: whether the store lacks contract history the answer at `effective`
+   * needs (it began after a contract's deployment), which makes that answer partial.
+   */
+  historyLacking: readonly boolean[]
 }
 
 export function servingSnapshots(
@@ -85,15 +90,21 @@ export function servingSnapshots(
   query: { address: string; pin: number | null },
 ): Awaitable<ServingSnapshots> {
   const last = head.lastIndexedLedger
-  const effective = last === null || deps.network === null ? null : effectiveLedger(query.pin, last)
-  if (effective === null) return { effective, ledgers: modules.map(() => null) }
+  const { network } = deps
+  if (last === null || network === null) {
+    return { effective: null, ledgers: modules.map(() => null), historyLacking: modules.map(() => false) }
+  }
+  const effective = effectiveLedger(query.pin, last)
+  const historyLacking = modules.map(
+    (m) => !coverageComplete(m.coverage(network), head.firstIndexedLedger, effective),
+  )
   return andThen(
     deps.reader.snapshotLedgersAt(
       modules.map((m) => m.name),
       query.address,
       effective,
     ),
-    (ledgers) => ({ effective, ledgers }),
+    (ledgers) => ({ effective, ledgers, historyLacking }),
   )
 }
 
@@ -109,31 +120,32 @@ export function surfacesAt(
   serializers: SurfaceSerializers,
 ): Awaitable<SurfaceAnswer[]> {
   return allOf(
-    modules.map((module, i) =>
-      surfaceAt(module, deps, head, query, serving.effective, serving.ledgers[i]!, cache, epoch, serializers),
-    ),
+    modules.map((module, i) => surfaceAt(module, deps, head, query, serving, i, cache, epoch, serializers)),
   )
 }
 
-/** The surface of the snapshot at `ledger` (null: none) from the cache, rendered on a miss, and its meta. */
+/**
+ * The i-th module's surface at its serving snapshot (none: the empty answer) from the cache,
+ * rendered on a miss, and its meta.
+ */
 function surfaceAt(
   module: ProtocolModule,
   deps: PositionsDeps,
   head: IndexerHead,
   query: { address: string; pin: number | null },
-  effective: number | null,
-  ledger: number | null,
+  serving: ServingSnapshots,
+  i: number,
   cache: AnswerCache,
   epoch: number,
   serializers: SurfaceSerializers,
 ): Awaitable<SurfaceAnswer> {
   const { network } = deps
   const meta = baseMeta(deps, head, query.pin)
-  if (effective === null || network === null) {
+  if (serving.effective === null || network === null) {
     return { surface: emptySurface(module, query.address, serializers), meta }
   }
-  if (!coverageComplete(module.coverage(network), head.firstIndexedLedger, effective))
-    meta.partial_result = true
+  if (serving.historyLacking[i]) meta.partial_result = true
+  const ledger = serving.ledgers[i]!
   const kept = cache.get(module.name, query.address, ledger)
   return andThen(
     kept ?? renderSurface(module, deps, network, query.address, ledger, cache, epoch, serializers),

@@ -35,9 +35,10 @@ export interface IndexerHead {
 }
 
 /**
- * The read side of point-in-time queries (answered in the same turn on SQLite, see `Awaitable`). Every lookup is one seek on a primary-key index
- * ("latest row with ledger <= P"), so its cost does not grow with history depth. Statements
- * are prepared once: this is the hot path of every data request.
+ * The read side of point-in-time queries (answered in the same turn on SQLite, see `Awaitable`).
+ * Every lookup is one seek on a primary-key index ("latest row with ledger <= P"), so its cost
+ * does not grow with history depth. Statements are prepared once: this is the hot path of every
+ * data request.
  */
 export interface PositionsReader {
   head(): Awaitable<IndexerHead>
@@ -91,8 +92,8 @@ const MANY_SQL = {
 } as const
 
 /**
- * One row whose column `l<i>` is the serving snapshot's ledger for the i-th protocol. Placeholders are
- * numbered in order of appearance (SQLite binds them by position).
+ * One row whose column `l<i>` is the serving snapshot's ledger for the i-th protocol: three
+ * parameters per protocol (its name, the address, the ledger), numbered in that order.
  */
 function snapshotLedgersSql(count: number): string {
   const columns = Array.from(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { andThen } from '../../awaitable.ts'
+import { andThen, sentWhen } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
 import {
   allPositionsBody,
@@ -61,7 +61,7 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
           ),
           (answer) => sendJson(reply, allPositionsBody(answer, Math.round(performance.now() - started))),
         )
-        return sent instanceof Promise ? sent.then(() => undefined) : undefined
+        return sentWhen(sent)
       }
       return (async () => {
         const response = await answerAllPositions(PROTOCOLS, await depsOf(request), { address, pin })

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { type Awaitable, andThen } from '../../awaitable.ts'
+import { type Awaitable, andThen, sentWhen } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { answerHistory, answerPositions, decodeHistoryCursor } from '../../positions/answer.ts'
@@ -151,7 +151,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           return sendJson(reply, positionsBody(surface))
         },
       )
-      return sent instanceof Promise ? sent.then(() => undefined) : undefined
+      return sentWhen(sent)
     }
     return (async () => {
       const response = await answerPositions(module, await depsOf(request), { address, pin, atPin })
