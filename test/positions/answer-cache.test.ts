@@ -11,6 +11,7 @@ import { NO_TOTALS } from '../../src/positions/totals.ts'
 import { PROTOCOLS } from '../../src/protocols/registry.ts'
 import type { IndexerHead } from '../../src/store/positions-read.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
+import { sameTime } from '../support/bodies.ts'
 import { apiKey, createKey } from '../support/factories.ts'
 
 const MAX_PRICE_AGE_S = 3600
@@ -26,9 +27,6 @@ const DEVNET = {
   startLedger: START,
 }
 const MID = START + 400
-
-/** The one member that differs between two requests for the same answer: the server's own time. */
-const sameTime = (body: string) => body.replace(/"response_time_ms":[0-9]+/g, '"response_time_ms":0')
 
 describe('the answer cache: bodies byte for byte as the uncached path writes them', () => {
   let devnet: Devnet

@@ -7,6 +7,7 @@ import { createLogger } from '../../src/logger.ts'
 import { PROTOCOLS } from '../../src/protocols/registry.ts'
 import type { Database, PreparedQuery } from '../../src/store/db.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
+import { sameTime } from '../support/bodies.ts'
 import { TEST_DB_KIND } from '../support/database.ts'
 import { apiKey, createKey } from '../support/factories.ts'
 
@@ -22,7 +23,6 @@ const DEVNET = {
 }
 const HEAD = START + 300
 const NAMES = PROTOCOLS.map((m) => m.name)
-const sameTime = (body: string) => body.replace(/"response_time_ms":[0-9]+/g, '"response_time_ms":0')
 
 /**
  * A data request begins with one statement: the key's authentication generation, the indexer
