@@ -7,7 +7,6 @@ import {
   readInvocations,
   sdkToNative,
 } from './decode-envelopes.ts'
-
 import { skipXdr, visitXdr, XdrSpanError } from './xdr-span.ts'
 
 /**
