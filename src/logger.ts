@@ -94,7 +94,7 @@ export interface FlushableDestination extends DestinationStream {
  * The stream does the writing in the calling thread: stdout on a pipe or socket writes at once
  * and queues what the reader is not ready for, on a file it writes synchronously. (pino's
  * asynchronous destination hands every write to a thread-pool thread instead; measured on the
- * vault endpoint, that hand-off cost about a sixth of the request's CPU: docs/performance.md.)
+ * vault endpoint, that hand-off cost about a tenth of the request's CPU: docs/performance.md.)
  *
  * A stream that fails (stdout's reader gone: EPIPE) takes no more lines and does not take the
  * server down: the lines it cannot take are dropped. Lines still gathered when the process exits
@@ -112,16 +112,9 @@ export function turnBatched(stream: NodeJS.WritableStream): FlushableDestination
     scheduled = false
     const lines = pending
     pending = ''
-    if (failed) {
-      callback?.()
-      return
-    }
-    if (lines === '') {
-      if (callback) stream.write('', () => callback())
-      return
-    }
-    if (callback) stream.write(lines, (error) => callback(error ?? undefined))
-    else stream.write(lines)
+    // A flush with nothing gathered still writes (nothing), to call back after the writes before it.
+    if (failed || (lines === '' && callback === undefined)) return callback?.()
+    stream.write(lines, callback && ((error) => callback(error ?? undefined)))
   }
   const onTurnEnd = () => writeOut()
   return {

@@ -64,12 +64,22 @@ describe('log lines gathered per turn of the event loop', () => {
   it('a stream that fails (its reader gone) drops the lines and throws nothing', async () => {
     const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })
     const { writes, stream } = recordingStream(epipe)
+    let handed = 0
+    const write = stream.write.bind(stream) as (...args: unknown[]) => boolean
+    stream.write = ((...args: unknown[]) => {
+      handed++
+      return write(...args)
+    }) as typeof stream.write
     const destination = turnBatched(stream)
     destination.write('lost\n')
     await turnEnd()
     await turnEnd()
+    expect(handed).toBe(1)
+    // The failed stream is handed nothing more: later lines are dropped, flush still calls back.
     expect(() => destination.write('after\n')).not.toThrow()
+    await turnEnd()
     await new Promise<void>((resolve) => destination.flush(() => resolve()))
+    expect(handed).toBe(1)
     expect(writes).toEqual([])
   })
 
