@@ -113,7 +113,10 @@ export function turnBatched(stream: NodeJS.WritableStream): FlushableDestination
     const lines = pending
     pending = ''
     // A flush with nothing gathered still writes (nothing), to call back after the writes before it.
-    if (failed || (lines === '' && callback === undefined)) return callback?.()
+    if (failed || (lines === '' && callback === undefined)) {
+      callback?.()
+      return
+    }
     stream.write(lines, callback && ((error) => callback(error ?? undefined)))
   }
   const onTurnEnd = () => writeOut()
