@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import type { Database } from './db.ts'
-import { createQueryOne } from './prepared.ts'
 import type { ApiKeysTable, Schema } from './schema.ts'
 
 export type ApiKeyRow = ApiKeysTable
@@ -38,12 +37,14 @@ export interface ApiKeyLookup {
 
 /**
  * The key behind a hash, with its organization's plan and the authentication generation, read in
- * one statement on the unique index: the record is exactly as it was at that generation.
+ * one statement on the unique index: the record is exactly as it was at that generation. It reads
+ * committed data only, like the generation each request compares it with (src/store/request-state.ts):
+ * a key written by a transaction still open in this process is neither seen nor remembered.
  */
 export function createApiKeyLookup(database: Database): (keyHash: string) => Promise<ApiKeyLookup | null> {
-  const one = createQueryOne(database, KEY_SQL, 'api_keys')
+  const byHash = database.committed.prepare(KEY_SQL.byHash, 'api_keys_byHash')
   return async (keyHash) => {
-    const row = await one<ApiKeyWithPlan & { generation: number | string }>('byHash', [keyHash])
+    const row = await byHash.one<ApiKeyWithPlan & { generation: number | string }>([keyHash])
     if (!row) return null
     const { generation, ...key } = row
     return { key, generation: String(generation) }

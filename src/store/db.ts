@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { Awaitable } from '../awaitable.ts'
 import type { DatabaseConfig } from '../config.ts'
+import { createCommitProbe } from './commit-probe.ts'
 import type { Schema } from './schema.ts'
 import { asKyselySqlite, type DatabaseSync, openSqlite } from './sqlite-driver.ts'
 
@@ -17,6 +18,20 @@ pg.types.setTypeParser(20, (value: string) => Number(value))
 export interface PreparedQuery {
   one<T>(params: ReadonlyArray<unknown>): Awaitable<T | null>
   all<T>(params: ReadonlyArray<unknown>): Awaitable<T[]>
+}
+
+/**
+ * Statements that see committed data only, for the state every API-key request begins with
+ * (src/store/request-state.ts), and whether anything has been committed since an earlier read.
+ * - SQLite: a second connection of the process, that never writes (the first one's open
+ *   transactions are invisible to it), and a CommitProbe on the WAL index: `commitVersion()`
+ *   returns the same number twice only if no connection of any process committed in between.
+ * - PostgreSQL: the pool (a statement outside a transaction reads committed data); no probe, so
+ *   `commitVersion` is null and every request reads.
+ */
+export interface CommittedReads {
+  prepare(sql: string, name: string): PreparedQuery
+  commitVersion: (() => number) | null
 }
 
 /**
@@ -52,6 +67,7 @@ export interface WriterLock {
  *   (a standby waits on it), nothing on SQLite (embedded in one process; the checkpoint check in the
  *   writer still refuses a second writer).
  * - `migrationSchema`: where Kysely keeps its migration tables (the isolating PostgreSQL schema).
+ * - `committed`: reads of committed data only, with a commit probe on SQLite (see CommittedReads).
  */
 export interface DatabaseCapabilities {
   db: Kysely<Schema>
@@ -60,6 +76,7 @@ export interface DatabaseCapabilities {
   writer: BatchWriter
   acquireWriterLock(signal?: AbortSignal, onWait?: () => void): Promise<WriterLock>
   migrationSchema: string | undefined
+  committed: CommittedReads
   close: () => Promise<void>
 }
 
@@ -84,36 +101,60 @@ export function createDatabase(config: DatabaseConfig, options: CreateDatabaseOp
   return config.kind === 'sqlite' ? createSqlite(config.path) : createPostgres(config.url, options)
 }
 
+/** A statement of `connection`, prepared at its first use; `$n` placeholders as PreparedQuery says. */
+function prepareSqlite(connection: () => DatabaseSync, sql: string): PreparedQuery {
+  let statement: StatementSync | null = null
+  const get = () => {
+    // `$n` becomes SQLite's `?n`: the n-th parameter, wherever and however often it appears.
+    statement ??= connection().prepare(sql.replace(/\$(\d+)/g, '?$1'))
+    return statement
+  }
+  return {
+    // Answered in this turn: a SQLite statement is a function call, and its result needs no promise.
+    one: <T>(params: ReadonlyArray<unknown>) => (get().get(...(params as never[])) as T | undefined) ?? null,
+    all: <T>(params: ReadonlyArray<unknown>) => get().all(...(params as never[])) as T[],
+  }
+}
+
 function createSqlite(path: string): Database {
   const raw = openSqlite(path)
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: asKyselySqlite(raw) }) })
   // Kysely's SQLite driver hands out its single connection under a mutex; holding it here waits
   // for any transaction in flight and keeps new ones out until `fn` returns.
   const exclusive = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn())
+  // The committed-reads connection and its probe, opened at their first use (most commands never
+  // serve a request). An in-memory database has no second connection to it: its reads stay on the
+  // one connection, with no probe.
+  const inMemory = path === ':memory:' || path === ''
+  let reader: DatabaseSync | null = null
+  const readerConnection = (): DatabaseSync => {
+    if (reader === null) {
+      reader = openSqlite(path)
+      reader.exec('PRAGMA query_only = ON')
+    }
+    return reader
+  }
+  const probe = inMemory ? null : createCommitProbe(path)
   return {
     kind: 'sqlite',
     db,
     raw,
     exclusive,
     inProcess: true,
-    prepare(sql) {
-      let statement: StatementSync | null = null
-      const get = () => {
-        // `$n` becomes SQLite's `?n`: the n-th parameter, wherever and however often it appears.
-        statement ??= raw.prepare(sql.replace(/\$(\d+)/g, '?$1'))
-        return statement
-      }
-      return {
-        // Answered in this turn: a SQLite statement is a function call, and its result needs no promise.
-        one: <T>(params: ReadonlyArray<unknown>) =>
-          (get().get(...(params as never[])) as T | undefined) ?? null,
-        all: <T>(params: ReadonlyArray<unknown>) => get().all(...(params as never[])) as T[],
-      }
-    },
+    prepare: (sql) => prepareSqlite(() => raw, sql),
     writer: { serial: true, run: (fn) => exclusive(() => fn(raw)) },
     acquireWriterLock: async () => ({ lost: new AbortController().signal, release: async () => {} }),
     migrationSchema: undefined,
-    close: () => db.destroy(),
+    committed: {
+      prepare: (sql) => prepareSqlite(inMemory ? () => raw : readerConnection, sql),
+      commitVersion: probe && (() => probe.version()),
+    },
+    async close() {
+      await db.destroy()
+      probe?.close()
+      reader?.close()
+      reader = null
+    },
   }
 }
 
@@ -133,15 +174,7 @@ function createPostgres(url: string, options: CreateDatabaseOptions): Database {
     pool,
     schema,
     inProcess: false,
-    prepare(sql, name) {
-      // A named query is parsed and planned once per connection by the server.
-      const run = (params: ReadonlyArray<unknown>) => pool.query({ name, text: sql, values: [...params] })
-      return {
-        one: async <T>(params: ReadonlyArray<unknown>) =>
-          ((await run(params)).rows[0] as T | undefined) ?? null,
-        all: async <T>(params: ReadonlyArray<unknown>) => (await run(params)).rows as T[],
-      }
-    },
+    prepare: (sql, name) => preparePostgres(pool, sql, name),
     writer: {
       serial: false,
       async run(fn) {
@@ -155,7 +188,18 @@ function createPostgres(url: string, options: CreateDatabaseOptions): Database {
     },
     acquireWriterLock: (signal, onWait) => acquireAdvisoryLock(pool, signal, onWait),
     migrationSchema: schema ?? undefined,
+    // A statement outside a transaction reads committed data; nothing tells of commits cheaply.
+    committed: { prepare: (sql, name) => preparePostgres(pool, sql, name), commitVersion: null },
     close: () => db.destroy(),
+  }
+}
+
+/** A named query: parsed and planned once per pooled connection by the server. */
+function preparePostgres(pool: pg.Pool, sql: string, name: string): PreparedQuery {
+  const run = (params: ReadonlyArray<unknown>) => pool.query({ name, text: sql, values: [...params] })
+  return {
+    one: async <T>(params: ReadonlyArray<unknown>) => ((await run(params)).rows[0] as T | undefined) ?? null,
+    all: async <T>(params: ReadonlyArray<unknown>) => (await run(params)).rows as T[],
   }
 }
 

@@ -52,7 +52,7 @@ export interface PositionsReader {
     protocols: readonly string[],
     address: string,
     ledger: number,
-  ): Awaitable<Array<number | null>>
+  ): Awaitable<ReadonlyArray<number | null>>
   /**
    * The snapshots with `from <= ledger <= to`, newest first, at most `limit`: one range scan on the
    * snapshots' primary key, whatever the depth of the account's history.

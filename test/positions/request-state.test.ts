@@ -36,6 +36,7 @@ describe(`the request's one statement (${TEST_DB_KIND})`, () => {
   let counted: App
   let statements = 0
   let key: string
+  let keyId: string
 
   beforeAll(async () => {
     devnet = await startDevnet(DEVNET)
@@ -58,13 +59,20 @@ describe(`the request's one statement (${TEST_DB_KIND})`, () => {
         return query.all(params)
       },
     })
+    // Every statement counted, on the store's connection and on its committed reads.
     const database = {
       ...t.database,
       prepare: (sql: string, name: string) => count(t.database.prepare(sql, name)),
+      committed: {
+        ...t.database.committed,
+        prepare: (sql: string, name: string) => count(t.database.committed.prepare(sql, name)),
+      },
     } as Database
     countedCtx = await createContext(t.ctx.config, createLogger('silent'), { clock: t.clock, database })
     counted = await buildApp(countedCtx)
-    key = (await createKey(t.app)).key
+    const created = await createKey(t.app)
+    key = created.key
+    keyId = created.api_key_id
   }, 240_000)
 
   afterAll(async () => {
@@ -120,6 +128,13 @@ describe(`the request's one statement (${TEST_DB_KIND})`, () => {
         .where('protocol', '=', 'vaultprotocol')
         .executeTakeFirstOrThrow()
     ).address
+    // Nothing is committed during this test: the last-used times of its requests stay in memory.
+    await countedCtx.keyUsage.close()
+    // SQLite's commit probe tells that nothing was committed since a state was read, so a request
+    // that asks for a state read before (same seek) reads no statement for it; PostgreSQL reads it
+    // again on every request, in the one statement.
+    const probed = t.database.committed.commitVersion !== null
+    let plainKept = false
     const get = (url: string) => counted.inject({ method: 'GET', url, headers: apiKey(key) })
     for (const url of [
       `/v1/users/${address}/positions/vaultprotocol?as_of_ledger=${START + 200}`,
@@ -131,16 +146,69 @@ describe(`the request's one statement (${TEST_DB_KIND})`, () => {
       statements = 0
       const kept = await get(url)
       expect(kept.statusCode).toBe(200)
-      expect(statements, url).toBe(1)
+      expect(statements, url).toBe(probed ? 0 : 1)
+      expect(sameTime(kept.body)).toBe(sameTime(first.body))
       // A pin the seek does not take (written with leading zeros past 15 digits) goes the way of
-      // two statements, to the same answer.
+      // two statements (the state without a seek, then the serving snapshots), to the same answer.
       const padded = url.replace(`as_of_ledger=${START + 200}`, `as_of_ledger=0000000000000${START + 200}`)
       if (padded !== url) {
         statements = 0
         const other = await get(padded)
-        expect(statements).toBe(2)
+        expect(statements).toBe(probed && plainKept ? 1 : 2)
+        plainKept = true
         expect(sameTime(other.body)).toBe(sameTime(kept.body))
       }
+    }
+  })
+
+  it('reads the state again after a commit by any connection, and never one still open', async () => {
+    const address = (
+      await t.database.db
+        .selectFrom('snapshots')
+        .select('address')
+        .where('protocol', '=', 'vaultprotocol')
+        .executeTakeFirstOrThrow()
+    ).address
+    const url = `/v1/users/${address}/positions/vaultprotocol?as_of_ledger=${START + 100}`
+    const get = () => counted.inject({ method: 'GET', url, headers: apiKey(key) })
+    const probed = t.database.committed.commitVersion !== null
+    const other = t.testDb.open()
+    try {
+      expect((await get()).statusCode).toBe(200)
+      statements = 0
+      expect((await get()).statusCode).toBe(200)
+      expect(statements).toBe(probed ? 0 : 1)
+
+      // A commit that changes nothing authentication or the answer reads, through another
+      // connection: the next request reads its state again.
+      await other.db.updateTable('api_keys').set({ last_used_at: 1 }).where('id', '=', keyId).execute()
+      statements = 0
+      expect((await get()).statusCode).toBe(200)
+      expect(statements).toBe(1)
+
+      // A revocation inside a transaction of this process that is still open is not seen by a
+      // request (its state and key come from committed data), and once rolled back never is. The
+      // commit before it makes that request read its state again, inside the transaction.
+      await other.db.updateTable('api_keys').set({ last_used_at: 2 }).where('id', '=', keyId).execute()
+      const rolledBack = new Error('rolled back on purpose')
+      const during: number[] = []
+      await expect(
+        t.database.db.transaction().execute(async (trx) => {
+          await trx.updateTable('api_keys').set({ revoked_at: 1 }).where('id', '=', keyId).execute()
+          during.push((await get()).statusCode)
+          throw rolledBack
+        }),
+      ).rejects.toBe(rolledBack)
+      expect(during).toEqual([200])
+      expect((await get()).statusCode).toBe(200)
+
+      // Committed, the same revocation is refused on the next request.
+      await t.database.db.updateTable('api_keys').set({ revoked_at: 1 }).where('id', '=', keyId).execute()
+      const refused = await get()
+      expect(refused.statusCode).toBe(401)
+      expect(refused.json().error.message).toBe('the API key has been revoked')
+    } finally {
+      await other.close()
     }
   })
 })
