@@ -29,7 +29,12 @@ export interface CpuProfile {
 const PARTS: Array<[string, (frame: CallFrame) => boolean]> = [
   ['garbage collector', (f) => f.functionName === '(garbage collector)'],
   ['profiler itself', (f) => f.url === 'node:inspector' || f.url.includes('cpu-prof-hook')],
-  ['request log line (pino, sonic-boom)', (f) => /\/(pino|sonic-boom|pino-std-serializers)\//.test(f.url)],
+  // The line's building (src/logger.ts) and its write to stdout at the turn's end, which the
+  // socket-write rule below would otherwise take for the response.
+  [
+    'request log line (building, stdout write)',
+    (f) => /\/(pino|sonic-boom|pino-std-serializers)\//.test(f.url) || f.url.endsWith('/src/logger.ts'),
+  ],
   ['metrics (prom-client)', (f) => f.url.includes('/prom-client/')],
   ['rate limiter', (f) => f.url.includes('/src/rate-limit/')],
   ['SQL statements (src/store)', (f) => f.url.includes('/src/store/')],

@@ -78,8 +78,21 @@ export function writeRequestLine(logger: object, fields: RequestLineFields): voi
   if (internals[pino.symbols.levelValSym] > 30) return
   const org = fields.org === undefined ? '' : `,"org":${JSON.stringify(fields.org)}`
   internals[pino.symbols.streamSym].write(
-    `{"level":30,"time":"${new Date().toISOString()}"${internals[pino.symbols.chindingsSym]},"method":${JSON.stringify(fields.method)},"url":${JSON.stringify(fields.url)},"status":${fields.status},"ms":${fields.ms}${org},"msg":"request"}\n`,
+    `{"level":30,"time":"${isoNow()}"${internals[pino.symbols.chindingsSym]},"method":${JSON.stringify(fields.method)},"url":${JSON.stringify(fields.url)},"status":${fields.status},"ms":${fields.ms}${org},"msg":"request"}\n`,
   )
+}
+
+let isoMs = Number.NaN
+let iso = ''
+
+/** `new Date().toISOString()`, written once per millisecond (a busy server logs many lines in one). */
+function isoNow(): string {
+  const ms = Date.now()
+  if (ms !== isoMs) {
+    isoMs = ms
+    iso = new Date(ms).toISOString()
+  }
+  return iso
 }
 
 /** A log destination that can be flushed: pino's `logger.flush(cb)` calls it. */

@@ -3,6 +3,7 @@ import { Type } from 'typebox'
 import { AppError } from '../errors.ts'
 
 const INT64_MAX = 2n ** 63n - 1n
+const MAX_SAFE_PIN = BigInt(Number.MAX_SAFE_INTEGER)
 
 export const AddressParam = Type.String({
   minLength: 1,
@@ -46,13 +47,15 @@ export function requireAddress(address: string): string {
  * beyond Number's exact range stay BigInt so they echo back unchanged.
  */
 export function parseLedgerPin(value: string, field: string): number | bigint {
+  // Fifteen digits or fewer are below 2^53: the number is exact, and no BigInt is needed.
+  if (value.length <= 15) return Number(value)
   const pin = BigInt(value)
   if (pin > INT64_MAX) {
     throw new AppError('invalid_request', `${field} must be at most ${INT64_MAX}`, {
       details: [{ field, message: `${field} must be ${lowerFirst(LEDGER_PIN_WORDS)}` }],
     })
   }
-  return pin <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(pin) : pin
+  return pin <= MAX_SAFE_PIN ? Number(pin) : pin
 }
 
 function lowerFirst(text: string): string {
