@@ -75,11 +75,10 @@ const KEPT_STATES_MAX = 10_000
  * CommittedReads): it never sees a transaction still open in this process.
  *
  * Where the store can tell cheaply that nothing has been committed since (SQLite's commit probe),
- * the state read for a seek is remembered and answered again while no connection of any process
- * has committed: the probe is read before the statement, so a state is only ever kept under a
- * version that was current when its read began, and a commit anywhere (a revoked key, a plan
- * change, an indexed batch, the batched last-used times) changes the version and forgets every
- * kept state before the next request is answered. On PostgreSQL every request reads.
+ * what the statement read is remembered: the generation and the checkpoint until any connection of
+ * any process commits (a revoked key, a plan change, an indexed batch, the batched last-used
+ * times), and each seek's serving snapshots for as long as the indexed history they were found in
+ * stays as it was (see `rememberBetweenCommits`). On PostgreSQL every request reads.
  *
  * A returned state may be shared by several requests: it is frozen.
  */
@@ -127,47 +126,136 @@ export function createRequestStateReader(
   }
   const commitVersion = database.committed.commitVersion
   if (commitVersion === null) return read
+  return rememberBetweenCommits(read, commitVersion)
+}
 
-  // Kept states of the current version: without a seek, and per (protocols, address, pin). A
-  // route's seek names the same protocols array on every request.
-  let version: number | null = null
-  let plain: RequestState | undefined
-  let sought = new Map<readonly string[], Map<string, Map<number | null, RequestState>>>()
-  let kept = 0
+/** A seek's result as remembered, with the checkpoint it was found under. */
+interface KeptSeek {
+  result: SeekResult
+  /** The checkpoint (last indexed ledger) when it was found. */
+  foundAt: number
+  /** The request state it last went out in, and the commit version that state was made at. */
+  state: RequestState | null
+  stateVersion: number
+}
+
+/**
+ * `read`, answered from memory while `commitVersion()` says nothing was committed since.
+ *
+ * The version is read before anything else, so what is kept was read at or after that version's
+ * moment. The generation and the checkpoint are answered again only while the version is
+ * unchanged: after a commit anywhere, the next request reads them again (with its seek, in its
+ * one statement).
+ *
+ * A seek's result also outlives commits that leave the store's history alone. The serving
+ * snapshot of a protocol for an address at a ledger at or below the checkpoint is fixed once that
+ * ledger is indexed: the indexer writes a ledger's snapshots in the batch that moves the
+ * checkpoint past it and never rewrites them (the answer cache rests on the same rule, see
+ * src/positions/answer-cache.ts). So while the first indexed ledger is the same and the checkpoint
+ * has not gone back, a result found for a pin at or below the checkpoint of its time is still the
+ * answer (its effective ledger is the pin), and any result is while the checkpoint has not moved.
+ * A key-usage flush or a key or plan change therefore costs one statement, at the next request,
+ * not one per address and pin asked before; the indexer's next batch costs a seek again only to
+ * requests without a pin or pinned above the old checkpoint. A first indexed ledger that differs, or a checkpoint that went back
+ * (a store wiped, re-indexed from elsewhere), forgets every result.
+ */
+function rememberBetweenCommits(
+  read: (seek: SnapshotSeek | null | undefined) => Awaitable<RequestState>,
+  commitVersion: () => number,
+): (seek?: SnapshotSeek | null) => Awaitable<RequestState> {
+  let version = Number.NaN
+  /** The state without a seek at `version`; null until read. */
+  let plain: RequestState | null = null
+  /** Seek results per (protocols, address, pin), found under first indexed ledger `scopeFirst`. */
+  let kept = new Map<readonly string[], Map<string, Map<number | null, KeptSeek>>>()
+  let keptCount = 0
+  let scopeFirst: number | null = null
+  let scopeLast: number | null = null
+  const forget = () => {
+    kept = new Map()
+    keptCount = 0
+  }
+  /** Takes the head read at the current version; forgets the results it makes unsafe. */
+  const rescope = (head: IndexerHead) => {
+    const last = head.lastIndexedLedger
+    if (head.firstIndexedLedger !== scopeFirst || last === null || (scopeLast !== null && last < scopeLast)) {
+      forget()
+    }
+    scopeFirst = head.firstIndexedLedger
+    scopeLast = last
+  }
+  const plainNow = (): Awaitable<RequestState> => {
+    if (plain !== null) return plain
+    const at = version
+    return andThen(read(null), (state) => {
+      if (version === at && plain === null) {
+        rescope(state.head)
+        plain = state
+      }
+      return state
+    })
+  }
+  /** A kept result that still answers `seek` under `head`, or undefined. */
+  const stillServes = (entry: KeptSeek | undefined, pin: number | null, head: IndexerHead) => {
+    if (entry === undefined) return undefined
+    const last = head.lastIndexedLedger
+    return entry.foundAt === last || (pin !== null && last !== null && pin <= entry.foundAt)
+      ? entry
+      : undefined
+  }
+  const keep = (seek: SnapshotSeek, state: RequestState, last: number, now: number) => {
+    if (keptCount >= KEPT_STATES_MAX) forget()
+    let addresses = kept.get(seek.protocols)
+    if (addresses === undefined) {
+      addresses = new Map()
+      kept.set(seek.protocols, addresses)
+    }
+    let pins = addresses.get(seek.address)
+    if (pins === undefined) {
+      pins = new Map()
+      addresses.set(seek.address, pins)
+    }
+    if (!pins.has(seek.pin)) keptCount += 1
+    pins.set(seek.pin, { result: state.seek!, foundAt: last, state, stateVersion: now })
+  }
   return (seek) => {
     const now = commitVersion()
-    if (now !== version || kept >= KEPT_STATES_MAX) {
+    if (now !== version) {
       version = now
-      plain = undefined
-      sought = new Map()
-      kept = 0
+      plain = null
     }
-    if (!seek) {
-      if (plain !== undefined) return plain
-      return andThen(read(seek), (state) => {
-        if (version === now) {
-          plain = state
-          kept += 1
+    if (!seek) return plainNow()
+    if (plain !== null) {
+      const base = plain
+      const entry = stillServes(
+        kept.get(seek.protocols)?.get(seek.address)?.get(seek.pin),
+        seek.pin,
+        base.head,
+      )
+      if (entry !== undefined) {
+        if (entry.stateVersion !== now || entry.state === null) {
+          entry.state = Object.freeze({ generation: base.generation, head: base.head, seek: entry.result })
+          entry.stateVersion = now
         }
-        return state
-      })
+        return entry.state
+      }
     }
-    let byAddress = sought.get(seek.protocols)
-    const found = byAddress?.get(seek.address)?.get(seek.pin)
-    if (found !== undefined) return found
+    // One statement reads the seek with the generation and the checkpoint; at a new version it
+    // also gives the state without a seek.
     return andThen(read(seek), (state) => {
-      if (version !== now) return state
-      if (byAddress === undefined) {
-        byAddress = new Map()
-        sought.set(seek.protocols, byAddress)
+      const last = state.head.lastIndexedLedger
+      if (version !== now || state.seek === null || last === null) return state
+      if (plain === null) {
+        rescope(state.head)
+        plain = Object.freeze({ generation: state.generation, head: state.head, seek: null })
+      } else if (
+        last !== plain.head.lastIndexedLedger ||
+        state.head.firstIndexedLedger !== plain.head.firstIndexedLedger
+      ) {
+        // Read after a commit this version has not seen: served, not kept.
+        return state
       }
-      let byPin = byAddress.get(seek.address)
-      if (byPin === undefined) {
-        byPin = new Map()
-        byAddress.set(seek.address, byPin)
-      }
-      byPin.set(seek.pin, state)
-      kept += 1
+      keep(seek, state, last, now)
       return state
     })
   }
