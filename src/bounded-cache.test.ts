@@ -15,6 +15,30 @@ describe('bounded cache', () => {
     expect(cache.size).toBe(2)
   })
 
+  it('moves a read entry to the newest end only when it is not among the newest quarter', () => {
+    const cache = createBoundedCache<string, number>(8)
+    for (const [i, key] of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].entries()) cache.set(key, i, 1)
+    // h and g are the two newest of eight: read, they keep their places (g before h); a, the
+    // oldest, moves to the newest end. Oldest first: b c d e f g h a.
+    expect([cache.get('h'), cache.get('g'), cache.get('a')]).toEqual([7, 6, 0])
+    // Each insert evicts the oldest. (A read that misses moves nothing.)
+    for (const key of ['p', 'q', 'r', 's', 't']) cache.set(key, 0, 1)
+    expect([cache.get('b'), cache.get('c'), cache.get('d'), cache.get('e'), cache.get('f')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ])
+    // g goes before h, in the order they were placed; a, moved by its read, outlives both.
+    cache.set('u', 0, 1)
+    expect(cache.get('g')).toBeUndefined()
+    cache.set('v', 0, 1)
+    expect(cache.get('h')).toBeUndefined()
+    expect(cache.get('a')).toBe(0)
+    expect(cache.size).toBe(8)
+  })
+
   it('replaces an entry and its size, and keeps nothing larger than the budget', () => {
     const cache = createBoundedCache<string, number>(10)
     cache.set('a', 1, 6)

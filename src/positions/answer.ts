@@ -38,7 +38,7 @@ export function baseMeta(deps: PositionsDeps, head: IndexerHead, pin: number | b
     indexed_from_ledger: head.firstIndexedLedger,
     oracle_staleness_seconds: 0,
     // Ledgers above the checkpoint are unknown, not empty: say so.
-    partial_result: last === null || (pin !== null && BigInt(pin) > BigInt(last)),
+    partial_result: last === null || (pin !== null && above(pin, last)),
     response_time_ms: 0,
     sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
   }
@@ -46,7 +46,12 @@ export function baseMeta(deps: PositionsDeps, head: IndexerHead, pin: number | b
 
 /** The ledger answered for: the pin, or the checkpoint when the pin is above it or omitted. */
 export function effectiveLedger(pin: number | bigint | null, last: number): number {
-  return pin === null || BigInt(pin) > BigInt(last) ? last : Number(pin)
+  return pin === null || above(pin, last) ? last : Number(pin)
+}
+
+/** Whether a pin (a number, or a BigInt beyond 2^53) is above a ledger. */
+function above(pin: number | bigint, ledger: number): boolean {
+  return typeof pin === 'number' ? pin > ledger : pin > BigInt(ledger)
 }
 
 /** Whether the store holds every contract's history up to `ledger` (else the answer is partial). */

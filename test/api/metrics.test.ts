@@ -28,6 +28,35 @@ describe('Prometheus metrics', () => {
       expect(text).toMatch(
         /strata_http_request_duration_seconds_count\{method="GET",route="\/v1\/health"\} 2/,
       )
+      // The histogram as Prometheus reads one: cumulative buckets ending at +Inf with the count.
+      expect(text).toContain('# TYPE strata_http_request_duration_seconds histogram')
+      expect(text).toContain('# TYPE strata_http_requests_total counter')
+      const buckets = [
+        ...text.matchAll(
+          /^strata_http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="\/v1\/health"\} (\d+)$/gm,
+        ),
+      ].map((m) => [m[1], Number(m[2])] as const)
+      expect(buckets.map(([le]) => le)).toEqual([
+        '0.0005',
+        '0.001',
+        '0.0025',
+        '0.005',
+        '0.01',
+        '0.025',
+        '0.05',
+        '0.1',
+        '0.25',
+        '0.5',
+        '1',
+        '2.5',
+        '+Inf',
+      ])
+      for (let i = 1; i < buckets.length; i++)
+        expect(buckets[i]![1]).toBeGreaterThanOrEqual(buckets[i - 1]![1])
+      expect(buckets.at(-1)![1]).toBe(2)
+      const sum =
+        /^strata_http_request_duration_seconds_sum\{method="GET",route="\/v1\/health"\} (\S+)$/m.exec(text)
+      expect(Number(sum?.[1])).toBeGreaterThan(0)
       expect(text).toContain('strata_indexer_last_ledger 777')
       expect(text).toContain('strata_indexer_data_staleness_seconds 30')
       expect(text).toContain('strata_process_cpu_user_seconds_total')
