@@ -91,6 +91,16 @@ describe(`the request's one statement (${TEST_DB_KIND})`, () => {
     await devnet?.close()
   })
 
+  /** An address with a vault snapshot. */
+  const vaultAddress = async (): Promise<string> =>
+    (
+      await t.database.db
+        .selectFrom('snapshots')
+        .select('address')
+        .where('protocol', '=', 'vaultprotocol')
+        .executeTakeFirstOrThrow()
+    ).address
+
   /** The serving snapshot's ledger, found by the query builder: the latest at or before `at`. */
   const servingLedger = async (protocol: string, address: string, at: number): Promise<number | null> => {
     const row = await t.database.db
@@ -130,13 +140,7 @@ describe(`the request's one statement (${TEST_DB_KIND})`, () => {
   })
 
   it('answers a kept positions answer with that one statement, and the same body as two statements', async () => {
-    const address = (
-      await t.database.db
-        .selectFrom('snapshots')
-        .select('address')
-        .where('protocol', '=', 'vaultprotocol')
-        .executeTakeFirstOrThrow()
-    ).address
+    const address = await vaultAddress()
     // Nothing is committed during this test: the last-used times of its requests stay in memory.
     await countedCtx.keyUsage.close()
     // SQLite's commit probe tells that nothing was committed since a state was read, so a request
@@ -170,13 +174,7 @@ describe(`the request's one statement (${TEST_DB_KIND})`, () => {
   })
 
   it('reads the state again after a commit by any connection, and never one still open', async () => {
-    const address = (
-      await t.database.db
-        .selectFrom('snapshots')
-        .select('address')
-        .where('protocol', '=', 'vaultprotocol')
-        .executeTakeFirstOrThrow()
-    ).address
+    const address = await vaultAddress()
     const url = `/v1/users/${address}/positions/vaultprotocol?as_of_ledger=${START + 100}`
     const get = () => counted.inject({ method: 'GET', url, headers: apiKey(key) })
     const probed = t.database.committed.commitVersion !== null
