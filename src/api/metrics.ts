@@ -47,19 +47,20 @@ interface RouteSeries {
   count: number
 }
 
+/** One line of a metric as prom-client's registry writes it. */
+interface ExposedValue {
+  labels: Record<string, string | number>
+  value: number
+  metricName?: string
+}
+
 /** What prom-client's registry asks of a metric it writes out. */
 interface ExposedMetric {
   name: string
   help: string
   type: 'counter' | 'histogram'
   aggregator: 'sum'
-  get(): Promise<{
-    name: string
-    help: string
-    type: 'counter' | 'histogram'
-    aggregator: 'sum'
-    values: Array<{ labels: Record<string, string | number>; value: number; metricName?: string }>
-  }>
+  get(): Promise<Omit<ExposedMetric, 'get' | 'reset'> & { values: ExposedValue[] }>
   reset(): void
 }
 
@@ -76,7 +77,7 @@ function createRequestMetrics(registry: Registry) {
     name: string,
     help: string,
     type: 'counter' | 'histogram',
-    values: () => Array<{ labels: Record<string, string | number>; value: number; metricName?: string }>,
+    values: () => ExposedValue[],
   ): ExposedMetric => {
     const metric: ExposedMetric = {
       name,

@@ -20,13 +20,11 @@ export async function insertApiKey(db: Kysely<Schema>, key: ApiKeyRow): Promise<
   await db.insertInto('api_keys').values(key).execute()
 }
 
-const KEY_SQL = {
-  byHash: `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, k.replaced_by, o.plan,
-                  g.generation
-             FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-                  CROSS JOIN auth_generation g
-            WHERE k.key_hash = $1 AND g.id = 1`,
-}
+const KEY_BY_HASH_SQL = `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, k.replaced_by, o.plan,
+                                g.generation
+                           FROM api_keys k JOIN organizations o ON o.id = k.organization_id
+                                CROSS JOIN auth_generation g
+                          WHERE k.key_hash = $1 AND g.id = 1`
 
 /** A key record and the authentication generation read in the same statement. */
 export interface ApiKeyLookup {
@@ -42,7 +40,7 @@ export interface ApiKeyLookup {
  * a key written by a transaction still open in this process is neither seen nor remembered.
  */
 export function createApiKeyLookup(database: Database): (keyHash: string) => Promise<ApiKeyLookup | null> {
-  const byHash = database.committed.prepare(KEY_SQL.byHash, 'api_keys_byHash')
+  const byHash = database.committed.prepare(KEY_BY_HASH_SQL, 'api_keys_byHash')
   return async (keyHash) => {
     const row = await byHash.one<ApiKeyWithPlan & { generation: number | string }>([keyHash])
     if (!row) return null

@@ -4,9 +4,9 @@ import { closeSync, openSync, readSync } from 'node:fs'
  * Whether anything has been committed to a SQLite database in WAL mode since a moment, known
  * without a read transaction.
  *
- * Every commit that writes, by any connection of any process, rewrites the WAL-index header at the start of
- * the database's `-shm` file before the commit returns: its change counter (`iChange`), the last
- * valid frame (`mxFrame`), the salts after a WAL reset, and the header's checksum
+ * Every commit that writes, by any connection of any process, rewrites the WAL-index header at
+ * the start of the database's `-shm` file before the commit returns: its change counter
+ * (`iChange`), the last valid frame (`mxFrame`), the salts after a WAL reset, and its checksum
  * (https://www.sqlite.org/walformat.html, "The WAL-Index Header"). SQLite keeps the header twice
  * (96 bytes) and writes the second copy first; every connection, of every SQLite version sharing
  * the file, reads and writes that same layout. Reading those 96 bytes costs one `pread` (about

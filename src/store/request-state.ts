@@ -67,7 +67,7 @@ function stateSql(count: number): string {
   return `SELECT ${BASE_COLUMNS}, ${bound} AS at_ledger, ${seeks.join(', ')} ${FROM}`
 }
 
-/** How many request states are remembered between two commits (each a few hundred bytes). */
+/** How many seek results are remembered at most (each a few hundred bytes); more empties them all. */
 const KEPT_STATES_MAX = 10_000
 
 /**
@@ -135,7 +135,7 @@ interface KeptSeek {
   /** The checkpoint (last indexed ledger) when it was found. */
   foundAt: number
   /** The request state it last went out in, and the commit version that state was made at. */
-  state: RequestState | null
+  state: RequestState
   stateVersion: number
 }
 
@@ -233,7 +233,7 @@ function rememberBetweenCommits(
         base.head,
       )
       if (entry !== undefined) {
-        if (entry.stateVersion !== now || entry.state === null) {
+        if (entry.stateVersion !== now) {
           entry.state = Object.freeze({ generation: base.generation, head: base.head, seek: entry.result })
           entry.stateVersion = now
         }
