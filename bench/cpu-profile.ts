@@ -35,7 +35,7 @@ const PARTS: Array<[string, (frame: CallFrame) => boolean]> = [
     'request log line (building, stdout write)',
     (f) => /\/(pino|sonic-boom|pino-std-serializers)\//.test(f.url) || f.url.endsWith('/src/logger.ts'),
   ],
-  ['metrics (prom-client)', (f) => f.url.includes('/prom-client/')],
+  ['metrics (prom-client)', (f) => f.url.includes('/prom-client/') || f.url.endsWith('/src/api/metrics.ts')],
   ['rate limiter', (f) => f.url.includes('/src/rate-limit/')],
   ['SQL statements (src/store)', (f) => f.url.includes('/src/store/')],
   ['authentication (key, scopes, usage)', (f) => /\/src\/(api\/)?auth\//.test(f.url)],
