@@ -1,0 +1,225 @@
+// bench:api's before-and-after mode (BENCH_API_BASELINE=<another checkout of Strata, with its
+// node_modules>): this checkout's server against the baseline's on the same endpoints, in one run.
+//
+// Three servers run side by side on core 0, each on its own store: A (this checkout), A' (this
+// checkout again, on a copy of A's store) and B (the baseline, on a store its own indexer wrote from
+// the same devnet). Each pair of rounds measures the three in a rotating order, so drift hits them
+// alike. A / B is the change; A' / A is the A/A spread: what two identical servers differ by on this
+// host in this run, the noise a change must exceed before it counts.
+import { execFileSync } from 'node:child_process'
+import { copyFileSync, existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { PROTOCOLS } from '../src/protocols/registry.ts'
+import { CACHE, DURATION_S, median, PAIRS, round3 } from './api-env.ts'
+import { type ApiProcess, load, type Measured, startApi } from './api-rounds.ts'
+import {
+  type BenchCase,
+  buildStore,
+  createBenchKey,
+  EXTRA_CASES,
+  LARGE,
+  prepareStore,
+  type StoreTools,
+} from './api-stores.ts'
+import { updateBenchSection } from './report.ts'
+
+/** The baseline checkout's own modules, for building and keying the store it serves. */
+async function baselineTools(dir: string): Promise<StoreTools> {
+  const from = (path: string) => import(join(dir, path))
+  return {
+    createDatabase: (await from('src/store/db.ts')).createDatabase,
+    migrateToLatest: (await from('src/store/migrate.ts')).migrateToLatest,
+    createIndexer: (await from('src/indexer/index.ts')).createIndexer,
+    createLogger: (await from('src/logger.ts')).createLogger,
+    createApiKey: (await from('src/auth/create-api-key.ts')).createApiKey,
+    loadOrCreateSecret: (await from('src/store/secrets.ts')).loadOrCreateSecret,
+  }
+}
+
+/** The baseline's commit, naming its cached store (a new baseline commit builds a new one). */
+function commitOf(dir: string): string {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8' }).trim()
+  } catch {
+    return 'unversioned'
+  }
+}
+
+interface Server {
+  label: 'A' | "A'" | 'B'
+  api: ApiProcess
+  key: string
+}
+
+interface ComparePair {
+  a: Measured
+  aa: Measured
+  b: Measured
+}
+
+export interface CompareResult {
+  name: string
+  pairs: ComparePair[]
+  /** A / B throughput, median and range over the pairs (above 1: this checkout is faster). */
+  change: number
+  changeRange: [number, number]
+  /** B / A server CPU per request (above 1: this checkout spends less). */
+  cpuChange: number | null
+  /** A' / A throughput: the A/A spread. */
+  spread: number
+  spreadRange: [number, number]
+  /** A' / A server CPU per request, inverted like cpuChange. */
+  cpuSpread: number | null
+}
+
+/** The three servers' rounds of one case, in a rotating order, after a warm-up of each. */
+async function comparePairs(c: BenchCase, servers: Server[]): Promise<ComparePair[]> {
+  const round = (s: Server) => load(s.api, { paths: c.paths, key: s.key })
+  for (const s of servers) await round(s)
+  const pairs: ComparePair[] = []
+  for (let i = 0; i < PAIRS; i++) {
+    const order = servers.map((_, j) => servers[(i + j) % servers.length]!)
+    const measured = new Map<string, Measured>()
+    for (const s of order) {
+      const m = await round(s)
+      if (m.non2xx > 0) throw new Error(`${c.name} on ${s.label}: ${m.non2xx} non-2xx answers`)
+      measured.set(s.label, m)
+    }
+    const pair = { a: measured.get('A')!, aa: measured.get("A'")!, b: measured.get('B')! }
+    pairs.push(pair)
+    process.stderr.write(
+      `  ${c.name} pair ${i + 1} (${order.map((s) => s.label).join(', ')}): A ${pair.a.requestsPerSecond}, A' ${pair.aa.requestsPerSecond}, B ${pair.b.requestsPerSecond} req/s; CPU ${pair.a.cpuUsPerRequest} / ${pair.aa.cpuUsPerRequest} / ${pair.b.cpuUsPerRequest} µs/req\n`,
+    )
+  }
+  return pairs
+}
+
+const ratioOf =
+  (top: (p: ComparePair) => number | null, bottom: (p: ComparePair) => number | null) =>
+  (p: ComparePair): number | null => {
+    const t = top(p)
+    const b = bottom(p)
+    return t === null || b === null || b === 0 ? null : t / b
+  }
+
+function summarize(name: string, pairs: ComparePair[]): CompareResult {
+  const stats = (ratio: (p: ComparePair) => number | null) => {
+    const values = pairs.map(ratio)
+    if (values.some((v) => v === null)) return null
+    const numbers = values as number[]
+    return {
+      median: round3(median(numbers)),
+      range: [round3(Math.min(...numbers)), round3(Math.max(...numbers))],
+    }
+  }
+  const rps = (pick: (p: ComparePair) => Measured) => (p: ComparePair) => pick(p).requestsPerSecond
+  const cpu = (pick: (p: ComparePair) => Measured) => (p: ComparePair) => pick(p).cpuUsPerRequest
+  const change = stats(
+    ratioOf(
+      rps((p) => p.a),
+      rps((p) => p.b),
+    ),
+  )!
+  const spread = stats(
+    ratioOf(
+      rps((p) => p.aa),
+      rps((p) => p.a),
+    ),
+  )!
+  return {
+    name,
+    pairs,
+    change: change.median,
+    changeRange: change.range as [number, number],
+    cpuChange:
+      stats(
+        ratioOf(
+          cpu((p) => p.b),
+          cpu((p) => p.a),
+        ),
+      )?.median ?? null,
+    spread: spread.median,
+    spreadRange: spread.range as [number, number],
+    cpuSpread:
+      stats(
+        ratioOf(
+          cpu((p) => p.a),
+          cpu((p) => p.aa),
+        ),
+      )?.median ?? null,
+  }
+}
+
+/**
+ * Whether a case's change is beyond the run's noise: slower only if A / B falls below the lowest
+ * A'/A of any case (the widest the identical servers spread in this run), faster likewise above.
+ */
+function verdict(r: CompareResult, noise: { low: number; high: number }): string {
+  if (r.change < noise.low) return 'slower beyond the noise'
+  if (r.change > noise.high) return 'faster beyond the noise'
+  return 'within the noise'
+}
+
+function render(results: CompareResult[], commit: string): string {
+  const low = Math.min(...results.map((r) => r.spreadRange[0]))
+  const high = Math.max(...results.map((r) => r.spreadRange[1]))
+  return [
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`BENCH_API_BASELINE=<checkout of ${commit}> npm run bench:api\` (${PAIRS} rotating rounds of ${DURATION_S} s per endpoint; A: this checkout, A': this checkout again on a copy of its store, B: the baseline ${commit} on a store its own indexer wrote from the same devnet).`,
+    '',
+    "| endpoint | A req/s | B req/s | A / B (median [range]) | CPU B / A | A/A: A' / A (median [range]) | CPU A / A' | verdict |",
+    '|---|---|---|---|---|---|---|---|',
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${Math.round(median(r.pairs.map((p) => p.a.requestsPerSecond)))} | ${Math.round(median(r.pairs.map((p) => p.b.requestsPerSecond)))} | **${r.change}** [${r.changeRange[0]}–${r.changeRange[1]}] | ${r.cpuChange ?? 'n/a'} | ${r.spread} [${r.spreadRange[0]}–${r.spreadRange[1]}] | ${r.cpuSpread ?? 'n/a'} | ${verdict(r, { low, high })} |`,
+    ),
+    '',
+    `The A/A spread of the whole run is ${low}–${high}: a change inside it is noise.`,
+  ].join('\n')
+}
+
+/** The before-and-after run: every data endpoint of bench:api, this checkout against the baseline. */
+export async function compareWithBaseline(baselineDir: string): Promise<void> {
+  const baseline = resolve(baselineDir)
+  if (!existsSync(join(baseline, 'src/cli/main.ts'))) {
+    throw new Error(`BENCH_API_BASELINE=${baselineDir} is not a checkout of Strata (no src/cli/main.ts)`)
+  }
+  if (!existsSync(join(baseline, 'node_modules'))) {
+    throw new Error(`BENCH_API_BASELINE=${baselineDir} has no node_modules: run npm ci there first`)
+  }
+  const commit = commitOf(baseline)
+  const own = await buildStore(LARGE)
+  const queries = await prepareStore(own)
+  const copy = join(CACHE, `${LARGE.name}-aa.db`)
+  copyFileSync(own.path, copy)
+  const tools = await baselineTools(baseline)
+  const theirs = await buildStore(LARGE, tools, `${LARGE.name}-baseline-${commit}`)
+  const baselineKey = await createBenchKey(theirs.path, tools)
+
+  const cases: BenchCase[] = [
+    ...PROTOCOLS.map((module) => ({
+      name: `${module.name} positions`,
+      paths: queries.positionsPaths(module.name),
+    })),
+    ...EXTRA_CASES.map((make) => make(queries)),
+  ].filter((c) => c.paths.length > 0)
+
+  const servers: Server[] = [
+    { label: 'A', api: await startApi(own), key: queries.key },
+    { label: "A'", api: await startApi({ path: copy }), key: queries.key },
+    {
+      label: 'B',
+      api: await startApi(theirs, undefined, {}, join(baseline, 'src/cli/main.ts')),
+      key: baselineKey,
+    },
+  ]
+  try {
+    const results: CompareResult[] = []
+    for (const c of cases) results.push(summarize(c.name, await comparePairs(c, servers)))
+    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`)
+    const markdown = render(results, commit)
+    process.stdout.write(`\n${markdown}\n`)
+    updateBenchSection('api-compare', markdown)
+  } finally {
+    for (const s of servers) s.api.stop()
+  }
+}

@@ -1,0 +1,390 @@
+// The API benchmark's rounds: a server under load for a fixed time (autocannon), its CPU per request
+// and its own request log's timings; endpoints against a bare Fastify ceiling in alternating pairs.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import autocannon from 'autocannon'
+import {
+  CACHE,
+  CLI,
+  CONNECTIONS,
+  cpuUs,
+  DURATION_S,
+  median,
+  PAIRS,
+  percentile,
+  ROOT,
+  readLine,
+  round3,
+  spawnOnServerCore,
+} from './api-env.ts'
+import type { BenchCase, BuiltStore } from './api-stores.ts'
+import { type CpuProfile, type ProfileSummary, summarizeProfile } from './cpu-profile.ts'
+
+/** Child mode: the ceiling, a bare Fastify route answering a fixed body. */
+/**
+ * The ceiling: a bare Fastify route serving a static body. With `spinUs`, the route first burns
+ * that much CPU (a busy loop on the clock), which makes it a calibration of the host (see
+ * `measureHostScale`).
+ */
+export async function serveCeiling(bodyFile: string, spinUs: number): Promise<void> {
+  const { default: Fastify } = await import('fastify')
+  const body = readFileSync(bodyFile, 'utf8')
+  const app = Fastify()
+  const spinMs = spinUs / 1000
+  app.get('/static', async (_request, reply) => {
+    if (spinMs > 0) {
+      const until = performance.now() + spinMs
+      while (performance.now() < until) {
+        // burning the route's CPU time on purpose
+      }
+    }
+    return reply.type('application/json').send(body)
+  })
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  process.stderr.write(`listening on ${address}\n`)
+}
+
+export interface Measured {
+  requestsPerSecond: number
+  /** As the load generator saw them (autocannon, millisecond resolution). */
+  p50Ms: number
+  p99Ms: number
+  non2xx: number
+  /** Requests answered in the round. */
+  requests: number
+  /** Server CPU (all threads, user + system) per request, µs; null when /proc cannot be read. */
+  cpuUsPerRequest: number | null
+  /** The load generator's own CPU per request (this process: autocannon and the log reader), µs. */
+  clientCpuUsPerRequest: number
+  /** Server-side handling time of the same requests, from the API's request log (0.01 ms resolution). */
+  server?: { p50Ms: number; p99Ms: number }
+  /** Answer-cache lookups in the round (a snapshot surface, or a whole all-protocols answer), from the server's metrics. */
+  cache?: { hits: number; misses: number }
+}
+
+export interface ServerProcess {
+  url: string
+  pid: number
+  stop(): void
+}
+
+export interface ApiProcess extends ServerProcess {
+  /** Handling times (ms) of the requests logged since the last call. */
+  takeServerTimes(): number[]
+  /** The answer cache's hit and miss counts so far (its Prometheus counters). */
+  cacheCounts(): Promise<{ hits: number; misses: number }>
+}
+
+export async function load(
+  target: ServerProcess,
+  options: {
+    path?: string
+    paths?: string[]
+    key?: string
+    rate?: number
+    api?: ApiProcess
+    durationS?: number
+  },
+): Promise<Measured> {
+  let next = 0
+  options.api?.takeServerTimes()
+  // Scraped outside the CPU window: the scrape is not part of the requests' cost.
+  const cacheBefore = await options.api?.cacheCounts()
+  const cpuBefore = cpuUs(target.pid)
+  const clientBefore = process.cpuUsage()
+  const result = await autocannon({
+    url: `${target.url}${options.path ?? ''}`,
+    connections: CONNECTIONS,
+    duration: options.durationS ?? DURATION_S,
+    ...(options.rate ? { overallRate: options.rate } : {}),
+    headers: options.key ? { 'x-svc-token': options.key } : {},
+    // A request set up per call is rebuilt each time; a fixed one is built once, so the ceiling's
+    // load costs the load generator less and the ceiling is less bound by it.
+    ...(options.paths
+      ? {
+          requests: [
+            {
+              setupRequest: (request) => {
+                request.path = options.paths![next++ % options.paths!.length]!
+                return request
+              },
+            },
+          ],
+        }
+      : {}),
+  })
+  const cpuAfter = cpuUs(target.pid)
+  const client = process.cpuUsage(clientBefore)
+  const cacheAfter = await options.api?.cacheCounts()
+  const requests = result.requests.total
+  const measured: Measured = {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    requests,
+    cpuUsPerRequest:
+      cpuBefore === null || cpuAfter === null || requests === 0
+        ? null
+        : Math.round(((cpuAfter - cpuBefore) / requests) * 10) / 10,
+    clientCpuUsPerRequest:
+      requests === 0 ? 0 : Math.round(((client.user + client.system) / requests) * 10) / 10,
+  }
+  if (options.api) {
+    const times = options.api.takeServerTimes().sort((a, b) => a - b)
+    measured.server = { p50Ms: percentile(times, 0.5), p99Ms: percentile(times, 0.99) }
+  }
+  if (cacheBefore && cacheAfter) {
+    measured.cache = {
+      hits: cacheAfter.hits - cacheBefore.hits,
+      misses: cacheAfter.misses - cacheBefore.misses,
+    }
+  }
+  return measured
+}
+
+/**
+ * `strata serve` on a store, pinned to core 0, with rate limiting out of the way and its metrics on
+ * a port of their own. `cli` is another checkout's entry point when comparing with a baseline.
+ */
+export async function startApi(
+  store: Pick<BuiltStore, 'path'>,
+  profileTo?: string,
+  env: Record<string, string> = {},
+  cli: string = CLI,
+): Promise<ApiProcess> {
+  const hook = join(ROOT, 'bench/cpu-prof-hook.ts')
+  const child = spawnOnServerCore(
+    [...(profileTo ? ['--import', hook] : []), cli, 'serve', '--port', '0'],
+    {
+      ...process.env,
+      DATABASE_URL: `sqlite:${store.path}`,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      // Metrics on a port of their own: the answer cache's counters are read from there.
+      METRICS_PORT: '0',
+      ...(profileTo ? { BENCH_CPU_PROFILE: profileTo } : {}),
+      ...env,
+    },
+    ['ignore', 'pipe', 'pipe'],
+  )
+  // The request log is the server's own record of how long each request took.
+  let times: number[] = []
+  let partial = ''
+  child.stdout?.on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n')
+    partial = lines.pop() ?? ''
+    for (const line of lines) {
+      const match = /"ms":([0-9.]+)/.exec(line)
+      if (match) times.push(Number(match[1]))
+    }
+  })
+  const match = await readLine(
+    child,
+    'stderr',
+    /listening on (http:\/\/\S+)[\s\S]*?metrics:\s+(http:\/\/\S+)/,
+  )
+  const metricsUrl = match[2]!
+  return {
+    url: match[1]!,
+    pid: child.pid!,
+    async cacheCounts() {
+      const text = await (await fetch(metricsUrl)).text()
+      const read = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? 0)
+      return {
+        hits: read('strata_answer_cache_hits_total'),
+        misses: read('strata_answer_cache_misses_total'),
+      }
+    },
+    takeServerTimes: () => {
+      const taken = times
+      times = []
+      return taken
+    },
+    stop: () => child.kill(),
+  }
+}
+
+/** Where a case's ceiling body is written (and stays, for reading after the run). */
+export const ceilingFile = (name: string) => join(CACHE, `ceiling-${name.replace(/[^a-z0-9]+/gi, '-')}.json`)
+
+export async function startCeiling(name: string, body: string, spinUs = 0): Promise<ServerProcess> {
+  const file = ceilingFile(name)
+  writeFileSync(file, body)
+  const child = spawnOnServerCore(
+    [join(ROOT, 'bench/api.ts'), '--serve-ceiling', file, String(spinUs)],
+    process.env,
+    ['ignore', 'ignore', 'pipe'],
+  )
+  const match = await readLine(child, 'stderr', /listening on (http:\/\/\S+)/)
+  return { url: `${match[1]!}`, pid: child.pid!, stop: () => child.kill() }
+}
+
+/** The largest of the first answers of a case: the ceiling serves a body of that size. */
+export async function sampleBody(api: ApiProcess, key: string, paths: string[]): Promise<string> {
+  let largest = ''
+  for (const path of paths.slice(0, 25)) {
+    const response = await fetch(`${api.url}${path}`, { headers: { 'x-svc-token': key } })
+    const body = await response.text()
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${body}`)
+    if (body.length > largest.length) largest = body
+  }
+  return largest
+}
+
+export interface CaseResult {
+  name: string
+  bodyBytes: number
+  pairs: Array<{ api: Measured; ceiling: Measured; ratio: number; cpuRatio: number | null }>
+  medianApi: number
+  medianCeiling: number
+  ratio: number
+  ratioRange: [number, number]
+  apiCpuUs: number | null
+  ceilingCpuUs: number | null
+  cpuRatio: number | null
+  /** The load generator's CPU per request (µs), medians: against the endpoint and the ceiling. */
+  apiClientCpuUs: number
+  ceilingClientCpuUs: number
+  /** Answer-cache hits over lookups in the measured rounds (null: none looked up). */
+  cacheHitRate: number | null
+  profile?: ProfileSummary
+}
+
+/** Hits over lookups of the answer cache in some rounds; null when nothing was looked up. */
+export function hitRate(rounds: Measured[]): number | null {
+  const hits = rounds.reduce((sum, m) => sum + (m.cache?.hits ?? 0), 0)
+  const misses = rounds.reduce((sum, m) => sum + (m.cache?.misses ?? 0), 0)
+  return hits + misses === 0 ? null : Math.round((hits / (hits + misses)) * 10000) / 10000
+}
+
+export type Pair = CaseResult['pairs'][number]
+
+/** Alternating pairs: endpoint then ceiling, ceiling then endpoint, … (drift hits both alike). */
+export async function alternatePairs(
+  name: string,
+  endpointRound: () => Promise<Measured>,
+  ceilingRound: () => Promise<Measured>,
+): Promise<Pair[]> {
+  await endpointRound() // warm-up
+  await ceilingRound()
+  const pairs: Pair[] = []
+  for (let i = 0; i < PAIRS; i++) {
+    let a: Measured
+    let b: Measured
+    if (i % 2 === 0) {
+      a = await endpointRound()
+      b = await ceilingRound()
+    } else {
+      b = await ceilingRound()
+      a = await endpointRound()
+    }
+    if (a.non2xx > 0) throw new Error(`${name}: ${a.non2xx} non-2xx answers`)
+    pairs.push({
+      api: a,
+      ceiling: b,
+      ratio: round3(a.requestsPerSecond / b.requestsPerSecond),
+      cpuRatio: a.cpuUsPerRequest && b.cpuUsPerRequest ? round3(b.cpuUsPerRequest / a.cpuUsPerRequest) : null,
+    })
+    process.stderr.write(
+      `  ${name} pair ${i + 1}: ${a.requestsPerSecond} vs ${b.requestsPerSecond} req/s (ratio ${pairs.at(-1)!.ratio}), CPU ${a.cpuUsPerRequest} vs ${b.cpuUsPerRequest} µs/req, client CPU ${a.clientCpuUsPerRequest} vs ${b.clientCpuUsPerRequest} µs/req\n`,
+    )
+  }
+  return pairs
+}
+
+/** Medians of a case's pairs. */
+export function summarizePairs(name: string, body: string, pairs: Pair[]): CaseResult {
+  const ratios = pairs.map((p) => p.ratio)
+  const cpu = (values: Array<number | null>) =>
+    values.every((v) => v !== null) ? round3(median(values as number[])) : null
+  return {
+    name,
+    bodyBytes: Buffer.byteLength(body),
+    pairs,
+    medianApi: Math.round(median(pairs.map((p) => p.api.requestsPerSecond))),
+    medianCeiling: Math.round(median(pairs.map((p) => p.ceiling.requestsPerSecond))),
+    ratio: round3(median(ratios)),
+    ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+    apiCpuUs: cpu(pairs.map((p) => p.api.cpuUsPerRequest)),
+    ceilingCpuUs: cpu(pairs.map((p) => p.ceiling.cpuUsPerRequest)),
+    cpuRatio: cpu(pairs.map((p) => p.cpuRatio)),
+    apiClientCpuUs: round3(median(pairs.map((p) => p.api.clientCpuUsPerRequest))),
+    ceilingClientCpuUs: round3(median(pairs.map((p) => p.ceiling.clientCpuUsPerRequest))),
+    cacheHitRate: hitRate(pairs.map((p) => p.api)),
+  }
+}
+
+/** An endpoint against the ceiling serving a body of the size of its largest sampled answer. */
+export async function measureCase(api: ApiProcess, key: string, c: BenchCase): Promise<CaseResult> {
+  const body = await sampleBody(api, key, c.paths)
+  const ceiling = await startCeiling(c.name, body)
+  try {
+    const pairs = await alternatePairs(
+      c.name,
+      () => load(api, { paths: c.paths, key, api }),
+      () => load(ceiling, { path: '/static' }),
+    )
+    return summarizePairs(c.name, body, pairs)
+  } finally {
+    ceiling.stop()
+  }
+}
+
+/** Spins of the host-scale calibration, µs of CPU burnt per request by the ceiling's route. */
+export const HOST_SCALE_SPINS_US = [25, 50]
+
+/**
+ * The host's scale: the ceiling made slower by a fixed CPU spin per request, against the same
+ * ceiling without it, in alternating pairs like an endpoint. On a host where a slower answer cost
+ * only its own work, the spun route would cost the ceiling's CPU plus the spin; what it costs
+ * beyond that is what this host charges the exchange for being slower (the load generator waiting
+ * on the server, and woken by each answer), which an endpoint pays too. It reads an endpoint's
+ * ratio against what a bare route doing the same amount of work would reach on this host.
+ */
+export async function measureHostScale(body: string): Promise<CaseResult[]> {
+  const ceiling = await startCeiling('host-scale', body)
+  try {
+    const results: CaseResult[] = []
+    for (const spinUs of HOST_SCALE_SPINS_US) {
+      const name = `bare route + ${spinUs} µs of CPU`
+      const spun = await startCeiling(`host-scale-${spinUs}`, body, spinUs)
+      try {
+        const pairs = await alternatePairs(
+          name,
+          () => load(spun, { path: '/static' }),
+          () => load(ceiling, { path: '/static' }),
+        )
+        results.push(summarizePairs(name, body, pairs))
+      } finally {
+        spun.stop()
+      }
+    }
+    return results
+  } finally {
+    ceiling.stop()
+  }
+}
+
+/** Profiles a case's measured window in a server started with the profiler hook. */
+export async function profileCase(
+  api: ApiProcess,
+  profileBase: string,
+  round: number,
+  key: string,
+  c: BenchCase,
+) {
+  await load(api, { paths: c.paths, key, durationS: Math.min(DURATION_S, 3) }) // warm-up
+  process.kill(api.pid, 'SIGUSR2')
+  const measured = await load(api, { paths: c.paths, key })
+  process.kill(api.pid, 'SIGUSR2')
+  const file = `${profileBase}.${round}.cpuprofile`
+  for (let waited = 0; !existsSync(file); waited += 100) {
+    if (waited > 30_000) throw new Error(`no CPU profile at ${file}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile
+  rmSync(file)
+  return summarizeProfile(profile, measured.requests)
+}
