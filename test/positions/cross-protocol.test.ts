@@ -5,14 +5,16 @@ import { createLogger } from '../../src/logger.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
-import { expectLending } from './lending-expect.ts'
 import {
-  buildLendingModel,
-  type LendingModel,
-  lendingSnapshotAt,
-  type RefPoolEvent,
-} from './lending-reference-model.ts'
-import { decimal, expectVault, latestAtOrBefore, roundHalfEven, snapshotAt } from './reference-model.ts'
+  type Activity,
+  type ActivityReference,
+  accountOf,
+  createActivityReference,
+  REQUESTS,
+} from './cross-protocol-refs.ts'
+import { expectLending } from './lending-expect.ts'
+import { buildLendingModel, type LendingModel, lendingSnapshotAt } from './lending-reference-model.ts'
+import { decimal, expectVault, latestAtOrBefore, snapshotAt } from './reference-model.ts'
 
 const MAX_PRICE_AGE_S = 3600
 const START = 4000
@@ -30,59 +32,18 @@ const DEVNET = {
 }
 const MID = START + 800
 
-/** The pool events the lending module lists as actions, and whose account each names (blend-contracts-v2 pool/src/events.rs). */
-const REQUESTS = ['supply', 'withdraw', 'supply_collateral', 'withdraw_collateral', 'borrow', 'repay']
-/** A vault action as read from the call (FxDAO publishes no events), shaped like a pool event. */
-type RefAction = RefPoolEvent & {
-  vault?: { account: string; asset: string | null; amount: bigint | null; also?: string }
-}
-
-function accountOf(event: RefAction): string | null {
-  if (event.vault) return event.vault.account
-  const [name, , second] = event.topics as [string, unknown, unknown]
-  if (REQUESTS.includes(name) || name === 'new_auction' || name === 'fill_auction') return second as string
-  if (name === 'claim') return event.topics[1] as string
-  return null
-}
-
-/** Every account whose activities list the action: its own, and an auction's filler or a moved debt's new owner. */
-function listedUnder(event: RefAction): string[] {
-  const own = accountOf(event)
-  if (own === null) return []
-  const other = event.vault
-    ? event.vault.also
-    : event.topics[0] === 'fill_auction'
-      ? (event.data as unknown[])[0]
-      : undefined
-  return typeof other === 'string' && other !== own ? [own, other] : [own]
-}
-
-interface Activity {
-  protocol: string
-  type: string
-  account: string
-  ledger: number
-  tx_hash: string
-  event_index: number
-  asset: string | null
-  amount_raw: string | null
-  amount: string | null
-  amount_usd: string | null
-  usd_unavailable_reason: string | null
-  close_time: number
-}
-
 describe('across protocols: all positions, protocols, transactions and activities', () => {
   let devnet: Devnet
   let model: LendingModel
   let t: TestApp
   let key: string
   let indexer: Indexer
+  let refs: ActivityReference
 
   beforeAll(async () => {
     devnet = await startDevnet(DEVNET)
     model = buildLendingModel(devnet.chain)
-    vaultRefs = buildVaultRefs()
+    refs = createActivityReference(devnet, model, MID, MAX_PRICE_AGE_S)
     t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
     indexer = createIndexer({
       database: t.database,
@@ -105,145 +66,8 @@ describe('across protocols: all positions, protocols, transactions and activitie
     return { status: response.statusCode, body: response.json() }
   }
 
-  /** Every action of an account in the reference model, newest first (ledger, transaction, event). */
-  /** FxDAO's actions from the devnet's envelopes (function and arguments, FxDAO 0.6.0 signatures). */
-  const buildVaultRefs = (): RefAction[] => {
-    const network = devnet.chain.network
-    const vault = network.contracts.vaultprotocol.address
-    const watched = new Set([vault, ...model.pools, ...network.contracts.oracles.map((o) => o.address)])
-    const xlm = network.vaultprotocol.collateral_asset
-    const debtOf = (d: string) => network.vaultprotocol.denominations[d]!.debt_asset
-    const refs: RefAction[] = []
-    for (const ledger of decodeLedgers(devnet.chain)) {
-      for (const tx of ledger.txs) {
-        if (!tx.successful || tx.contract !== vault) continue
-        const base = tx.events.filter((e) => watched.has(e.contractId)).length
-        const push = (
-          type: string,
-          i: number,
-          account: string,
-          asset: string | null,
-          amount: bigint | null,
-          also?: string,
-        ) =>
-          refs.push({
-            ledger: ledger.sequence,
-            txHash: tx.hash,
-            txIndex: tx.index,
-            contract: vault,
-            watchedIndex: base + i,
-            topics: [type],
-            data: null,
-            vault: { account, asset, amount, ...(also ? { also } : {}) },
-          })
-        // biome-ignore lint/suspicious/noExplicitAny: native ScVal arguments of several shapes
-        const a = tx.args as any[]
-        if (tx.fn === 'new_vault') push('new_vault', 0, a[1], xlm, a[3])
-        else if (tx.fn === 'increase_collateral' || tx.fn === 'withdraw_collateral')
-          push(tx.fn, 0, a[1].account, xlm, a[3])
-        else if (tx.fn === 'increase_debt' || tx.fn === 'pay_debt')
-          push(tx.fn, 0, a[1].account, debtOf(a[1].denomination), a[3])
-        else if (tx.fn === 'redeem') push('redeem', 0, a[0], debtOf(a[1]), a[3])
-        else if (tx.fn === 'transfer_debt') push('transfer_debt', 0, a[1].account, null, null, a[2])
-        else if (tx.fn === 'liquidate') {
-          push('liquidate', 0, a[0], null, null)
-          const removed = tx.changes.filter(
-            (c) => c.kind === 'removed' && Array.isArray(c.key) && (c.key as unknown[])[0] === 'Vault',
-          )
-          for (const [i, c] of removed.entries())
-            push('liquidated', 1 + i, ((c.key as unknown[])[1] as string[])[0]!, null, null)
-        }
-      }
-    }
-    return refs
-  }
-  let vaultRefs: RefAction[] = []
-  const allRefs = (): RefAction[] => [...model.events, ...vaultRefs]
-
-  const referenceActions = (account: string, upTo: number) =>
-    allRefs()
-      .filter((e) => e.ledger <= upTo && listedUnder(e).includes(account))
-      .sort((a, b) => b.ledger - a.ledger || b.txIndex - a.txIndex || b.watchedIndex - a.watchedIndex)
-
-  /** The account with the most actions at or before MID and after it. */
-  const busiest = () => {
-    const counts = new Map<string, [number, number]>()
-    const vaultUsers = new Set(vaultRefs.map((e) => e.vault!.account))
-    for (const e of allRefs()) {
-      const account = accountOf(e)
-      // Accounts acting in both protocols, so the pages interleave them.
-      if (!account || !vaultUsers.has(account) || !model.events.some((x) => accountOf(x) === account))
-        continue
-      const c = counts.get(account) ?? [0, 0]
-      c[e.ledger <= MID ? 0 : 1]++
-      counts.set(account, c)
-    }
-    return [...counts].sort(([, a], [, b]) => Math.min(...b) - Math.min(...a))[0]![0]
-  }
-
-  /** USD of an amount at a ledger, from the reference model's own reading of Reflector. */
-  const expectedUsd = (asset: string, amount: bigint, ledger: number) => {
-    const feed = devnet.chain.network.assets[asset]?.price_feed
-    const decimals = devnet.chain.network.assets[asset]!.decimals
-    const row = feed
-      ? latestAtOrBefore(model.base.prices.get(`${feed.oracle}|${feed.asset}`), ledger)
-      : undefined
-    if (!row) return { usd: null, reason: 'price_missing' }
-    const close = model.base.closeTimes.get(ledger)!
-    if (close - Math.floor(row.tsMs / 1000) > MAX_PRICE_AGE_S) return { usd: null, reason: 'price_stale' }
-    return {
-      usd: decimal(roundHalfEven(amount * row.price, 10n ** BigInt(decimals + row.decimals - 7)), 7),
-      reason: null,
-    }
-  }
-
-  const checkActivity = (got: Activity, ref: RefAction) => {
-    const [name, first] = ref.topics as [string, unknown]
-    if (ref.vault) {
-      const { account, asset, amount } = ref.vault
-      expect(got).toMatchObject({
-        protocol: 'vaultprotocol',
-        type: name,
-        account,
-        ledger: ref.ledger,
-        tx_hash: ref.txHash,
-        event_index: ref.watchedIndex,
-        asset,
-        amount_raw: amount === null ? null : amount.toString(),
-      })
-      if (asset !== null && amount !== null) {
-        const { usd, reason } = expectedUsd(asset, amount, ref.ledger)
-        expect(got).toMatchObject({ amount_usd: usd, usd_unavailable_reason: reason })
-      }
-      return
-    }
-    expect(got).toMatchObject({
-      protocol: 'lendingprotocol',
-      type: name,
-      account: accountOf(ref),
-      ledger: ref.ledger,
-      tx_hash: ref.txHash,
-      event_index: ref.watchedIndex,
-      close_time: model.base.closeTimes.get(ref.ledger),
-    })
-    if (REQUESTS.includes(name)) {
-      const amount = (ref.data as bigint[])[0]!
-      const asset = first as string
-      const { usd, reason } = expectedUsd(asset, amount, ref.ledger)
-      expect(got).toMatchObject({
-        asset,
-        amount_raw: amount.toString(),
-        amount: decimal(amount, devnet.chain.network.assets[asset]!.decimals),
-        amount_usd: usd,
-        usd_unavailable_reason: reason,
-      })
-    } else {
-      expect(got.amount_usd).toBeNull()
-    }
-  }
-
   it('pages every action of an account exactly once, newest first, while the indexer keeps ingesting', async () => {
-    const account = busiest()
+    const account = refs.busiest()
     const url = (query: string) => `/v1/users/${account}/activities${query}`
     const first = await get(url('?limit=3'))
     expect(first.status, JSON.stringify(first.body)).toBe(200)
@@ -267,15 +91,15 @@ describe('across protocols: all positions, protocols, transactions and activitie
     }
     await ingesting
     expect(heads.size, 'pages were served while the head moved').toBeGreaterThan(2)
-    const before = referenceActions(account, MID)
+    const before = refs.referenceActions(account, MID)
     expect(before.length, 'actions before the move').toBeGreaterThan(4)
     expect(seen.map((a) => `${a.tx_hash}/${a.event_index}`)).toEqual(
       before.map((e) => `${e.txHash}/${e.watchedIndex}`),
     )
-    for (const [i, got] of seen.entries()) checkActivity(got, before[i]!)
+    for (const [i, got] of seen.entries()) refs.checkActivity(got, before[i]!)
 
     // After ingestion, a fresh walk covers everything, with filters applied in the store.
-    const all = referenceActions(account, devnet.latestLedger())
+    const all = refs.referenceActions(account, devnet.latestLedger())
     expect(all.length).toBeGreaterThan(before.length)
     const walk = async (query: string) => {
       const out: Activity[] = []
@@ -295,7 +119,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
     expect(everything.map((a) => `${a.tx_hash}/${a.event_index}`)).toEqual(
       all.map((e) => `${e.txHash}/${e.watchedIndex}`),
     )
-    for (const [i, got] of everything.entries()) checkActivity(got, all[i]!)
+    for (const [i, got] of everything.entries()) refs.checkActivity(got, all[i]!)
     expect(everything.filter((a) => a.amount_usd !== null).length, 'priced actions').toBeGreaterThan(2)
     const type = all[0]!.topics[0] as string
     const from = all.at(-1)!.ledger + 1
@@ -323,10 +147,10 @@ describe('across protocols: all positions, protocols, transactions and activitie
       const name = e.topics[0] as string
       const usd = e.vault
         ? e.vault.asset !== null && e.vault.amount !== null
-          ? expectedUsd(e.vault.asset, e.vault.amount, e.ledger).usd
+          ? refs.expectedUsd(e.vault.asset, e.vault.amount, e.ledger).usd
           : null
         : REQUESTS.includes(name)
-          ? expectedUsd(e.topics[1] as string, (e.data as bigint[])[0]!, e.ledger).usd
+          ? refs.expectedUsd(e.topics[1] as string, (e.data as bigint[])[0]!, e.ledger).usd
           : null
       if (usd === null) b.unpriced++
       else {
@@ -353,7 +177,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
 
   it('every vault action kind is listed under its account, a liquidation under the liquidator and each owner', async () => {
     await indexer.syncTo(devnet.latestLedger())
-    const kinds = new Set(vaultRefs.map((e) => e.topics[0]))
+    const kinds = new Set(refs.vaultRefs.map((e) => e.topics[0]))
     for (const kind of [
       'new_vault',
       'increase_collateral',
@@ -367,7 +191,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
     ])
       expect(kinds.has(kind), kind).toBe(true)
     for (const kind of kinds) {
-      const ref = vaultRefs.find((e) => e.topics[0] === kind)!
+      const ref = refs.vaultRefs.find((e) => e.topics[0] === kind)!
       const { status, body } = await get(
         `/v1/users/${ref.vault!.account}/activities?type=${kind}&from_ledger=${ref.ledger}&to_ledger=${ref.ledger}`,
       )
@@ -376,7 +200,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
         (a) => a.tx_hash === ref.txHash && a.event_index === ref.watchedIndex,
       )
       expect(got, String(kind)).toBeDefined()
-      checkActivity(got!, ref)
+      refs.checkActivity(got!, ref)
     }
   })
 
@@ -396,7 +220,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
       .filter((e) => e.txHash === ref.txHash && accountOf(e) !== null)
       .sort((a, b) => a.watchedIndex - b.watchedIndex)
     expect(body.data.actions.length).toBe(expected.length)
-    for (const [i, got] of (body.data.actions as Activity[]).entries()) checkActivity(got, expected[i]!)
+    for (const [i, got] of (body.data.actions as Activity[]).entries()) refs.checkActivity(got, expected[i]!)
     // Source and function come from the envelope, matched to the result by hash.
     const ledgers = decodeLedgers(devnet.chain)
     const refTx = ledgers.flatMap((l) => l.txs).find((x) => x.hash === ref.txHash)!
@@ -585,7 +409,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
     let total: bigint | null = 0n
     const assets = rows.map(([asset, locked, borrowed]) => {
       const decimals = network.assets[asset]!.decimals
-      const usd = locked === null ? null : expectedUsd(asset, locked, ledger).usd
+      const usd = locked === null ? null : refs.expectedUsd(asset, locked, ledger).usd
       if (locked !== null)
         total = usd === null || total === null ? null : total + BigInt(usd.replace('.', ''))
       return {
@@ -676,7 +500,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
   })
 
   it('bad cursors, filters and ranges are 400 naming the field; min_ledger ahead of the index is 409', async () => {
-    const account = busiest()
+    const account = refs.busiest()
     const cases: Array<[string, string]> = [
       ['?cursor=bm90LWEtY3Vyc29y', 'cursor'],
       ['?limit=0', 'limit'],
