@@ -266,6 +266,26 @@ describe('ledger pipeline and batch writer', () => {
     expect(await dump(database)).toEqual(before)
   })
 
+  it('refuses, and writes nothing for, a batch that does not start right after the checkpoint', async () => {
+    const first = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    await first.addLedgers([ledger(100)])
+    await writeLedgerBatch(database, first.takeBatch(1)!)
+    const before = await dump(database)
+    // A batch of ledger 102 claiming to continue checkpoint 100: ledger 101 would be missing.
+    const ahead = createLedgerPipeline(database, TEST_NETWORK, {
+      checkpoint: 101,
+      checkpointHash: ledgerHashHex(101),
+    })
+    await ahead.addLedgers([ledger(102)])
+    const write = writeLedgerBatch(database, { ...ahead.takeBatch(2)!, previousLedger: 100 })
+    await expect(write).rejects.toThrow(LedgerContinuityError)
+    await expect(write).rejects.toMatchObject({
+      kind: 'sequence',
+      message: 'ledger gap: expected ledger 101, got 102',
+    })
+    expect(await dump(database)).toEqual(before)
+  })
+
   it('refuses a ledger that does not name its predecessor within a batch', async () => {
     const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
     await pipeline.addLedgers([ledger(100)])

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { LedgerContinuityError } from '../../src/chain/ledger-continuity.ts'
-import { computeBackoffMs, createRpcClient, parseRetryAfterMs, RpcError } from '../../src/chain/rpc-client.ts'
-import { streamLedgerPages } from '../../src/chain/source/rpc-source.ts'
+import { LedgerContinuityError } from '../../../src/chain/ledger-continuity.ts'
+import {
+  computeBackoffMs,
+  createRpcClient,
+  parseRetryAfterMs,
+  RpcError,
+} from '../../../src/chain/rpc-client.ts'
+import { streamLedgerPages } from '../../../src/chain/source/rpc-source.ts'
 
 type Handler = (method: string, params: Record<string, unknown>) => Response
 
