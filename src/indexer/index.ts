@@ -1,58 +1,25 @@
-import { type Datalake, DatalakeError, type DatalakeOptions, openDatalake } from '../chain/datalake.ts'
-import type { DecodedLedger } from '../chain/decode-ledger.ts'
-import { createLedgerDecoder, type LedgerDecoder, type RawMeta } from '../chain/ledger-decoder.ts'
-import { streamLedgerPages } from '../chain/ledger-source.ts'
+import { DatalakeError, type DatalakeOptions } from '../chain/datalake.ts'
+import { isRetriableContinuity, LedgerContinuityError } from '../chain/ledger-continuity.ts'
+import { createLedgerDecoder, type LedgerDecoder } from '../chain/ledger-decoder.ts'
 import type { NetworkConfig } from '../chain/network.ts'
-import { computeBackoffMs, createRpcClient, type RpcClientOptions, sleep } from '../chain/rpc-client.ts'
+import {
+  computeBackoffMs,
+  createRpcClient,
+  type RpcClient,
+  type RpcClientOptions,
+  sleep,
+} from '../chain/rpc-client.ts'
+import { createBackfillSource } from '../chain/source/backfill-source.ts'
+import { createDatalakeSource } from '../chain/source/datalake-source.ts'
+import type { LedgerSource } from '../chain/source/ledger-source.ts'
+import { createRpcSource } from '../chain/source/rpc-source.ts'
 import type { Logger } from '../logger.ts'
 import type { Database } from '../store/db.ts'
-import { LedgerChainError, writeLedgerBatch } from '../store/ledger-data.ts'
+import { writeLedgerBatch } from '../store/ledger-data.ts'
 import { bindNetwork, NetworkMismatchError } from '../store/network.ts'
+import { type DecodingPage, decodeAhead } from './decode-ahead.ts'
 import { acquireIndexerLock } from './indexer-lock.ts'
 import { buildNetworkWatchList, createLedgerPipeline, loadResumePoint } from './ledger-pipeline.ts'
-
-/**
- * Pages with their decoding already under way: as soon as the source delivers page N+1 its decoding
- * starts (on the decoder's thread) while the consumer still adapts and writes page N, and the source
- * fetches page N+2. At the head a page is handed over at once, not held for a next one.
- */
-/** Ledgers as a source delivers them: raw meta, and the hash when the source states it apart (RPC). */
-interface SourcePage {
-  ledgers: { sequence: number; hash: string | null; meta: RawMeta }[]
-  /** The chain head as last reported, for progress. */
-  latestLedger: number
-}
-
-async function* decodeAhead(
-  pages: AsyncIterable<SourcePage>,
-  decoder: LedgerDecoder,
-): AsyncGenerator<{ page: SourcePage; decoding: Promise<DecodedLedger[]> }> {
-  const iterator = pages[Symbol.asyncIterator]()
-  const pull = () =>
-    iterator.next().then((result) => {
-      if (result.done) return null
-      const decoding = decoder.decode(result.value.ledgers.map((l) => l.meta))
-      decoding.catch(() => {})
-      return { page: result.value, decoding }
-    })
-  let next = pull()
-  try {
-    while (true) {
-      const current = await next
-      if (current === null) return
-      next = pull()
-      next.catch(() => {})
-      yield current
-    }
-  } finally {
-    // Not awaited: a fetch under way ends with the caller's abort, not here.
-    iterator.return?.().catch(() => {})
-  }
-}
-
-/** Ledgers (and bytes of XDR) gathered from data-lake objects into one page for the decoder. */
-const LAKE_PAGE_LEDGERS = 200
-const LAKE_PAGE_BYTES = 12 * 1024 * 1024
 
 /** Ledgers per write transaction while catching up; at the head every page is written at once. */
 export const DEFAULT_BATCH_SIZE = 1000
@@ -144,7 +111,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     onRetry: (info) => logger.warn(info, 'RPC call failed; retrying'),
     ...options.rpc,
   })
-  let lake: Datalake | null = null
+  const source = createSource(options, client)
   let checkpoint: number | null = null
   let active: Promise<void> | null = null
   const waiters = new Set<() => void>()
@@ -164,24 +131,24 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const resume = await loadResumePoint(database)
     if (resume.checkpoint !== null) notifyCommitted(resume.checkpoint)
     if (until !== undefined && resume.checkpoint !== null && resume.checkpoint >= until) return
-    const health = await client.getHealth(signal)
+    const window = await source.window(signal)
     const startLedger =
-      resume.checkpoint !== null ? resume.checkpoint + 1 : (options.fromLedger ?? health.oldestLedger)
+      resume.checkpoint !== null ? resume.checkpoint + 1 : (options.fromLedger ?? window.oldestLedger)
     if (started.fromLedger === null) {
       started.fromLedger = startLedger
       options.onStart?.({
         fromLedger: startLedger,
         resumedFrom: resume.checkpoint,
-        headLedger: health.latestLedger,
-        rpcOldestLedger: health.oldestLedger,
-        backfill: lake !== null && startLedger < health.oldestLedger,
+        headLedger: window.latestLedger,
+        rpcOldestLedger: window.oldestLedger,
+        backfill: source.backfills && startLedger < window.oldestLedger,
       })
     }
     const pipeline = createLedgerPipeline(database, network, resume, {
       ...(options.stateCacheAccounts !== undefined ? { stateCacheAccounts: options.stateCacheAccounts } : {}),
     })
     let lastWrite = Date.now()
-    let latest = health.latestLedger
+    let latest = window.latestLedger
 
     const flush = async () => {
       const changes = pipeline.pendingChanges()
@@ -206,19 +173,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
     // Ends the source's own prefetch and head polling when this pass ends, however it ends.
     const pass = new AbortController()
-    const pages = sourcePages(startLedger, until, AbortSignal.any([signal, pass.signal]))
-    const ingestPage = async (page: SourcePage, decoding: Promise<DecodedLedger[]>) => {
+    const pages = source.pages(startLedger, until, AbortSignal.any([signal, pass.signal]))
+    const ingestPage = async ({ page, decoding }: DecodingPage) => {
       latest = page.latestLedger
       const decoded = await decoding
-      decoded.forEach((ledger, i) => {
-        const served = page.ledgers[i]!
-        if (
-          ledger.sequence !== served.sequence ||
-          (served.hash !== null && ledger.hash !== served.hash.toLowerCase())
-        ) {
-          throw new Error(`ledger ${served.sequence}: metadata does not match the ledger it was served as`)
-        }
-      })
       // A batch is committed as soon as it is full, so a page may straddle two batches.
       for (let i = 0; i < decoded.length; ) {
         const room = Math.max(1, batchSize - pipeline.pendingLedgers())
@@ -233,79 +191,21 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
 
     try {
-      for await (const { page, decoding } of decodeAhead(pages, decoder)) await ingestPage(page, decoding)
+      for await (const decoding of decodeAhead(pages, decoder)) await ingestPage(decoding)
     } finally {
       pass.abort()
     }
     await flush()
   }
 
-  /**
-   * Ledgers from `start` on: from the data lake while they are older than the RPC's oldest ledger
-   * (asked again after each stretch, since the RPC's window moves on while a backfill runs), then
-   * from the RPC. One sequence throughout: no gap, no ledger twice.
-   */
-  async function* sourcePages(start: number, until: number | undefined, signal: AbortSignal) {
-    let next = start
-    if (lake) {
-      for (;;) {
-        const health = await client.getHealth(signal)
-        const lakeEnd = Math.min(health.oldestLedger - 1, until ?? Number.POSITIVE_INFINITY)
-        if (next > lakeEnd) break
-        // A lake object holds one ledger on mainnet: objects are gathered into pages as large as
-        // the RPC's, since every page costs a hand-off to the decoding thread and a pass of the adapters.
-        let gathered: SourcePage['ledgers'] = []
-        let bytes = 0
-        const take = () => {
-          const page = { ledgers: gathered, latestLedger: health.latestLedger } satisfies SourcePage
-          next = gathered[gathered.length - 1]!.sequence + 1
-          gathered = []
-          bytes = 0
-          return page
-        }
-        for await (const object of lake.ledgers(next, lakeEnd, signal)) {
-          for (const l of object) {
-            gathered.push({ sequence: l.sequence, hash: null, meta: l.meta })
-            bytes += l.meta.byteLength
-          }
-          if (gathered.length >= LAKE_PAGE_LEDGERS || bytes >= LAKE_PAGE_BYTES) yield take()
-        }
-        if (gathered.length > 0) yield take()
-      }
-    }
-    if (until !== undefined && next > until) return
-    const pages = streamLedgerPages({
-      client,
-      startLedger: next,
-      ...(until !== undefined ? { endLedger: until } : {}),
-      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
-      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
-      signal,
-    })
-    for await (const page of pages) {
-      yield { ledgers: page.ledgers, latestLedger: page.latestLedger } satisfies SourcePage
-    }
-  }
-
-  /** Every source must serve the network described, before anything is written. */
+  /** Every store behind the source must hold the network described, before anything is written. */
   async function requireSourceNetwork(signal: AbortSignal): Promise<void> {
-    const { passphrase } = await client.getNetwork(signal)
-    if (passphrase !== network.passphrase) {
-      throw new NetworkMismatchError(
-        `${options.rpcUrl} serves the network "${passphrase}", but the network description is "${network.passphrase}"`,
-      )
-    }
-    if (options.datalake !== undefined && lake === null) {
-      lake = await openDatalake(options.datalake, {
-        maxAttempts: Number.POSITIVE_INFINITY,
-        ...options.datalakeOptions,
-        onRetry: (info) => logger.warn(info, 'data lake read failed; retrying'),
-      })
-    }
-    if (lake && lake.manifest.networkPassphrase !== network.passphrase) {
-      throw new NetworkMismatchError(
-        `the data lake ${options.datalake} holds the network "${lake.manifest.networkPassphrase}", but the network description is "${network.passphrase}"`,
-      )
+    for await (const served of source.networks(signal)) {
+      if (served.passphrase !== network.passphrase) {
+        throw new NetworkMismatchError(
+          `${served.servedBy} the network "${served.passphrase}", but the network description is "${network.passphrase}"`,
+        )
+      }
     }
   }
 
@@ -338,12 +238,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         } catch (error) {
           if (signal.aborted) return
           // Another network's ledgers are refused, never retried: the store is left as it was.
-          if (
-            error instanceof LedgerChainError ||
-            error instanceof NetworkMismatchError ||
-            error instanceof DatalakeError
-          )
-            throw error
+          if (isFatal(error)) throw error
           if (lock.lost.aborted) throw new Error('lost the indexer lock', { cause: lock.lost.reason })
           const delayMs = computeBackoffMs(failures++, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS)
           logger.error({ err: error, delayMs }, 'ingestion failed; resuming from the checkpoint')
@@ -403,4 +298,29 @@ export function createIndexer(options: IndexerOptions): Indexer {
   }
 
   return { run, syncTo, lastIndexedLedger: () => checkpoint }
+}
+
+/** The RPC, behind the data lake when one is given: ledgers older than the RPC's come from the lake. */
+function createSource(options: IndexerOptions, client: RpcClient): LedgerSource {
+  const rpc = createRpcSource(client, {
+    url: options.rpcUrl,
+    ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+  })
+  if (options.datalake === undefined) return rpc
+  const lake = createDatalakeSource(options.datalake, {
+    maxAttempts: Number.POSITIVE_INFINITY,
+    ...options.datalakeOptions,
+    onRetry: (info) => options.logger.warn(info, 'data lake read failed; retrying'),
+  })
+  return createBackfillSource(lake, rpc)
+}
+
+/** Failures that resuming from the checkpoint cannot fix: another chain or network, a broken lake. */
+function isFatal(error: unknown): boolean {
+  return (
+    (error instanceof LedgerContinuityError && !isRetriableContinuity(error)) ||
+    error instanceof NetworkMismatchError ||
+    error instanceof DatalakeError
+  )
 }

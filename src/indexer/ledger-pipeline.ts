@@ -1,4 +1,5 @@
 import { buildWatchedContracts, type DecodedLedger, type WatchedContracts } from '../chain/decode-ledger.ts'
+import { checkNextLedger } from '../chain/ledger-continuity.ts'
 import type { NetworkConfig } from '../chain/network.ts'
 import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../protocols/oracle/adapt-ledger.ts'
 import {
@@ -17,7 +18,6 @@ import {
   getCheckpoint,
   getLedgerHash,
   type LedgerBatch,
-  LedgerChainError,
   loadLatestPositions,
   loadLatestStates,
 } from '../store/ledger-data.ts'
@@ -26,14 +26,6 @@ import { type AccountBook, createAccountBook } from './account-book.ts'
 
 /** Accounts whose current state stays cached between batches; the store holds the rest. */
 export const DEFAULT_STATE_CACHE_ACCOUNTS = 50_000
-
-/** A hole in the ledger stream: the source skipped or reordered ledgers. Never written past. */
-export class LedgerGapError extends Error {
-  constructor(expected: number, got: number) {
-    super(`ledger gap: expected ledger ${expected}, got ${got}`)
-    this.name = 'LedgerGapError'
-  }
-}
 
 /**
  * Where ingestion stands in the store: the checkpoint and its hash. Two reads whatever the history:
@@ -92,7 +84,8 @@ export interface LedgerPipeline {
   nextLedger(): number | null
   /**
    * Folds decoded ledgers, in order, into the pending batch, first loading from the store the
-   * current state of accounts they touch that are not cached; throws LedgerGapError out of order.
+   * current state of accounts they touch that are not cached; throws LedgerContinuityError for a
+   * ledger that does not follow the last one.
    */
   addLedgers(ledgers: readonly DecodedLedger[]): Promise<void>
   pendingLedgers(): number
@@ -195,11 +188,11 @@ export function createLedgerPipeline(
       actions?: ProtocolAction[]
     }>,
   ): void {
-    if (last !== null && ledger.sequence !== last + 1) throw new LedgerGapError(last + 1, ledger.sequence)
-    // Within the pending batch the chain is checked here; against the store, by the writer.
-    if (lastHash !== null && ledgers.length > 0 && ledger.previousHash !== lastHash) {
-      throw new LedgerChainError(ledger.sequence, ledger.previousHash, lastHash)
-    }
+    // Within the pending batch the hash chain is checked here; against the store, by the writer.
+    checkNextLedger(
+      last === null ? null : { sequence: last, ...(ledgers.length > 0 ? { hash: lastHash } : {}) },
+      ledger,
+    )
     if (ledgers.length === 0) batchPreviousHash = ledger.previousHash
     ledgers.push({ sequence: ledger.sequence, hash: ledger.hash, close_time: ledger.closeTime })
     for (const tx of ledger.transactions) {

@@ -1,5 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type pg from 'pg'
+import { checkNextLedger } from '../chain/ledger-continuity.ts'
 import { type ActivityRows, writeActivityPostgres, writeActivitySqlite } from './actions.ts'
 import type { Database, PreparedQuery } from './db.ts'
 import type { ContractStateTable, LedgersTable, PricesTable, SnapshotsTable } from './schema.ts'
@@ -29,21 +30,6 @@ export interface LedgerBatch {
   activity?: ActivityRows
   /** Epoch milliseconds, for operators; not part of the indexed data. */
   updatedAt: number
-}
-
-/**
- * The ledgers offered do not continue the stored chain: the first one's previous-ledger hash is
- * not the hash stored for the checkpoint ledger. Another network, or a source serving another fork.
- */
-export class LedgerChainError extends Error {
-  constructor(sequence: number, statedPrevious: string, storedPrevious: string | null) {
-    super(
-      `ledger ${sequence} does not continue this store's chain: it names ${statedPrevious} as ledger ${
-        sequence - 1
-      }'s hash, the store holds ${storedPrevious ?? 'no such ledger'} (is the source another network?)`,
-    )
-    this.name = 'LedgerChainError'
-  }
 }
 
 /** Another writer moved the checkpoint: this process's in-memory state no longer matches the store. */
@@ -197,10 +183,15 @@ function prepareSqlite(raw: DatabaseSync): SqliteStatements {
   return statements
 }
 
-function requireChain(batch: LedgerBatch, storedPrevious: string | null): void {
-  if (storedPrevious !== batch.previousHash) {
-    throw new LedgerChainError(batch.previousLedger! + 1, batch.previousHash, storedPrevious)
-  }
+/**
+ * The batch continues the stored checkpoint `found` (held with hash `storedHash`): the last line
+ * of defence, inside the write transaction, against a gap or another chain ever being written.
+ */
+function requireContinues(batch: LedgerBatch, found: number, storedHash: string | null): void {
+  checkNextLedger(
+    { sequence: found, hash: storedHash },
+    { sequence: batch.ledgers[0]!.sequence, previousHash: batch.previousHash },
+  )
 }
 
 /**
@@ -216,7 +207,7 @@ function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
     if (found !== batch.previousLedger) throw new CheckpointConflictError(batch.previousLedger, found)
     if (found !== null) {
       const stored = s.ledgerHash.get(found) as { hash: string } | undefined
-      requireChain(batch, stored?.hash ?? null)
+      requireContinues(batch, found, stored?.hash ?? null)
     }
     for (const l of batch.ledgers) s.ledger.run(l.sequence, l.hash, l.close_time)
     for (const r of batch.snapshots) s.snapshot.run(r.protocol, r.address, r.ledger, r.positions)
@@ -246,7 +237,7 @@ async function writePostgresBatch(client: pg.PoolClient, batch: LedgerBatch): Pr
       const stored = await client.query<{ hash: string }>('SELECT hash FROM ledgers WHERE sequence = $1', [
         found,
       ])
-      requireChain(batch, stored.rows[0]?.hash ?? null)
+      requireContinues(batch, found, stored.rows[0]?.hash ?? null)
     }
     if (batch.ledgers.length > 0) {
       await client.query(

@@ -1,14 +1,14 @@
 import { Keypair } from '@stellar/stellar-sdk'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
+import { LedgerContinuityError } from '../../src/chain/ledger-continuity.ts'
 import {
   buildNetworkWatchList,
   createLedgerPipeline,
-  LedgerGapError,
   loadResumePoint,
 } from '../../src/indexer/ledger-pipeline.ts'
 import type { Database } from '../../src/store/db.ts'
-import { CheckpointConflictError, LedgerChainError, writeLedgerBatch } from '../../src/store/ledger-data.ts'
+import { CheckpointConflictError, writeLedgerBatch } from '../../src/store/ledger-data.ts'
 import {
   buildLedgerCloseMeta,
   instanceChange,
@@ -260,20 +260,46 @@ describe('ledger pipeline and batch writer', () => {
     expect(resumed.checkpointHash).toBe(ledgerHashHex(100))
     const forked = createLedgerPipeline(database, TEST_NETWORK, resumed)
     await forked.addLedgers([ledger(101, sha256('a ledger 100 of another network'))])
-    await expect(writeLedgerBatch(database, forked.takeBatch(2)!)).rejects.toThrow(LedgerChainError)
+    const write = writeLedgerBatch(database, forked.takeBatch(2)!)
+    await expect(write).rejects.toThrow(LedgerContinuityError)
+    await expect(write).rejects.toMatchObject({ kind: 'previous-hash' })
+    expect(await dump(database)).toEqual(before)
+  })
+
+  it('refuses, and writes nothing for, a batch that does not start right after the checkpoint', async () => {
+    const first = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
+    await first.addLedgers([ledger(100)])
+    await writeLedgerBatch(database, first.takeBatch(1)!)
+    const before = await dump(database)
+    // A batch of ledger 102 claiming to continue checkpoint 100: ledger 101 would be missing.
+    const ahead = createLedgerPipeline(database, TEST_NETWORK, {
+      checkpoint: 101,
+      checkpointHash: ledgerHashHex(101),
+    })
+    await ahead.addLedgers([ledger(102)])
+    const write = writeLedgerBatch(database, { ...ahead.takeBatch(2)!, previousLedger: 100 })
+    await expect(write).rejects.toThrow(LedgerContinuityError)
+    await expect(write).rejects.toMatchObject({
+      kind: 'sequence',
+      message: 'ledger gap: expected ledger 101, got 102',
+    })
     expect(await dump(database)).toEqual(before)
   })
 
   it('refuses a ledger that does not name its predecessor within a batch', async () => {
     const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
     await pipeline.addLedgers([ledger(100)])
-    await expect(pipeline.addLedgers([ledger(101, sha256('elsewhere'))])).rejects.toThrow(LedgerChainError)
+    const adding = pipeline.addLedgers([ledger(101, sha256('elsewhere'))])
+    await expect(adding).rejects.toThrow(LedgerContinuityError)
+    await expect(adding).rejects.toMatchObject({ kind: 'previous-hash' })
   })
 
   it('refuses a gap in the ledger sequence', async () => {
     const pipeline = createLedgerPipeline(database, TEST_NETWORK, await loadResumePoint(database))
     await pipeline.addLedgers([ledger(100)])
-    await expect(pipeline.addLedgers([ledger(102)])).rejects.toThrow(LedgerGapError)
+    const adding = pipeline.addLedgers([ledger(102)])
+    await expect(adding).rejects.toThrow(LedgerContinuityError)
+    await expect(adding).rejects.toMatchObject({ kind: 'sequence' })
   })
 
   it('commits nothing, checkpoint included, when the checkpoint moved underneath', async () => {

@@ -1,7 +1,10 @@
-import { type PageLedger, type RpcClient, sleep } from './rpc-client.ts'
+import { checkNextLedger } from '../ledger-continuity.ts'
+import { type PageLedger, type RpcClient, sleep } from '../rpc-client.ts'
+import type { LedgerSource } from './ledger-source.ts'
 
 /** `getLedgers` returns at most this many ledgers per call. */
 export const GET_LEDGERS_MAX_LIMIT = 200
+/** How often the head is asked for once the stream has caught up with it. */
 export const HEAD_POLL_INTERVAL_MS = 1000
 /**
  * What one page may weigh (base64 metadata). A mainnet ledger is ~100-900 KB of XDR, so 200 of
@@ -9,14 +12,7 @@ export const HEAD_POLL_INTERVAL_MS = 1000
  */
 export const DEFAULT_MAX_PAGE_BYTES = 16 * 1024 * 1024
 
-/** The source returned a ledger other than the next one: a hole is never silently skipped. */
-export class LedgerSequenceError extends Error {
-  constructor(expected: number, got: number) {
-    super(`ledger source out of sequence: expected ledger ${expected}, got ${got}`)
-    this.name = 'LedgerSequenceError'
-  }
-}
-
+/** One `getLedgers` page of the stream. */
 export interface LedgerPage {
   /** Each ledger's metadata is base64, as a string or where it stands in the response body. */
   ledgers: PageLedger[]
@@ -24,6 +20,7 @@ export interface LedgerPage {
   latestLedger: number
 }
 
+/** Where the RPC stream starts and ends, and how it pages. */
 export interface LedgerSourceOptions {
   client: RpcClient
   /** First ledger to deliver. */
@@ -40,7 +37,8 @@ export interface LedgerSourceOptions {
 /**
  * Pages of contiguous ledgers from `startLedger` on, following the head once caught up. The next
  * page is requested while the caller works on the current one. Pages continue by cursor; every
- * ledger's sequence is checked against the one expected, so a skipped ledger throws.
+ * ledger's sequence is checked against the one expected, so a skipped ledger throws
+ * LedgerContinuityError.
  */
 export async function* streamLedgerPages(options: LedgerSourceOptions): AsyncGenerator<LedgerPage> {
   const { client, signal } = options
@@ -71,7 +69,7 @@ export async function* streamLedgerPages(options: LedgerSourceOptions): AsyncGen
     const ledgers: PageLedger[] = []
     for (const ledger of result.ledgers) {
       if (ledger.sequence > end) break
-      if (ledger.sequence !== next) throw new LedgerSequenceError(next, ledger.sequence)
+      checkNextLedger({ sequence: next - 1 }, ledger, 'ledger source out of sequence')
       const size = typeof ledger.meta === 'string' ? ledger.meta.length : ledger.meta.end - ledger.meta.start
       ledgerBytes = Math.max(size, Math.floor(ledgerBytes * 0.9))
       ledgers.push(ledger)
@@ -95,5 +93,39 @@ export async function* streamLedgerPages(options: LedgerSourceOptions): AsyncGen
     }
   } finally {
     pending.catch(() => {})
+  }
+}
+
+/** How an RPC source pages (see LedgerSourceOptions). */
+export interface RpcSourceOptions {
+  /** The RPC's URL, as messages name it. */
+  url: string
+  pageSize?: number
+  pollIntervalMs?: number
+  maxPageBytes?: number
+}
+
+/** Stellar RPC as a ledger source: its retention window (about the last 7 days), then the head. */
+export function createRpcSource(client: RpcClient, options: RpcSourceOptions): LedgerSource {
+  return {
+    backfills: false,
+    async *networks(signal) {
+      const { passphrase } = await client.getNetwork(signal)
+      yield { passphrase, servedBy: `${options.url} serves` }
+    },
+    async window(signal) {
+      const health = await client.getHealth(signal)
+      return { oldestLedger: health.oldestLedger, latestLedger: health.latestLedger }
+    },
+    pages: (from, to, signal) =>
+      streamLedgerPages({
+        client,
+        startLedger: from,
+        ...(to !== undefined ? { endLedger: to } : {}),
+        ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+        ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+        ...(options.maxPageBytes !== undefined ? { maxPageBytes: options.maxPageBytes } : {}),
+        signal,
+      }),
   }
 }

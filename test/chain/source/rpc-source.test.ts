@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { LedgerSequenceError, streamLedgerPages } from '../../src/chain/ledger-source.ts'
-import { computeBackoffMs, createRpcClient, parseRetryAfterMs, RpcError } from '../../src/chain/rpc-client.ts'
+import { LedgerContinuityError } from '../../../src/chain/ledger-continuity.ts'
+import {
+  computeBackoffMs,
+  createRpcClient,
+  parseRetryAfterMs,
+  RpcError,
+} from '../../../src/chain/rpc-client.ts'
+import { streamLedgerPages } from '../../../src/chain/source/rpc-source.ts'
 
 type Handler = (method: string, params: Record<string, unknown>) => Response
 
@@ -216,6 +222,10 @@ describe('streamLedgerPages', () => {
         // drain
       }
     }
-    await expect(consume()).rejects.toThrow(LedgerSequenceError)
+    await expect(consume()).rejects.toThrow(LedgerContinuityError)
+    await expect(consume()).rejects.toMatchObject({
+      kind: 'sequence',
+      message: 'ledger source out of sequence: expected ledger 7, got 8',
+    })
   })
 })
