@@ -1,6 +1,5 @@
 import { buildWatchedContracts, type DecodedLedger, type WatchedContracts } from '../chain/decode-ledger.ts'
 import type { NetworkConfig } from '../chain/network.ts'
-import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../protocols/oracle/adapt-ledger.ts'
 import {
   type AccountGroupChange,
   ITEM_LEDGER_FIELD,
@@ -8,7 +7,8 @@ import {
   type ProtocolAdapter,
   type ProtocolModule,
   type StoredItem,
-} from '../protocols/protocol-module.ts'
+} from '../protocols/kit/protocol-module.ts'
+import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../protocols/oracle/adapt-ledger.ts'
 import { PROTOCOLS } from '../protocols/registry.ts'
 import { type ActivityRows, buildActivityRows, emptyActivityRows } from '../store/actions.ts'
 import type { Database } from '../store/db.ts'

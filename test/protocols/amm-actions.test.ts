@@ -4,7 +4,7 @@ import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
 import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
 import { ammProtocol } from '../../src/protocols/ammprotocol/index.ts'
-import type { ProtocolAction } from '../../src/protocols/protocol-module.ts'
+import type { ProtocolAction } from '../../src/protocols/kit/protocol-module.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 
 /**

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
 import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
-import type { ProtocolAction } from '../../src/protocols/protocol-module.ts'
+import type { ProtocolAction } from '../../src/protocols/kit/protocol-module.ts'
 import { yieldProtocol } from '../../src/protocols/yieldprotocol/index.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 

@@ -11,7 +11,7 @@ import {
   type Interval,
 } from '../../positions/activities.ts'
 import { coverageComplete } from '../../positions/answer.ts'
-import { nullableInteger, nullableString } from '../../positions/response-schema.ts'
+import { nullableInteger, nullableString } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { type ActionFilter, createActionsReader } from '../../store/actions.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'

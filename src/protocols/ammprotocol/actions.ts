@@ -1,5 +1,5 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import { type ActionPlace, type ProtocolAction, readEventActions } from '../protocol-module.ts'
+import { type ActionPlace, type ProtocolAction, readEventActions } from '../kit/protocol-module.ts'
 
 /**
  * A pair's events as typed actions. Pair events carry topics `[String("SoroswapPair"),

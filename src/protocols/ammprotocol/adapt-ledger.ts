@@ -4,7 +4,7 @@ import type {
   ContractStateChange,
   ProtocolLedgerFacts,
   StoredItem,
-} from '../protocol-module.ts'
+} from '../kit/protocol-module.ts'
 import { readAmmActions } from './actions.ts'
 
 /**

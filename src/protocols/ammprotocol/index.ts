@@ -1,5 +1,5 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { ProtocolModule } from '../protocol-module.ts'
+import type { ProtocolModule } from '../kit/protocol-module.ts'
 import { adaptAmmLedger, ammItemKey } from './adapt-ledger.ts'
 import { pairsOf, renderAllPairs, renderPair } from './pools.ts'
 import { AMM_PROTOCOL, renderAmmSnapshot } from './positions.ts'

@@ -1,5 +1,7 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import { formatUnits } from '../../positions/amounts.ts'
+import type { SnapshotRow } from '../../store/positions-read.ts'
+import { formatUnits } from '../kit/amounts.ts'
+import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../kit/protocol-module.ts'
 import {
   addPricedAsset,
   createPriceLookup,
@@ -7,9 +9,7 @@ import {
   type Priced,
   toUsd,
   USD_DECIMALS,
-} from '../../positions/valuation.ts'
-import type { SnapshotRow } from '../../store/positions-read.ts'
-import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
+} from '../kit/valuation.ts'
 import type { StoredLiquidity } from './adapt-ledger.ts'
 import {
   ammContractObject,

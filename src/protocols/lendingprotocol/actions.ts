@@ -1,5 +1,5 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import { type ActionPlace, type ProtocolAction, readEventActions } from '../protocol-module.ts'
+import { type ActionPlace, type ProtocolAction, readEventActions } from '../kit/protocol-module.ts'
 
 /**
  * The pool's events as typed actions (blend-contracts-v2 pool/src/events.rs; every topic string a

@@ -1,5 +1,5 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { ProtocolModule } from '../protocol-module.ts'
+import type { ProtocolModule } from '../kit/protocol-module.ts'
 import { adaptLendingLedger, lendingItemKey } from './adapt-ledger.ts'
 import { renderEmissions, renderPool, renderReserves } from './pools.ts'
 import { LendingEmissionsData, LendingPoolData, LendingReservesData } from './pools-schema.ts'

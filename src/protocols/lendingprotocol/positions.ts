@@ -1,5 +1,7 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
-import { divCeil, formatUnits } from '../../positions/amounts.ts'
+import type { SnapshotRow } from '../../store/positions-read.ts'
+import { divCeil, formatUnits } from '../kit/amounts.ts'
+import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../kit/protocol-module.ts'
 import {
   addPricedAsset,
   createPriceLookup,
@@ -8,9 +10,7 @@ import {
   type Priced,
   toUsd,
   USD_DECIMALS,
-} from '../../positions/valuation.ts'
-import type { SnapshotRow } from '../../store/positions-read.ts'
-import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
+} from '../kit/valuation.ts'
 import type {
   BalanceKind,
   StoredLendingBalance,

@@ -1,6 +1,6 @@
 import type { ContractInfo } from '../../chain/network.ts'
-import { divCeil } from '../../positions/amounts.ts'
 import type { StateRow } from '../../store/positions-read.ts'
+import { divCeil } from '../kit/amounts.ts'
 import { STATE } from './adapt-ledger.ts'
 
 /** Blend v2's fixed-point scales (pool/src/constants.rs): rates 12 decimals, factors and ir_mod 7. */

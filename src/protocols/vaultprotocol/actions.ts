@@ -1,6 +1,6 @@
 import type { DecodedLedger, DecodedTransaction } from '../../chain/decode-ledger.ts'
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { ProtocolAction } from '../protocol-module.ts'
+import type { ProtocolAction } from '../kit/protocol-module.ts'
 import { VAULT_PROTOCOL } from './stored-vault.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { AccountGroupChange, ProtocolModule, StoredItem } from '../protocol-module.ts'
+import type { AccountGroupChange, ProtocolModule, StoredItem } from '../kit/protocol-module.ts'
 import { readVaultActions } from './actions.ts'
 import { adaptVaultLedger } from './adapt-ledger.ts'
 import { renderVaultSnapshot, type VaultObject } from './positions.ts'

@@ -5,7 +5,7 @@ import {
   type ProtocolLedgerFacts,
   type StoredItem,
   toStoredValue,
-} from '../protocol-module.ts'
+} from '../kit/protocol-module.ts'
 import { readYieldActions } from './actions.ts'
 
 /**

@@ -1,7 +1,7 @@
 import type { Awaitable } from '../../awaitable.ts'
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
-import { pow10 } from '../../positions/amounts.ts'
 import type { StateRow } from '../../store/positions-read.ts'
+import { pow10 } from '../kit/amounts.ts'
 import { YIELD_STATE } from './adapt-ledger.ts'
 
 /**

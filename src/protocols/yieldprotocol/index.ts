@@ -1,5 +1,5 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
-import type { ProtocolModule } from '../protocol-module.ts'
+import type { ProtocolModule } from '../kit/protocol-module.ts'
 import { adaptYieldLedger, type YieldWatch, yieldItemKey } from './adapt-ledger.ts'
 import { renderYieldPool, renderYieldReserves, vaultsOf } from './pools.ts'
 import { YieldPoolData, YieldReservesData } from './pools-schema.ts'

@@ -1,8 +1,14 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
-import { formatUnits } from '../../positions/amounts.ts'
-import { createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../../positions/valuation.ts'
 import type { SnapshotRow } from '../../store/positions-read.ts'
-import type { ContractObject, Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
+import { formatUnits } from '../kit/amounts.ts'
+import type {
+  ContractObject,
+  Enrichment,
+  PositionsDeps,
+  Rendered,
+  Valuation,
+} from '../kit/protocol-module.ts'
+import { createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../kit/valuation.ts'
 import type { StoredYieldBalance } from './adapt-ledger.ts'
 import {
   PRICE_DECIMALS,

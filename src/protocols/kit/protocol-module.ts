@@ -1,8 +1,8 @@
 import type { TSchema } from 'typebox'
-import type { DecodedLedger } from '../chain/decode-ledger.ts'
-import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
-import type { UsdPart } from '../positions/totals.ts'
-import type { PositionsReader, SnapshotRow } from '../store/positions-read.ts'
+import type { DecodedLedger } from '../../chain/decode-ledger.ts'
+import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
+import type { PositionsReader, SnapshotRow } from '../../store/positions-read.ts'
+import type { UsdPart } from './totals.ts'
 
 /**
  * What every protocol module provides. A protocol is one folder under `protocols/` exporting one
