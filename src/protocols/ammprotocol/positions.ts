@@ -1,7 +1,6 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { SnapshotRow } from '../../store/positions-read.ts'
 import { formatUnits } from '../kit/amounts.ts'
-import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../kit/protocol-module.ts'
+import type { Enrichment, PositionsDeps, Rendered, SnapshotRow, Valuation } from '../kit/protocol-module.ts'
 import {
   addPricedAsset,
   createPriceLookup,

@@ -2,13 +2,21 @@ import type { TSchema } from 'typebox'
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
 import type { PositionsReader, SnapshotRow } from '../../store/positions-read.ts'
+
+/**
+ * The store's read shapes a module works with (a snapshot row, a state row, a price row, the reader
+ * itself): part of the module interface, so a protocol imports them from here, never from the store.
+ */
+export type { PositionsReader, PriceRow, SnapshotRow, StateRow } from '../../store/positions-read.ts'
+
 import type { UsdPart } from './totals.ts'
 
 /**
  * What every protocol module provides. A protocol is one folder under `protocols/` exporting one
  * `ProtocolModule`; the registry lists them, and the pipeline, the store and the API loop over the
- * registered modules without naming any. A module never imports another module, `api/` or
- * `indexer/` (test/layering.test.ts walks the imports).
+ * registered modules without naming any. A module imports only this kit (`protocols/kit/`), the
+ * chain's types and `awaitable.ts`: never another module, the store, the answer engine, `api/` or
+ * `indexer/`; the kit imports no module (test/layering.test.ts walks the imports).
  */
 
 /** JSON values as stored: integers that may exceed 2^53 are decimal strings, never numbers. */

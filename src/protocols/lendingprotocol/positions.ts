@@ -1,7 +1,6 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
-import type { SnapshotRow } from '../../store/positions-read.ts'
-import { divCeil, formatUnits } from '../kit/amounts.ts'
-import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../kit/protocol-module.ts'
+import { formatUnits } from '../kit/amounts.ts'
+import type { Enrichment, PositionsDeps, Rendered, SnapshotRow, Valuation } from '../kit/protocol-module.ts'
 import {
   addPricedAsset,
   createPriceLookup,
@@ -19,7 +18,7 @@ import type {
 } from './adapt-ledger.ts'
 import { renderGroups } from './groups.ts'
 import { createCachedPoolReader, lendingContractObject } from './render-support.ts'
-import { type PoolReader, type ReserveAt, readReserve, SCALAR_12 } from './reserves.ts'
+import { type PoolReader, type ReserveAt, readReserve, toAssetFromB, toAssetFromD } from './reserves.ts'
 
 export const LENDING_PROTOCOL = 'lendingprotocol'
 
@@ -152,8 +151,7 @@ async function readBalance(
   const borrow = item.kind === 'liabilities'
   const rate = reserve.data ? (borrow ? reserve.data.dRate : reserve.data.bRate) : null
   // Blend's own conversions: b-tokens round down, d-tokens round up (pool/src/pool/reserve.rs).
-  const amount =
-    rate === null ? null : borrow ? divCeil(tokens * rate, SCALAR_12) : (tokens * rate) / SCALAR_12
+  const amount = rate === null ? null : borrow ? toAssetFromD(tokens, rate) : toAssetFromB(tokens, rate)
   return {
     item,
     reserve,

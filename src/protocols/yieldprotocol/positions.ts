@@ -1,11 +1,11 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
-import type { SnapshotRow } from '../../store/positions-read.ts'
 import { formatUnits } from '../kit/amounts.ts'
 import type {
   ContractObject,
   Enrichment,
   PositionsDeps,
   Rendered,
+  SnapshotRow,
   Valuation,
 } from '../kit/protocol-module.ts'
 import { createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../kit/valuation.ts'
