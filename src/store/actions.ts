@@ -2,7 +2,6 @@ import type { DatabaseSync } from 'node:sqlite'
 import type pg from 'pg'
 import type { Awaitable } from '../awaitable.ts'
 import type { DecodedLedger } from '../chain/decode-ledger.ts'
-import type { ProtocolAction } from '../protocols/kit/protocol-module.ts'
 import type { Database } from './db.ts'
 import type { PriceRow } from './positions-read.ts'
 import { createQueryMany, createQueryOne } from './prepared.ts'
@@ -12,6 +11,33 @@ import type { AccountActionsTable, ActionsTable, TransactionsTable } from './sch
  * Decoded actions and the transactions that carry them: written with the snapshots of the same
  * batch (one transaction), read by the transaction and activities endpoints.
  */
+
+/**
+ * A decoded protocol action (listed by the activities endpoint) as the store receives it: what
+ * happened, to whom, and where it sits in the chain. The store owns this shape; protocol modules
+ * emit it, extended with their own fields (stored as `details`, `asset`/`amount` when named).
+ */
+export interface DecodedAction {
+  protocol: string
+  /** The action's name: `supply`, `borrow`, `fill_auction`, `claim`, ... */
+  type: string
+  /** The contract that emitted the event. */
+  contract: string
+  /** The account whose position it concerns (a pool's `from`, an auction's user). */
+  account: string
+  /**
+   * Other accounts the action concerns (an auction's filler, a transfer's receiver, a moved debt's
+   * new owner): it is listed in their activities too, still as `account`'s action.
+   */
+  counterparties?: readonly string[]
+  ledger: number
+  /** Transaction hash, lowercase hex. */
+  tx_hash: string
+  /** Operation index in the transaction (a Soroban transaction has exactly one). */
+  operation: number
+  /** Order of the event among the watched contracts' events of the transaction. */
+  event_index: number
+}
 
 /** The rows one batch adds to the actions tables. */
 export interface ActivityRows {
@@ -364,7 +390,7 @@ export function createActionsReader(database: Database): ActionsReader {
  */
 export function buildActivityRows(
   ledger: DecodedLedger,
-  actions: readonly ProtocolAction[],
+  actions: readonly DecodedAction[],
   out: ActivityRows,
 ): void {
   const order = new Map<string, number>()

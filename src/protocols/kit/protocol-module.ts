@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
+import type { DecodedAction } from '../../store/actions.ts'
 import type { PositionsReader, SnapshotRow } from '../../store/positions-read.ts'
 
 /**
@@ -203,30 +204,10 @@ export interface StateSurface {
 }
 
 /**
- * A decoded protocol action (issue 13's activities endpoint will list them): what happened, to
- * whom, and where it sits in the chain. Modules extend it with their own fields.
+ * A decoded protocol action as a module emits it: the store's own shape for what it writes as an
+ * action row (`DecodedAction`, store/actions.ts). Modules extend it with their own fields.
  */
-export interface ProtocolAction {
-  protocol: string
-  /** The action's name: `supply`, `borrow`, `fill_auction`, `claim`, ... */
-  type: string
-  /** The contract that emitted the event. */
-  contract: string
-  /** The account whose position it concerns (a pool's `from`, an auction's user). */
-  account: string
-  /**
-   * Other accounts the action concerns (an auction's filler, a transfer's receiver, a moved debt's
-   * new owner): it is listed in their activities too, still as `account`'s action.
-   */
-  counterparties?: readonly string[]
-  ledger: number
-  /** Transaction hash, lowercase hex. */
-  tx_hash: string
-  /** Operation index in the transaction (a Soroban transaction has exactly one). */
-  operation: number
-  /** Order of the event among the watched contracts' events of the transaction. */
-  event_index: number
-}
+export type ProtocolAction = DecodedAction
 
 /** One asset's amounts in a protocol's contracts at a ledger (smallest units of the asset). */
 export interface TvlAsset {
