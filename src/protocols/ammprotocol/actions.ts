@@ -1,5 +1,6 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import { type ActionPlace, type ProtocolAction, readEventActions } from '../kit/protocol-module.ts'
+import { AMM } from './id.ts'
 
 /**
  * A pair's events as typed actions. Pair events carry topics `[String("SoroswapPair"),
@@ -8,7 +9,6 @@ import { type ActionPlace, type ProtocolAction, readEventActions } from '../kit/
  * i128 amount). They say what an account did; positions are read from storage, never from these.
  */
 
-export const AMM_ACTION_PROTOCOL = 'ammprotocol'
 const PAIR_TOPIC = 'SoroswapPair'
 
 export interface LiquidityAction extends ProtocolAction {
@@ -106,5 +106,5 @@ function readAction(where: Where, topics: unknown[], data: unknown): AmmAction |
  * accompany a deposit or withdrawal), are the pair's own bookkeeping.
  */
 export function readAmmActions(ledger: DecodedLedger, pairs: ReadonlySet<string>): AmmAction[] {
-  return readEventActions(ledger, AMM_ACTION_PROTOCOL, pairs, readAction)
+  return readEventActions(ledger, AMM, pairs, readAction)
 }

@@ -10,6 +10,7 @@ import {
   USD_DECIMALS,
 } from '../kit/valuation.ts'
 import type { StoredLiquidity } from './adapt-ledger.ts'
+import { AMM } from './id.ts'
 import {
   ammContractObject,
   createCachedPairReader,
@@ -18,8 +19,6 @@ import {
   ratio,
   tokenDecimals,
 } from './pairs.ts'
-
-export const AMM_PROTOCOL = 'ammprotocol'
 
 export type AmmProblem = 'price_missing' | 'price_stale' | 'reserves_missing'
 
@@ -114,7 +113,7 @@ export async function renderAmmSnapshot(
       value = value === null || usd === null ? null : value + usd
       if (token !== null && priced) addPricedAsset(enrichment, network, token, priced, decimals)
       data.positions.push({
-        protocol: AMM_PROTOCOL,
+        protocol: AMM,
         contract_address: item.pair,
         position_type: 'liquidity',
         asset: token,

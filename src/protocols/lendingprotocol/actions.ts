@@ -1,12 +1,11 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import { type ActionPlace, type ProtocolAction, readEventActions } from '../kit/protocol-module.ts'
+import { LENDING } from './id.ts'
 
 /**
  * The pool's events as typed actions (blend-contracts-v2 pool/src/events.rs; every topic string a
  * Symbol). They say what a user did; positions are read from storage, never from these.
  */
-
-export const LENDING_ACTION_PROTOCOL = 'lendingprotocol'
 
 /** `submit` requests 0-5: `[name, asset, from]`, data `(underlying amount, b- or d-tokens)`. */
 export const POOL_REQUEST_EVENTS = [
@@ -128,5 +127,5 @@ function readAction(where: Where, topics: unknown[], data: unknown): LendingActi
  * `flash_loan`, `delete_auction`, `bad_debt` and `defaulted_debt` are not decoded yet.
  */
 export function readLendingActions(ledger: DecodedLedger, pools: ReadonlySet<string>): LendingAction[] {
-  return readEventActions(ledger, LENDING_ACTION_PROTOCOL, pools, readAction)
+  return readEventActions(ledger, LENDING, pools, readAction)
 }

@@ -17,10 +17,9 @@ import type {
   StoredLendingItem,
 } from './adapt-ledger.ts'
 import { renderGroups } from './groups.ts'
+import { LENDING } from './id.ts'
 import { createCachedPoolReader, lendingContractObject } from './render-support.ts'
 import { type PoolReader, type ReserveAt, readReserve, toAssetFromB, toAssetFromD } from './reserves.ts'
-
-export const LENDING_PROTOCOL = 'lendingprotocol'
 
 export type UsdProblem = 'price_missing' | 'price_stale' | 'rate_missing'
 
@@ -175,7 +174,7 @@ function positionRow(item: StoredLendingBalance, v: ValuedBalance): LendingPosit
   const borrow = item.kind === 'liabilities'
   const rate = v.reserve.data ? (borrow ? v.reserve.data.dRate : v.reserve.data.bRate) : null
   return {
-    protocol: LENDING_PROTOCOL,
+    protocol: LENDING,
     contract_address: item.pool,
     position_type: POSITION_TYPE[item.kind],
     asset: v.reserve.asset,

@@ -1,7 +1,7 @@
 import type { DecodedLedger, DecodedTransaction } from '../../chain/decode-ledger.ts'
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { ProtocolAction } from '../kit/protocol-module.ts'
-import { VAULT_PROTOCOL } from './stored-vault.ts'
+import { VAULT } from './id.ts'
 
 /**
  * FxDAO's actions, read from the calls: the vaults contract publishes no events (notes:
@@ -60,7 +60,7 @@ export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig):
     const call = tx.invoked
     if (!tx.successful || call === null || call.contract !== contract) continue
     const where = {
-      protocol: VAULT_PROTOCOL,
+      protocol: VAULT,
       contract,
       ledger: ledger.sequence,
       tx_hash: tx.hash,

@@ -1,5 +1,6 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import { type ActionPlace, type ProtocolAction, readEventActions } from '../kit/protocol-module.ts'
+import { YIELD } from './id.ts'
 
 /**
  * The vaults' events as typed actions (paltalabs/defindex apps/contracts/vault/src/events.rs:
@@ -7,8 +8,6 @@ import { type ActionPlace, type ProtocolAction, readEventActions } from '../kit/
  * soroban-token-sdk's `[Symbol transfer, from, to]` with an i128). They say what an account did;
  * balances are read from storage, never from these.
  */
-
-export const YIELD_ACTION_PROTOCOL = 'yieldprotocol'
 
 /** One asset of `total_managed_funds_before` (`CurrentAssetInvestmentAllocation`). */
 export interface ManagedFunds {
@@ -145,5 +144,5 @@ function readAction(where: Where, topics: unknown[], data: unknown): YieldAction
  * own bookkeeping and are not decoded.
  */
 export function readYieldActions(ledger: DecodedLedger, vaults: ReadonlySet<string>): YieldAction[] {
-  return readEventActions(ledger, YIELD_ACTION_PROTOCOL, vaults, readAction)
+  return readEventActions(ledger, YIELD, vaults, readAction)
 }

@@ -19,8 +19,7 @@ import {
   underlyingOf,
   type VaultFunds,
 } from './funds.ts'
-
-export const YIELD_PROTOCOL = 'yieldprotocol'
+import { YIELD } from './id.ts'
 
 /** Assets the description does not list are shown with Stellar's usual 7 decimals. */
 const FALLBACK_DECIMALS = 7
@@ -133,7 +132,7 @@ export async function renderYieldSnapshot(
           tags: info?.tags ?? [],
         }
       positions.push({
-        protocol: YIELD_PROTOCOL,
+        protocol: YIELD,
         contract_address: vault.address,
         position_type: 'deposit',
         asset: a.asset,
