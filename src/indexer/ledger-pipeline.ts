@@ -3,14 +3,14 @@ import type { NetworkConfig } from '../chain/network.ts'
 import {
   type AccountGroupChange,
   ITEM_LEDGER_FIELD,
-  type ProtocolAction,
+  type ProtocolActivity,
   type ProtocolAdapter,
   type ProtocolModule,
   type StoredItem,
 } from '../protocols/kit/protocol-module.ts'
 import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../protocols/oracle/adapt-ledger.ts'
 import { PROTOCOLS } from '../protocols/registry.ts'
-import { type ActivityRows, buildActivityRows, emptyActivityRows } from '../store/actions.ts'
+import { type ActivityRows, buildActivityRows, emptyActivityRows } from '../store/activities.ts'
 import type { Database } from '../store/db.ts'
 import {
   type ContractStateRow,
@@ -192,7 +192,7 @@ export function createLedgerPipeline(
     facts: Array<{
       accounts: AccountGroupChange[]
       states: { contract: string; key: string; value: unknown }[]
-      actions?: ProtocolAction[]
+      activities?: ProtocolActivity[]
     }>,
   ): void {
     if (last !== null && ledger.sequence !== last + 1) throw new LedgerGapError(last + 1, ledger.sequence)
@@ -238,7 +238,7 @@ export function createLedgerPipeline(
     }
     buildActivityRows(
       ledger,
-      facts.flatMap((f) => f.actions ?? []),
+      facts.flatMap((f) => f.activities ?? []),
       activity,
     )
     last = ledger.sequence

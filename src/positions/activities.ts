@@ -11,7 +11,7 @@ import type {
   ChainPosition,
   StoredAction,
   StoredTransaction,
-} from '../store/actions.ts'
+} from '../store/activities.ts'
 import type { PriceRow } from '../store/positions-read.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type pg from 'pg'
-import { type ActivityRows, writeActivityPostgres, writeActivitySqlite } from './actions.ts'
+import { type ActivityRows, writeActivityPostgres, writeActivitySqlite } from './activities.ts'
 import type { Database, PreparedQuery } from './db.ts'
 import type { ContractStateTable, LedgersTable, PricesTable, SnapshotsTable } from './schema.ts'
 

@@ -13,7 +13,7 @@ import {
 import { coverageComplete } from '../../positions/answer.ts'
 import { nullableInteger, nullableString } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import { type ActionFilter, createActionsReader } from '../../store/actions.ts'
+import { type ActionFilter, createActionsReader } from '../../store/activities.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
 import type { App } from '../app.ts'
 import { stringifyJson } from '../json.ts'

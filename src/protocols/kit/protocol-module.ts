@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
-import type { DecodedAction } from '../../store/actions.ts'
+import type { DecodedActivity } from '../../store/activities.ts'
 import type { PositionsReader, SnapshotRow } from '../../store/positions-read.ts'
 
 /**
@@ -63,12 +63,12 @@ export interface ContractStateChange {
 
 /**
  * What one ledger did to a protocol: position groups of accounts, contract state, and the decoded
- * actions (not stored yet: the activities endpoint will). In apply order.
+ * activities (stored for the activities endpoint). In apply order.
  */
 export interface ProtocolLedgerFacts {
   accounts: AccountGroupChange[]
   states: ContractStateChange[]
-  actions?: ProtocolAction[]
+  activities?: ProtocolActivity[]
 }
 
 /** The indexing side of a module for one network: pure, with memory only of what it read before. */
@@ -204,10 +204,10 @@ export interface StateSurface {
 }
 
 /**
- * A decoded protocol action as a module emits it: the store's own shape for what it writes as an
- * action row (`DecodedAction`, store/actions.ts). Modules extend it with their own fields.
+ * A decoded protocol activity as a module emits it: the store's own shape for what it writes as an
+ * activity row (`DecodedActivity`, store/activities.ts). Modules extend it with their own fields.
  */
-export type ProtocolAction = DecodedAction
+export type ProtocolActivity = DecodedActivity
 
 /** One asset's amounts in a protocol's contracts at a ledger (smallest units of the asset). */
 export interface TvlAsset {
@@ -271,25 +271,25 @@ export interface ProtocolModule {
 /** The ledger at which a stored item last changed: the book appends it to every item it writes. */
 export const ITEM_LEDGER_FIELD = 'ledger'
 
-/** Where an event-decoded action sits in the chain: every field of an action but what it says. */
-export type ActionPlace = Omit<ProtocolAction, 'type' | 'account'>
+/** Where an event-decoded activity sits in the chain: every field of an activity but what it says. */
+export type ActivityPlace = Omit<ProtocolActivity, 'type' | 'account'>
 
 /**
- * The actions the events of some contracts announce in one ledger, in apply order: each successful
- * transaction's events of `contracts`, read by the module's `read` (null: bookkeeping, no action).
+ * The activities the events of some contracts announce in one ledger, in apply order: each successful
+ * transaction's events of `contracts`, read by the module's `read` (null: bookkeeping, no activity).
  */
-export function readEventActions<A extends ProtocolAction>(
+export function readEventActivities<A extends ProtocolActivity>(
   ledger: DecodedLedger,
   protocol: string,
   contracts: ReadonlySet<string>,
-  read: (where: ActionPlace, topics: unknown[], data: unknown) => A | null,
+  read: (where: ActivityPlace, topics: unknown[], data: unknown) => A | null,
 ): A[] {
-  const actions: A[] = []
+  const activities: A[] = []
   for (const tx of ledger.transactions) {
     if (!tx.successful) continue
     tx.events.forEach((event, eventIndex) => {
       if (!contracts.has(event.contract)) return
-      const where: ActionPlace = {
+      const where: ActivityPlace = {
         protocol,
         contract: event.contract,
         ledger: ledger.sequence,
@@ -298,9 +298,9 @@ export function readEventActions<A extends ProtocolAction>(
         operation: 0,
         event_index: eventIndex,
       }
-      const action = read(where, event.topics, event.data)
-      if (action) actions.push(action)
+      const activity = read(where, event.topics, event.data)
+      if (activity) activities.push(activity)
     })
   }
-  return actions
+  return activities
 }

@@ -1,6 +1,6 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { AccountGroupChange, ProtocolModule, StoredItem } from '../kit/protocol-module.ts'
-import { readVaultActions } from './actions.ts'
+import { readVaultActivities } from './activities.ts'
 import { adaptVaultLedger } from './adapt-ledger.ts'
 import { VAULT } from './id.ts'
 import { renderVaultSnapshot, type VaultObject } from './positions.ts'
@@ -44,7 +44,7 @@ export const vaultProtocol: ProtocolModule = {
         return {
           accounts,
           states: readVaultsInfo(ledger, contract),
-          actions: readVaultActions(ledger, network),
+          activities: readVaultActivities(ledger, network),
         }
       },
     }

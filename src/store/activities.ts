@@ -17,7 +17,7 @@ import type { AccountActionsTable, ActionsTable, TransactionsTable } from './sch
  * happened, to whom, and where it sits in the chain. The store owns this shape; protocol modules
  * emit it, extended with their own fields (stored as `details`, `asset`/`amount` when named).
  */
-export interface DecodedAction {
+export interface DecodedActivity {
   protocol: string
   /** The action's name: `supply`, `borrow`, `fill_auction`, `claim`, ... */
   type: string
@@ -69,7 +69,7 @@ function toStoredJson(value: unknown): string {
 }
 
 /** A decoded action as it is stored: `asset`/`amount` when the action names them, the rest as JSON. */
-export function buildActionRow(
+export function buildActivityRow(
   action: { [key: string]: unknown } & Omit<ActionsTable, 'tx_order' | 'asset' | 'amount' | 'details'>,
   txOrder: number,
 ): ActionsTable {
@@ -390,7 +390,7 @@ export function createActionsReader(database: Database): ActionsReader {
  */
 export function buildActivityRows(
   ledger: DecodedLedger,
-  actions: readonly DecodedAction[],
+  actions: readonly DecodedActivity[],
   out: ActivityRows,
 ): void {
   const order = new Map<string, number>()
@@ -413,7 +413,7 @@ export function buildActivityRows(
     // An action names a transaction of its own ledger; one that does not is a module's bug.
     if (txOrder === undefined)
       throw new Error(`action ${action.type} names unknown transaction ${action.tx_hash}`)
-    const row = buildActionRow(action as unknown as Parameters<typeof buildActionRow>[0], txOrder)
+    const row = buildActivityRow(action as unknown as Parameters<typeof buildActivityRow>[0], txOrder)
     out.actions.push(row)
     // Listed under its account and under each other account it concerns, once each.
     for (const account of new Set([row.account, ...(action.counterparties ?? [])])) {
