@@ -269,7 +269,7 @@ async function prepareStore(store: BuiltStore): Promise<PreparedStore> {
     }
     const busiest = database.raw
       .prepare(
-        'SELECT account, count(*) AS actions FROM account_actions GROUP BY account ORDER BY actions DESC LIMIT 500',
+        'SELECT account, count(*) AS actions FROM account_activities GROUP BY account ORDER BY actions DESC LIMIT 500',
       )
       .all() as Array<{ account: string; actions: number }>
     return {

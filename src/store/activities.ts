@@ -5,7 +5,7 @@ import type { DecodedLedger } from '../chain/decode-ledger.ts'
 import type { Database } from './db.ts'
 import type { PriceRow } from './positions-read.ts'
 import { createQueryMany, createQueryOne } from './prepared.ts'
-import type { AccountActionsTable, ActionsTable, TransactionsTable } from './schema.ts'
+import type { AccountActivitiesTable, ActivitiesTable, TransactionsTable } from './schema.ts'
 
 /**
  * Decoded actions and the transactions that carry them: written with the snapshots of the same
@@ -39,14 +39,18 @@ export interface DecodedActivity {
   event_index: number
 }
 
-/** The rows one batch adds to the actions tables. */
+/** The rows one batch adds to the transactions and activities tables. */
 export interface ActivityRows {
   transactions: TransactionsTable[]
-  actions: ActionsTable[]
-  accountActions: AccountActionsTable[]
+  activities: ActivitiesTable[]
+  accountActivities: AccountActivitiesTable[]
 }
 
-export const emptyActivityRows = (): ActivityRows => ({ transactions: [], actions: [], accountActions: [] })
+export const emptyActivityRows = (): ActivityRows => ({
+  transactions: [],
+  activities: [],
+  accountActivities: [],
+})
 
 /** Fields every action has; the rest are the module's own and go to `details`. */
 const BASE_FIELDS = new Set([
@@ -70,9 +74,9 @@ function toStoredJson(value: unknown): string {
 
 /** A decoded action as it is stored: `asset`/`amount` when the action names them, the rest as JSON. */
 export function buildActivityRow(
-  action: { [key: string]: unknown } & Omit<ActionsTable, 'tx_order' | 'asset' | 'amount' | 'details'>,
+  action: { [key: string]: unknown } & Omit<ActivitiesTable, 'tx_order' | 'asset' | 'amount' | 'details'>,
   txOrder: number,
-): ActionsTable {
+): ActivitiesTable {
   const details: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(action)) if (!BASE_FIELDS.has(key)) details[key] = value
   return {
@@ -94,10 +98,10 @@ export function buildActivityRow(
 const INSERT = {
   transactions:
     'INSERT INTO transactions (hash, ledger, tx_order, successful, fee_charged, fee_account, source_account, contract, function) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  actions: `INSERT INTO actions (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
+  activities: `INSERT INTO activities (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
               account, asset, amount, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  accountActions:
-    'INSERT INTO account_actions (account, ledger, tx_order, event_index, protocol, type) VALUES (?, ?, ?, ?, ?, ?)',
+  accountActivities:
+    'INSERT INTO account_activities (account, ledger, tx_order, event_index, protocol, type) VALUES (?, ?, ?, ?, ?, ?)',
 } as const
 
 /** Inside the batch's SQLite transaction (synchronous, under the connection lock). */
@@ -116,8 +120,8 @@ export function writeActivitySqlite(raw: DatabaseSync, rows: ActivityRows): void
       r.contract,
       r.function,
     )
-  const action = raw.prepare(INSERT.actions)
-  for (const r of rows.actions)
+  const action = raw.prepare(INSERT.activities)
+  for (const r of rows.activities)
     action.run(
       r.ledger,
       r.tx_order,
@@ -132,8 +136,8 @@ export function writeActivitySqlite(raw: DatabaseSync, rows: ActivityRows): void
       r.amount,
       r.details,
     )
-  const byAccount = raw.prepare(INSERT.accountActions)
-  for (const r of rows.accountActions)
+  const byAccount = raw.prepare(INSERT.accountActivities)
+  for (const r of rows.accountActivities)
     byAccount.run(r.account, r.ledger, r.tx_order, r.event_index, r.protocol, r.type)
 }
 
@@ -158,10 +162,10 @@ export async function writeActivityPostgres(client: pg.PoolClient, rows: Activit
       t.map((r) => r.function),
     ],
   )
-  const a = rows.actions
+  const a = rows.activities
   if (a.length > 0) {
     await client.query(
-      `INSERT INTO actions (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
+      `INSERT INTO activities (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
          account, asset, amount, details)
        SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[],
          $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])`,
@@ -181,10 +185,10 @@ export async function writeActivityPostgres(client: pg.PoolClient, rows: Activit
       ],
     )
   }
-  const c = rows.accountActions
+  const c = rows.accountActivities
   if (c.length > 0) {
     await client.query(
-      `INSERT INTO account_actions (account, ledger, tx_order, event_index, protocol, type)
+      `INSERT INTO account_activities (account, ledger, tx_order, event_index, protocol, type)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[])`,
       [
         c.map((r) => r.account),
@@ -221,14 +225,14 @@ export interface StoredTransaction extends Omit<TransactionsTable, 'successful'>
   close_time: number | null
 }
 
-export type StoredAction = ActionsTable & { close_time: number | null }
+export type StoredAction = ActivitiesTable & { close_time: number | null }
 
 const ACTION_COLUMNS = `a.ledger AS ledger, a.tx_order AS tx_order, a.event_index AS event_index,
   a.protocol AS protocol, a.tx_hash AS tx_hash, a.operation AS operation, a.type AS type,
   a.contract AS contract, a.account AS account, a.asset AS asset, a.amount AS amount,
   a.details AS details, l.close_time AS close_time`
 
-/** An action's identity: its place in the chain and its protocol (the actions table's key). */
+/** An action's identity: its place in the chain and its protocol (the activities table's key). */
 export interface ActionKey {
   ledger: number
   tx_order: number
@@ -237,7 +241,7 @@ export interface ActionKey {
 }
 
 const ONE_SQL = {
-  action: `SELECT ${ACTION_COLUMNS} FROM actions a LEFT JOIN ledgers l ON l.sequence = a.ledger
+  action: `SELECT ${ACTION_COLUMNS} FROM activities a LEFT JOIN ledgers l ON l.sequence = a.ledger
              WHERE a.ledger = $1 AND a.tx_order = $2 AND a.event_index = $3 AND a.protocol = $4`,
   price: `SELECT ledger, price, decimals, timestamp_ms FROM prices
             WHERE oracle = $1 AND asset = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
@@ -251,7 +255,7 @@ const ONE_SQL = {
  * The keyset "older than (L, T, E)" is written as `ledger < L OR (ledger = L AND (tx_order < T OR
  * (tx_order = T AND event_index < E)))` (row-value comparison is not portable to every SQLite).
  * A first page passes (to + 1, 0, 0). Filters by protocol and type are optional ($n IS NULL).
- * The keys-only form (the page filter as `accountActions` binds it) reads account_actions alone.
+ * The keys-only form (the page filter as `accountActions` binds it) reads account_activities alone.
  */
 const KEYS_WHERE = `WHERE account = $1 AND ledger >= $2
         AND (ledger < $3 OR (ledger = $4 AND (tx_order < $5 OR (tx_order = $6 AND event_index < $7))))
@@ -259,18 +263,18 @@ const KEYS_WHERE = `WHERE account = $1 AND ledger >= $2
 const KEYS_ORDER = 'ORDER BY ledger DESC, tx_order DESC, event_index DESC, protocol DESC LIMIT'
 
 const MANY_SQL = {
-  // Without a type filter the scan reads the account_actions primary-key index only.
-  accountKeys: `SELECT ledger, tx_order, event_index, protocol FROM account_actions ${KEYS_WHERE}
+  // Without a type filter the scan reads the account_activities primary-key index only.
+  accountKeys: `SELECT ledger, tx_order, event_index, protocol FROM account_activities ${KEYS_WHERE}
       ${KEYS_ORDER} $10`,
-  accountKeysOfType: `SELECT ledger, tx_order, event_index, protocol FROM account_actions ${KEYS_WHERE}
+  accountKeysOfType: `SELECT ledger, tx_order, event_index, protocol FROM account_activities ${KEYS_WHERE}
       AND type = $10 ${KEYS_ORDER} $11`,
-  // Whether the account has any action in a ledger range (one seek on account_actions' key).
-  anyOfAccount: `SELECT ledger FROM account_actions WHERE account = $1 AND ledger > $2 AND ledger <= $3
+  // Whether the account has any action in a ledger range (one seek on account_activities' key).
+  anyOfAccount: `SELECT ledger FROM account_activities WHERE account = $1 AND ledger > $2 AND ledger <= $3
       ORDER BY ledger LIMIT 1`,
   // PostgreSQL: the actions of many keys in one round trip.
   actionsByKeys: `SELECT ${ACTION_COLUMNS} FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[])
         AS k(ledger, tx_order, event_index, protocol)
-      JOIN actions a ON a.ledger = k.ledger AND a.tx_order = k.tx_order AND a.event_index = k.event_index
+      JOIN activities a ON a.ledger = k.ledger AND a.tx_order = k.tx_order AND a.event_index = k.event_index
         AND a.protocol = k.protocol
       LEFT JOIN ledgers l ON l.sequence = a.ledger`,
   // PostgreSQL: the latest price at or before each (oracle, asset, ledger) asked, in one round trip.
@@ -280,10 +284,10 @@ const MANY_SQL = {
       JOIN LATERAL (SELECT ledger, price, decimals, timestamp_ms FROM prices
         WHERE oracle = k.oracle AND asset = k.asset AND ledger <= k.ledger ORDER BY ledger DESC LIMIT 1) p ON true`,
 
-  transactionActions: `SELECT ${ACTION_COLUMNS} FROM actions a LEFT JOIN ledgers l ON l.sequence = a.ledger
+  transactionActions: `SELECT ${ACTION_COLUMNS} FROM activities a LEFT JOIN ledgers l ON l.sequence = a.ledger
                          WHERE a.tx_hash = $1 ORDER BY a.event_index, a.protocol`,
-  accountActions: `SELECT ${ACTION_COLUMNS} FROM account_actions x
-      JOIN actions a ON a.ledger = x.ledger AND a.tx_order = x.tx_order AND a.event_index = x.event_index
+  accountActions: `SELECT ${ACTION_COLUMNS} FROM account_activities x
+      JOIN activities a ON a.ledger = x.ledger AND a.tx_order = x.tx_order AND a.event_index = x.event_index
         AND a.protocol = x.protocol
       LEFT JOIN ledgers l ON l.sequence = a.ledger
       WHERE x.account = $1 AND x.ledger >= $2
@@ -329,8 +333,8 @@ function keysetParams(f: ActionFilter) {
 }
 
 export function createActionsReader(database: Database): ActionsReader {
-  const one = createQueryOne(database, ONE_SQL, 'actions')
-  const many = createQueryMany(database, MANY_SQL, 'actions_many')
+  const one = createQueryOne(database, ONE_SQL, 'activities')
+  const many = createQueryMany(database, MANY_SQL, 'activities_many')
   return {
     transaction: (hash) => one<StoredTransaction>('transaction', [hash]),
     actionsOfTransaction: (hash) => many<StoredAction>('transactionActions', [hash]),
@@ -414,10 +418,10 @@ export function buildActivityRows(
     if (txOrder === undefined)
       throw new Error(`action ${action.type} names unknown transaction ${action.tx_hash}`)
     const row = buildActivityRow(action as unknown as Parameters<typeof buildActivityRow>[0], txOrder)
-    out.actions.push(row)
+    out.activities.push(row)
     // Listed under its account and under each other account it concerns, once each.
     for (const account of new Set([row.account, ...(action.counterparties ?? [])])) {
-      out.accountActions.push({
+      out.accountActivities.push({
         account,
         ledger: row.ledger,
         tx_order: row.tx_order,

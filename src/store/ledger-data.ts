@@ -25,7 +25,7 @@ export interface LedgerBatch {
   /** Contract-state entries whose value changed, one row per entry and ledger. */
   states: ContractStateRow[]
   prices: PricesTable[]
-  /** Transactions that touched watched contracts and their decoded actions (store/actions.ts). */
+  /** Transactions that touched watched contracts and their decoded activities (store/activities.ts). */
   activity?: ActivityRows
   /** Epoch milliseconds, for operators; not part of the indexed data. */
   updatedAt: number
