@@ -10,8 +10,6 @@ import type { PositionsReader, SnapshotRow } from '../../store/positions-read.ts
  */
 export type { PositionsReader, PriceRow, SnapshotRow, StateRow } from '../../store/positions-read.ts'
 
-import type { UsdPart } from './totals.ts'
-
 /**
  * What every protocol module provides. A protocol is one folder under `protocols/` exporting one
  * `ProtocolModule`; the registry lists them, and the pipeline, the store and the API loop over the
@@ -163,6 +161,13 @@ export interface PositionsSurface {
    * `borrow` is debt, every other row an asset, by `amount_usd`), as `rowUsdParts` does.
    */
   usdParts?(data: unknown): UsdPart[]
+}
+
+/** One priced value of a rendered answer to add up (totals.ts): `usd` null when unpriced, with its reason. */
+export interface UsdPart {
+  side: 'asset' | 'debt'
+  usd: string | null
+  reason: string | null
 }
 
 /** A question about protocol state at a ledger (pools, reserves, emissions). */
