@@ -30,7 +30,7 @@ export interface StoreSpec {
 
 export const LARGE: StoreSpec = {
   name: 'large',
-  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex+actions',
+  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex+activities',
   seed: 'bench-api',
   accounts: Number(process.env.BENCH_API_LARGE_ACCOUNTS ?? 100_000),
   // 20,000 ledgers make 1M+ snapshots; the devnet's real layouts take most of an hour to build them.
@@ -45,7 +45,7 @@ export const LARGE: StoreSpec = {
 }
 export const SMALL: StoreSpec = {
   name: 'small',
-  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex+actions',
+  layout: 'fxdao-0.6.0+reflector-v3+blend-v2+soroswap+defindex+activities',
   seed: 'bench-api-small',
   accounts: Number(process.env.BENCH_API_SMALL_ACCOUNTS ?? 2_000),
   ledgers: Number(process.env.BENCH_API_SMALL_LEDGERS ?? 5_000),
@@ -220,7 +220,7 @@ export async function prepareStore(store: BuiltStore): Promise<PreparedStore> {
     }
     const busiest = database.raw
       .prepare(
-        'SELECT account, count(*) AS actions FROM account_actions GROUP BY account ORDER BY actions DESC LIMIT 500',
+        'SELECT account, count(*) AS actions FROM account_activities GROUP BY account ORDER BY actions DESC LIMIT 500',
       )
       .all() as Array<{ account: string; actions: number }>
     return {

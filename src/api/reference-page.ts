@@ -2,7 +2,7 @@
  * A human API reference rendered on the server from the OpenAPI document: one self-contained
  * HTML page (no scripts, no external assets), so it always says what the running code does.
  */
-import { AMOUNT_PATTERN } from '../positions/response-schema.ts'
+import { AMOUNT_PATTERN } from '../protocols/kit/response-schema.ts'
 
 /** The subset of JSON Schema the route schemas use. */
 interface Schema {

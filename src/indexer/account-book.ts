@@ -1,4 +1,4 @@
-import type { AccountGroupChange, StoredItem } from '../protocols/protocol-module.ts'
+import type { AccountGroupChange, StoredItem } from '../protocols/kit/protocol-module.ts'
 import type { SnapshotsTable } from '../store/schema.ts'
 
 /** One stored item of an account and the ledger at which it itself last changed. */

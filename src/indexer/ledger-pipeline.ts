@@ -1,17 +1,17 @@
 import { buildWatchedContracts, type DecodedLedger, type WatchedContracts } from '../chain/decode-ledger.ts'
 import { checkNextLedger } from '../chain/ledger-continuity.ts'
 import type { NetworkConfig } from '../chain/network.ts'
-import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../protocols/oracle/adapt-ledger.ts'
 import {
   type AccountGroupChange,
   ITEM_LEDGER_FIELD,
-  type ProtocolAction,
+  type ProtocolActivity,
   type ProtocolAdapter,
   type ProtocolModule,
   type StoredItem,
-} from '../protocols/protocol-module.ts'
+} from '../protocols/kit/protocol-module.ts'
+import { adaptOracleLedger, createOracleMemory, type OracleMemory } from '../protocols/oracle/adapt-ledger.ts'
 import { PROTOCOLS } from '../protocols/registry.ts'
-import { type ActivityRows, buildActivityRows, emptyActivityRows } from '../store/actions.ts'
+import { type ActivityRows, buildActivityRows, emptyActivityRows } from '../store/activities.ts'
 import type { Database } from '../store/db.ts'
 import {
   type ContractStateRow,
@@ -185,7 +185,7 @@ export function createLedgerPipeline(
     facts: Array<{
       accounts: AccountGroupChange[]
       states: { contract: string; key: string; value: unknown }[]
-      actions?: ProtocolAction[]
+      activities?: ProtocolActivity[]
     }>,
   ): void {
     // Within the pending batch the hash chain is checked here; against the store, by the writer.
@@ -231,7 +231,7 @@ export function createLedgerPipeline(
     }
     buildActivityRows(
       ledger,
-      facts.flatMap((f) => f.actions ?? []),
+      facts.flatMap((f) => f.activities ?? []),
       activity,
     )
     last = ledger.sequence

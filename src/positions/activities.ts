@@ -1,7 +1,9 @@
 import type { Awaitable } from '../awaitable.ts'
 import { createBoundedCache } from '../bounded-cache.ts'
 import type { NetworkConfig } from '../chain/network.ts'
-import type { PositionsDeps } from '../protocols/protocol-module.ts'
+import { formatUnits } from '../protocols/kit/amounts.ts'
+import type { PositionsDeps } from '../protocols/kit/protocol-module.ts'
+import { judgePrice, MISSING_PRICE, toUsd, USD_DECIMALS } from '../protocols/kit/valuation.ts'
 import type {
   ActionFilter,
   ActionKey,
@@ -9,10 +11,8 @@ import type {
   ChainPosition,
   StoredAction,
   StoredTransaction,
-} from '../store/actions.ts'
+} from '../store/activities.ts'
 import type { PriceRow } from '../store/positions-read.ts'
-import { formatUnits } from './amounts.ts'
-import { judgePrice, MISSING_PRICE, toUsd, USD_DECIMALS } from './valuation.ts'
 
 /**
  * Decoded actions as the API shows them: the amount in the asset's own decimals and its USD value

@@ -1,5 +1,6 @@
 import { type Awaitable, andThen } from '../awaitable.ts'
-import type { Enrichment, PositionsDeps, ProtocolModule } from '../protocols/protocol-module.ts'
+import type { Enrichment, PositionsDeps, ProtocolModule } from '../protocols/kit/protocol-module.ts'
+import { addTotals, formatTotals, rowUsdParts, sumUsdParts } from '../protocols/kit/totals.ts'
 import { answerPositions, baseMeta, type PositionsMeta } from './answer.ts'
 import {
   type AnswerCache,
@@ -9,7 +10,6 @@ import {
   type SurfaceSerializers,
 } from './answer-cache.ts'
 import { metaJson, type SurfaceAnswer, servingSnapshots, surfacesAt } from './cached-answer.ts'
-import { addTotals, formatTotals, rowUsdParts, sumUsdParts } from './totals.ts'
 
 /**
  * "What did this account hold across Stellar DeFi at ledger P": every registered protocol's

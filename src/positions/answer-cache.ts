@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto'
 import { type BoundedCache, createBoundedCache } from '../bounded-cache.ts'
 import type { NetworkConfig } from '../chain/network.ts'
-import type { AssetObject, ContractObject, ProtocolModule, Rendered } from '../protocols/protocol-module.ts'
+import type {
+  AssetObject,
+  ContractObject,
+  ProtocolModule,
+  Rendered,
+} from '../protocols/kit/protocol-module.ts'
+import { formatTotals, rowUsdParts, sumUsdParts, type UsdTotals } from '../protocols/kit/totals.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
-import { formatTotals, rowUsdParts, sumUsdParts, type UsdTotals } from './totals.ts'
 
 /**
  * Rendered snapshot surfaces kept in memory, already serialized.

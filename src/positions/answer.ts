@@ -1,7 +1,12 @@
 import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
-import type { Enrichment, PositionsDeps, ProtocolModule, StateSurface } from '../protocols/protocol-module.ts'
+import { historyComplete } from '../protocols/kit/coverage.ts'
+import type {
+  Enrichment,
+  PositionsDeps,
+  ProtocolModule,
+  StateSurface,
+} from '../protocols/kit/protocol-module.ts'
 import type { IndexerHead, SnapshotRow } from '../store/positions-read.ts'
-import { historyComplete } from './coverage.ts'
 
 /**
  * The point-in-time rules every protocol shares (DESIGN §5), written once: which snapshot serves a

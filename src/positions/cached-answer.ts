@@ -1,6 +1,6 @@
 import { type Awaitable, allOf, andThen } from '../awaitable.ts'
 import type { NetworkConfig } from '../chain/network.ts'
-import type { PositionsDeps, ProtocolModule, Rendered } from '../protocols/protocol-module.ts'
+import type { PositionsDeps, ProtocolModule, Rendered } from '../protocols/kit/protocol-module.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
 import {
   applyRendered,

@@ -1,7 +1,13 @@
 import type { NetworkConfig } from '../chain/network.ts'
-import type { Enrichment, PositionsDeps, Rendered, TvlSurface } from '../protocols/protocol-module.ts'
-import { formatUnits } from './amounts.ts'
-import { addPricedAsset, createPriceLookup, describePrices, toUsd, USD_DECIMALS } from './valuation.ts'
+import { formatUnits } from '../protocols/kit/amounts.ts'
+import type { Enrichment, PositionsDeps, Rendered, TvlSurface } from '../protocols/kit/protocol-module.ts'
+import {
+  addPricedAsset,
+  createPriceLookup,
+  describePrices,
+  toUsd,
+  USD_DECIMALS,
+} from '../protocols/kit/valuation.ts'
 
 /**
  * A protocol's total value locked at a ledger: its module says what its contracts hold per asset

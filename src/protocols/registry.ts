@@ -1,7 +1,7 @@
 import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
 import { ammProtocol } from './ammprotocol/index.ts'
+import type { ProtocolModule } from './kit/protocol-module.ts'
 import { lendingProtocol } from './lendingprotocol/index.ts'
-import type { ProtocolModule } from './protocol-module.ts'
 import { vaultProtocol } from './vaultprotocol/index.ts'
 import { yieldProtocol } from './yieldprotocol/index.ts'
 

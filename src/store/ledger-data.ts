@@ -1,7 +1,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type pg from 'pg'
 import { checkNextLedger } from '../chain/ledger-continuity.ts'
-import { type ActivityRows, writeActivityPostgres, writeActivitySqlite } from './actions.ts'
+import { type ActivityRows, writeActivityPostgres, writeActivitySqlite } from './activities.ts'
 import type { Database, PreparedQuery } from './db.ts'
 import type { ContractStateTable, LedgersTable, PricesTable, SnapshotsTable } from './schema.ts'
 
@@ -26,7 +26,7 @@ export interface LedgerBatch {
   /** Contract-state entries whose value changed, one row per entry and ledger. */
   states: ContractStateRow[]
   prices: PricesTable[]
-  /** Transactions that touched watched contracts and their decoded actions (store/actions.ts). */
+  /** Transactions that touched watched contracts and their decoded activities (store/activities.ts). */
   activity?: ActivityRows
   /** Epoch milliseconds, for operators; not part of the indexed data. */
   updatedAt: number

@@ -9,6 +9,7 @@ import * as contractState from './migrations/006-contract-state.ts'
 import * as management from './migrations/007-management.ts'
 import * as actions from './migrations/008-actions.ts'
 import * as authGeneration from './migrations/009-auth-generation.ts'
+import * as activities from './migrations/010-activities.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-management': management,
   '008-actions': actions,
   '009-auth-generation': authGeneration,
+  '010-activities': activities,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

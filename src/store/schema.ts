@@ -145,8 +145,11 @@ export interface TransactionsTable {
   function: string | null
 }
 
-/** One decoded protocol action, keyed by its place in the chain. */
-export interface ActionsTable {
+/**
+ * One decoded protocol activity, keyed by its place in the chain. Table `activities` (created as
+ * `actions` by migration 008, renamed by 010; its key and index keep 008's names).
+ */
+export interface ActivitiesTable {
   ledger: number
   tx_order: number
   /** Order of the event among the watched contracts' events of the transaction. */
@@ -157,7 +160,7 @@ export interface ActionsTable {
   type: string
   contract: string
   account: string
-  /** The asset the action moved, when it names one. */
+  /** The asset the activity moved, when it names one. */
   asset: string | null
   /** The amount of `asset` moved, decimal string in the asset's smallest units. */
   amount: string | null
@@ -165,8 +168,11 @@ export interface ActionsTable {
   details: string
 }
 
-/** One row per account an action concerns: an account's activities are one range scan. */
-export interface AccountActionsTable {
+/**
+ * One row per account an activity concerns: an account's activities are one range scan. Table
+ * `account_activities` (created as `account_actions` by migration 008, renamed by 010).
+ */
+export interface AccountActivitiesTable {
   account: string
   ledger: number
   tx_order: number
@@ -198,6 +204,6 @@ export interface Schema {
   prices: PricesTable
   networks: NetworksTable
   transactions: TransactionsTable
-  actions: ActionsTable
-  account_actions: AccountActionsTable
+  activities: ActivitiesTable
+  account_activities: AccountActivitiesTable
 }

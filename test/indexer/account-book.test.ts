@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAccountBook } from '../../src/indexer/account-book.ts'
-import type { AccountGroupChange } from '../../src/protocols/protocol-module.ts'
+import type { AccountGroupChange } from '../../src/protocols/kit/protocol-module.ts'
 
 /** A vault as the vault protocol's adapter reports it: one group per denomination. */
 const vault = (account: string, denomination: string, c: bigint, d: bigint): AccountGroupChange => ({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
 import { createIndexer, type Indexer } from '../../src/indexer/index.ts'
 import { createLogger } from '../../src/logger.ts'
-import type { ActionsTable } from '../../src/store/schema.ts'
+import type { ActivitiesTable } from '../../src/store/schema.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
 import { decimal, roundHalfEven } from './reference-model.ts'
@@ -22,7 +22,7 @@ const DEVNET = {
 const MID = 7000 + 350
 
 /** An `actions` row as the store holds it. */
-type StoredRow = ActionsTable
+type StoredRow = ActivitiesTable
 
 /**
  * The body bytes of activity pages, against a straightforward recomputation: each action read from
@@ -140,7 +140,7 @@ describe.each([
   const expectedActions = async (account: string, protocol?: string) => {
     const db = t.database.db
     let listed = db
-      .selectFrom('account_actions')
+      .selectFrom('account_activities')
       .select(['ledger', 'tx_order', 'event_index', 'protocol'])
       .where('account', '=', account)
     if (protocol) listed = listed.where('protocol', '=', protocol)
@@ -155,7 +155,7 @@ describe.each([
     const items = []
     for (const k of keys) {
       const row = (await db
-        .selectFrom('actions')
+        .selectFrom('activities')
         .selectAll()
         .where('ledger', '=', k.ledger)
         .where('tx_order', '=', k.tx_order)
@@ -188,7 +188,7 @@ describe.each([
   const accounts = async () =>
     (
       await t.database.db
-        .selectFrom('account_actions')
+        .selectFrom('account_activities')
         .select('account')
         .distinct()
         .orderBy('account')
@@ -319,7 +319,7 @@ describe.each([
 
   it("a transaction's actions are the same items as in the pages", async () => {
     const rows = (await t.database.db
-      .selectFrom('actions')
+      .selectFrom('activities')
       .selectAll()
       .orderBy('ledger', 'desc')
       .limit(40)
@@ -329,7 +329,7 @@ describe.each([
     for (const hash of hashes) {
       const { text } = await get(`/v1/transactions/${hash}`)
       const own = (await t.database.db
-        .selectFrom('actions')
+        .selectFrom('activities')
         .selectAll()
         .where('tx_hash', '=', hash)
         .execute()) as unknown as StoredRow[]

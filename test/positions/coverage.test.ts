@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ContractInfo } from '../../src/chain/network.ts'
-import { historyComplete } from '../../src/positions/coverage.ts'
+import { historyComplete } from '../../src/protocols/kit/coverage.ts'
 
 const contract = (start_ledger: number | null): ContractInfo => ({
   address: 'C',

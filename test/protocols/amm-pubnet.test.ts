@@ -146,7 +146,7 @@ describe('pubnet ledger 63092990: a swap on the Soroswap XLM/USDC pair', () => {
     const adapter = ammProtocol.createAdapter(network)
     const facts = adapter.adaptLedger(decodeLedgerCloseMeta(bytes, buildNetworkWatchList(network)))
     const swap = fixture.events[1]!.data as Record<string, bigint | string>
-    expect(facts.actions).toEqual([
+    expect(facts.activities).toEqual([
       expect.objectContaining({
         protocol: 'ammprotocol',
         type: 'swap',

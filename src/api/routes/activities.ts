@@ -11,9 +11,9 @@ import {
   type Interval,
 } from '../../positions/activities.ts'
 import { coverageComplete } from '../../positions/answer.ts'
-import { nullableInteger, nullableString } from '../../positions/response-schema.ts'
+import { nullableInteger, nullableString } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import { type ActionFilter, createActionsReader } from '../../store/actions.ts'
+import { type ActionFilter, createActionsReader } from '../../store/activities.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
 import type { App } from '../app.ts'
 import { stringifyJson } from '../json.ts'

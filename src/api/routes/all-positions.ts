@@ -7,7 +7,7 @@ import {
   answerAllPositionsKept,
 } from '../../positions/all-positions.ts'
 import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
-import { buildAllPositionsSchema } from '../../positions/response-schema.ts'
+import { buildAllPositionsSchema } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app.ts'
 import { AddressParam, LedgerPin, parseLedgerPin } from '../params.ts'

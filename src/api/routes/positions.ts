@@ -11,8 +11,8 @@ import {
   historyBody,
   positionsBody,
 } from '../../positions/cached-answer.ts'
-import { buildHistorySchema, buildPositionsSchema } from '../../positions/response-schema.ts'
-import type { PositionsDeps, ProtocolModule } from '../../protocols/protocol-module.ts'
+import type { PositionsDeps, ProtocolModule } from '../../protocols/kit/protocol-module.ts'
+import { buildHistorySchema, buildPositionsSchema } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { createNetworkProvider } from '../../store/network.ts'
 import type { IndexerHead, PositionsReader } from '../../store/positions-read.ts'

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify'
 import { Counter, Gauge } from 'prom-client'
 import type { AppContext } from '../../context.ts'
 import { type AnswerCache, createAnswerCache, type SurfaceSerializers } from '../../positions/answer-cache.ts'
-import { AssetSchema, ContractSchema, UsdTotalsSchema } from '../../positions/response-schema.ts'
+import { AssetSchema, ContractSchema, UsdTotalsSchema } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 
 const answerCaches = new WeakMap<AppContext, AnswerCache>()

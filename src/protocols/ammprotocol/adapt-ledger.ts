@@ -4,8 +4,8 @@ import type {
   ContractStateChange,
   ProtocolLedgerFacts,
   StoredItem,
-} from '../protocol-module.ts'
-import { readAmmActions } from './actions.ts'
+} from '../kit/protocol-module.ts'
+import { readAmmActivities } from './activities.ts'
 
 /**
  * Soroswap pairs as mainnet writes them (soroswap/core contracts/pair/src/storage.rs and
@@ -101,5 +101,5 @@ export function adaptAmmLedger(ledger: DecodedLedger, pairs: ReadonlySet<string>
       states.push({ contract: instance.contract, key: PAIR_STATE, value: { ...value } })
     }
   }
-  return { accounts, states, actions: readAmmActions(ledger, pairs) }
+  return { accounts, states, activities: readAmmActivities(ledger, pairs) }
 }

@@ -1,12 +1,11 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { ProtocolModule } from '../protocol-module.ts'
+import type { ProtocolModule } from '../kit/protocol-module.ts'
 import { adaptAmmLedger, ammItemKey } from './adapt-ledger.ts'
+import { AMM } from './id.ts'
 import { pairsOf, renderAllPairs, renderPair } from './pools.ts'
-import { AMM_PROTOCOL, renderAmmSnapshot } from './positions.ts'
+import { renderAmmSnapshot } from './positions.ts'
 import { AmmPairData, AmmPositionsData, AmmReservesData } from './schema.ts'
 import { ammTvl } from './tvl.ts'
-
-export { AMM_PROTOCOL }
 
 const pairs = (network: NetworkConfig) => pairsOf(network)
 
@@ -15,7 +14,7 @@ const pairs = (network: NetworkConfig) => pairsOf(network)
  * and LP total supply, which the pair keeps in its instance storage and which are kept as history.
  */
 export const ammProtocol: ProtocolModule = {
-  name: AMM_PROTOCOL,
+  name: AMM,
   kind: 'amm',
   contracts: pairs,
   // Token0/1, Reserve0/1 and TotalSupply live in each pair's instance storage.

@@ -1,7 +1,6 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
-import { formatUnits, pow10 } from '../../positions/amounts.ts'
-import type { PositionsReader } from '../../store/positions-read.ts'
-import type { ContractObject } from '../protocol-module.ts'
+import { formatUnits, pow10 } from '../kit/amounts.ts'
+import type { ContractObject, PositionsReader } from '../kit/protocol-module.ts'
 import { PAIR_STATE, type StoredPair } from './adapt-ledger.ts'
 
 /** LP tokens have 7 decimals (contracts/pair/src/lib.rs `initialize`). */

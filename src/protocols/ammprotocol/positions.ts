@@ -1,5 +1,6 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import { formatUnits } from '../../positions/amounts.ts'
+import { formatUnits } from '../kit/amounts.ts'
+import type { Enrichment, PositionsDeps, Rendered, SnapshotRow, Valuation } from '../kit/protocol-module.ts'
 import {
   addPricedAsset,
   createPriceLookup,
@@ -7,10 +8,9 @@ import {
   type Priced,
   toUsd,
   USD_DECIMALS,
-} from '../../positions/valuation.ts'
-import type { SnapshotRow } from '../../store/positions-read.ts'
-import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
+} from '../kit/valuation.ts'
 import type { StoredLiquidity } from './adapt-ledger.ts'
+import { AMM } from './id.ts'
 import {
   ammContractObject,
   createCachedPairReader,
@@ -19,8 +19,6 @@ import {
   ratio,
   tokenDecimals,
 } from './pairs.ts'
-
-export const AMM_PROTOCOL = 'ammprotocol'
 
 export type AmmProblem = 'price_missing' | 'price_stale' | 'reserves_missing'
 
@@ -115,7 +113,7 @@ export async function renderAmmSnapshot(
       value = value === null || usd === null ? null : value + usd
       if (token !== null && priced) addPricedAsset(enrichment, network, token, priced, decimals)
       data.positions.push({
-        protocol: AMM_PROTOCOL,
+        protocol: AMM,
         contract_address: item.pair,
         position_type: 'liquidity',
         asset: token,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Amount, NullableAmount, nullableInteger, nullableString } from '../../positions/response-schema.ts'
+import { Amount, NullableAmount, nullableInteger, nullableString } from '../kit/response-schema.ts'
 
 const Problem = Type.Unsafe<'price_missing' | 'price_stale' | 'reserves_missing' | null>({
   type: ['string', 'null'],

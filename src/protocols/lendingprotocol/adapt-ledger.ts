@@ -5,8 +5,8 @@ import {
   type ProtocolLedgerFacts,
   type StoredItem,
   toStoredValue,
-} from '../protocol-module.ts'
-import { readLendingActions } from './actions.ts'
+} from '../kit/protocol-module.ts'
+import { readLendingActivities } from './activities.ts'
 
 /**
  * Blend v2 pools as mainnet writes them (blend-contracts-v2 pool/src/storage.rs; docs/devnet.md).
@@ -171,5 +171,5 @@ export function adaptLendingLedger(ledger: DecodedLedger, pools: ReadonlySet<str
       }
     }
   }
-  return { accounts, states, actions: readLendingActions(ledger, pools) }
+  return { accounts, states, activities: readLendingActivities(ledger, pools) }
 }

@@ -1,6 +1,7 @@
-import type { StateRow } from '../../store/positions-read.ts'
+import type { StateRow } from '../kit/protocol-module.ts'
+import { SCALAR_7 } from '../kit/scales.ts'
 import { STATE } from './adapt-ledger.ts'
-import { type PoolReader, SCALAR_7 } from './reserves.ts'
+import type { PoolReader } from './reserves.ts'
 
 /**
  * Blend v2 emissions (pool/src/emissions/distributor.rs; blend-sdk-js emissions.ts). A reserve

@@ -1,11 +1,12 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import { divCeil, formatUnits, pow10 } from '../../positions/amounts.ts'
-import { USD_DECIMALS } from '../../positions/valuation.ts'
-import type { Valuation } from '../protocol-module.ts'
+import { divCeil, formatUnits, pow10 } from '../kit/amounts.ts'
+import type { Valuation } from '../kit/protocol-module.ts'
+import { SCALAR_7 } from '../kit/scales.ts'
+import { USD_DECIMALS } from '../kit/valuation.ts'
 import type { StoredLendingEmissions } from './adapt-ledger.ts'
 import { bTokenId, claimable, dTokenId, emissionDataAt, projectIndex } from './emissions.ts'
 import type { UsdProblem, ValuedBalance } from './positions.ts'
-import { type PoolReader, readReserveOf, reserveAssetsAt, SCALAR_7 } from './reserves.ts'
+import { type PoolReader, readReserveOf, reserveAssetsAt } from './reserves.ts'
 
 /**
  * Blend's health figures are summed in the oracle's base currency with 14 decimals (Reflector's),

@@ -1,13 +1,12 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { ProtocolModule } from '../protocol-module.ts'
+import type { ProtocolModule } from '../kit/protocol-module.ts'
 import { adaptLendingLedger, lendingItemKey } from './adapt-ledger.ts'
+import { LENDING } from './id.ts'
 import { renderEmissions, renderPool, renderReserves } from './pools.ts'
 import { LendingEmissionsData, LendingPoolData, LendingReservesData } from './pools-schema.ts'
-import { LENDING_PROTOCOL, renderLendingSnapshot } from './positions.ts'
+import { renderLendingSnapshot } from './positions.ts'
 import { LendingPositionsData } from './positions-schema.ts'
 import { lendingTvl } from './tvl.ts'
-
-export { LENDING_PROTOCOL }
 
 const pools = (network: NetworkConfig) => network.contracts.lendingprotocol
 
@@ -17,7 +16,7 @@ const pools = (network: NetworkConfig) => network.contracts.lendingprotocol
  * config and emissions are kept as contract state.
  */
 export const lendingProtocol: ProtocolModule = {
-  name: LENDING_PROTOCOL,
+  name: LENDING,
   kind: 'lending',
   contracts: pools,
   // PoolConfig (the pool's oracle, backstop take rate, status) and Name live in instance storage.

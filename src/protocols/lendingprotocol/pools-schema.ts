@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { NullableAmount, nullableInteger, nullableString } from '../../positions/response-schema.ts'
+import { NullableAmount, nullableInteger, nullableString } from '../kit/response-schema.ts'
 
 const SEVEN = '7 decimals'
 

@@ -1,13 +1,7 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
-import { formatUnits } from '../../positions/amounts.ts'
-import {
-  addPricedAsset,
-  createPriceLookup,
-  describePrices,
-  toUsd,
-  USD_DECIMALS,
-} from '../../positions/valuation.ts'
-import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../protocol-module.ts'
+import { formatUnits } from '../kit/amounts.ts'
+import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../kit/protocol-module.ts'
+import { addPricedAsset, createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../kit/valuation.ts'
 import { STATE } from './adapt-ledger.ts'
 import { emissionDataAt, poolSharesAt } from './emissions.ts'
 import { createCachedPoolReader, lendingContractObject } from './render-support.ts'

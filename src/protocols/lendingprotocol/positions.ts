@@ -1,5 +1,6 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
-import { divCeil, formatUnits } from '../../positions/amounts.ts'
+import { formatUnits } from '../kit/amounts.ts'
+import type { Enrichment, PositionsDeps, Rendered, SnapshotRow, Valuation } from '../kit/protocol-module.ts'
 import {
   addPricedAsset,
   createPriceLookup,
@@ -8,9 +9,7 @@ import {
   type Priced,
   toUsd,
   USD_DECIMALS,
-} from '../../positions/valuation.ts'
-import type { SnapshotRow } from '../../store/positions-read.ts'
-import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
+} from '../kit/valuation.ts'
 import type {
   BalanceKind,
   StoredLendingBalance,
@@ -18,10 +17,9 @@ import type {
   StoredLendingItem,
 } from './adapt-ledger.ts'
 import { renderGroups } from './groups.ts'
+import { LENDING } from './id.ts'
 import { createCachedPoolReader, lendingContractObject } from './render-support.ts'
-import { type PoolReader, type ReserveAt, readReserve, SCALAR_12 } from './reserves.ts'
-
-export const LENDING_PROTOCOL = 'lendingprotocol'
+import { type PoolReader, type ReserveAt, readReserve, toAssetFromB, toAssetFromD } from './reserves.ts'
 
 export type UsdProblem = 'price_missing' | 'price_stale' | 'rate_missing'
 
@@ -152,8 +150,7 @@ async function readBalance(
   const borrow = item.kind === 'liabilities'
   const rate = reserve.data ? (borrow ? reserve.data.dRate : reserve.data.bRate) : null
   // Blend's own conversions: b-tokens round down, d-tokens round up (pool/src/pool/reserve.rs).
-  const amount =
-    rate === null ? null : borrow ? divCeil(tokens * rate, SCALAR_12) : (tokens * rate) / SCALAR_12
+  const amount = rate === null ? null : borrow ? toAssetFromD(tokens, rate) : toAssetFromB(tokens, rate)
   return {
     item,
     reserve,
@@ -177,7 +174,7 @@ function positionRow(item: StoredLendingBalance, v: ValuedBalance): LendingPosit
   const borrow = item.kind === 'liabilities'
   const rate = v.reserve.data ? (borrow ? v.reserve.data.dRate : v.reserve.data.bRate) : null
   return {
-    protocol: LENDING_PROTOCOL,
+    protocol: LENDING,
     contract_address: item.pool,
     position_type: POSITION_TYPE[item.kind],
     asset: v.reserve.asset,

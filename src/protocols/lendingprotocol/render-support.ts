@@ -1,6 +1,5 @@
 import type { ContractInfo } from '../../chain/network.ts'
-import type { PositionsReader, StateRow } from '../../store/positions-read.ts'
-import type { ContractObject } from '../protocol-module.ts'
+import type { ContractObject, PositionsReader, StateRow } from '../kit/protocol-module.ts'
 import type { PoolReader } from './reserves.ts'
 
 /** Contract-state reads for one answer, each asked once. */

@@ -1,11 +1,9 @@
 import type { ContractInfo } from '../../chain/network.ts'
-import { divCeil } from '../../positions/amounts.ts'
-import type { StateRow } from '../../store/positions-read.ts'
+import { divCeil } from '../kit/amounts.ts'
+import type { StateRow } from '../kit/protocol-module.ts'
+import { SCALAR_7, SCALAR_12 } from '../kit/scales.ts'
 import { STATE } from './adapt-ledger.ts'
 
-/** Blend v2's fixed-point scales (pool/src/constants.rs): rates 12 decimals, factors and ir_mod 7. */
-export const SCALAR_12 = 10n ** 12n
-export const SCALAR_7 = 10n ** 7n
 /** The interest curve's second kink, 95% utilization, and what lies above it (pool/src/pool/interest.rs). */
 const UTIL_95 = 9_500_000n
 const UTIL_5 = 500_000n

@@ -1,10 +1,11 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { AccountGroupChange, ProtocolModule, StoredItem } from '../protocol-module.ts'
-import { readVaultActions } from './actions.ts'
+import type { AccountGroupChange, ProtocolModule, StoredItem } from '../kit/protocol-module.ts'
+import { readVaultActivities } from './activities.ts'
 import { adaptVaultLedger } from './adapt-ledger.ts'
+import { VAULT } from './id.ts'
 import { renderVaultSnapshot, type VaultObject } from './positions.ts'
 import { VaultPositionsData } from './positions-schema.ts'
-import { type StoredVault, VAULT_PROTOCOL } from './stored-vault.ts'
+import type { StoredVault } from './stored-vault.ts'
 import { readVaultsInfo, vaultTvl } from './tvl.ts'
 
 /**
@@ -12,7 +13,7 @@ import { readVaultsInfo, vaultTvl } from './tvl.ts'
  * (plain debt, no rate). A stored item is `{denomination, total_collateral, total_debt, index, ledger}`.
  */
 export const vaultProtocol: ProtocolModule = {
-  name: VAULT_PROTOCOL,
+  name: VAULT,
   kind: 'vault',
   contracts: (network: NetworkConfig) => [network.contracts.vaultprotocol],
   // Positions come from persistent `Vault` entries alone; the instance storage's `VaultsInfo`
@@ -43,7 +44,7 @@ export const vaultProtocol: ProtocolModule = {
         return {
           accounts,
           states: readVaultsInfo(ledger, contract),
-          actions: readVaultActions(ledger, network),
+          activities: readVaultActivities(ledger, network),
         }
       },
     }

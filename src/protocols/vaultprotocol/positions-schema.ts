@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { AMOUNT_PATTERN as AMOUNT, Amount, nullableString } from '../../positions/response-schema.ts'
+import { AMOUNT_PATTERN as AMOUNT, Amount, nullableString } from '../kit/response-schema.ts'
 
 const Vault = Type.Object({
   collateral: Amount("Collateral in the collateral asset's units, with exactly its decimals"),

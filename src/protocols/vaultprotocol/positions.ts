@@ -1,5 +1,6 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import { divHalfEven, formatUnits, pow10 } from '../../positions/amounts.ts'
+import { divHalfEven, formatUnits, pow10 } from '../kit/amounts.ts'
+import type { Enrichment, PositionsDeps, Rendered, SnapshotRow, Valuation } from '../kit/protocol-module.ts'
 import {
   addPricedAsset,
   describePrices,
@@ -7,9 +8,7 @@ import {
   type Priced,
   toUsd,
   USD_DECIMALS,
-} from '../../positions/valuation.ts'
-import type { SnapshotRow } from '../../store/positions-read.ts'
-import type { Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
+} from '../kit/valuation.ts'
 import type { StoredVault } from './stored-vault.ts'
 
 /** Ratios are reported with 4 decimals. */

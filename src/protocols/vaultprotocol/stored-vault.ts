@@ -1,6 +1,3 @@
-/** The vault protocol's API segment and the `protocol` of its snapshots. */
-export const VAULT_PROTOCOL = 'vaultprotocol'
-
 /**
  * One vault as a `vaultprotocol` snapshot stores it (the `positions` JSON array holds these, sorted
  * by denomination). Integers are decimal strings so no amount ever passes through a float.

@@ -1,6 +1,6 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { ContractStateChange, PositionsDeps, TvlAsset, TvlSurface } from '../protocol-module.ts'
+import type { ContractStateChange, PositionsDeps, TvlAsset, TvlSurface } from '../kit/protocol-module.ts'
 
 /**
  * FxDAO's own totals: `VaultsInfo(denomination)` in the vaults contract's instance storage

@@ -5,8 +5,8 @@ import {
   type ProtocolLedgerFacts,
   type StoredItem,
   toStoredValue,
-} from '../protocol-module.ts'
-import { readYieldActions } from './actions.ts'
+} from '../kit/protocol-module.ts'
+import { readYieldActivities } from './activities.ts'
 
 /**
  * DeFindex vaults and their Blend strategies as mainnet writes them (paltalabs/defindex
@@ -148,5 +148,5 @@ export function adaptYieldLedger(ledger: DecodedLedger, watch: YieldWatch): Prot
       }
     }
   }
-  return { accounts, states, actions: readYieldActions(ledger, watch.vaults) }
+  return { accounts, states, activities: readYieldActivities(ledger, watch.vaults) }
 }

@@ -1,7 +1,8 @@
 import type { Awaitable } from '../../awaitable.ts'
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
-import { pow10 } from '../../positions/amounts.ts'
-import type { StateRow } from '../../store/positions-read.ts'
+import { pow10 } from '../kit/amounts.ts'
+import type { StateRow } from '../kit/protocol-module.ts'
+import { SCALAR_12 } from '../kit/scales.ts'
 import { YIELD_STATE } from './adapt-ledger.ts'
 
 /**
@@ -20,7 +21,6 @@ import { YIELD_STATE } from './adapt-ledger.ts'
  *   total_i         = idle_i + invested_i
  */
 
-export const SCALAR_12 = 10n ** 12n
 /** df-tokens have 7 decimals (vault/src/lib.rs constructor). */
 export const SHARE_DECIMALS = 7
 /** The digits of `price_per_share` below the asset's unit. */

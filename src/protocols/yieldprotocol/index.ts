@@ -1,13 +1,12 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
-import type { ProtocolModule } from '../protocol-module.ts'
+import type { ProtocolModule } from '../kit/protocol-module.ts'
 import { adaptYieldLedger, type YieldWatch, yieldItemKey } from './adapt-ledger.ts'
+import { YIELD } from './id.ts'
 import { renderYieldPool, renderYieldReserves, vaultsOf } from './pools.ts'
 import { YieldPoolData, YieldReservesData } from './pools-schema.ts'
-import { renderYieldSnapshot, YIELD_PROTOCOL } from './positions.ts'
+import { renderYieldSnapshot } from './positions.ts'
 import { YieldPositionsData } from './positions-schema.ts'
 import { yieldTvl } from './tvl.ts'
-
-export { YIELD_PROTOCOL }
 
 const listed = (network: NetworkConfig): YieldContractInfo[] => network.contracts.yieldprotocol
 
@@ -32,7 +31,7 @@ function assetHolders(network: NetworkConfig): Map<string, Set<string>> {
  * locked fees).
  */
 export const yieldProtocol: ProtocolModule = {
-  name: YIELD_PROTOCOL,
+  name: YIELD,
   kind: 'yield',
   contracts: listed,
   // TotalSupply, AssetStrategySet and fees (vaults), Config and Reserves (strategies) are instance storage.

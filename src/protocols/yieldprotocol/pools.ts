@@ -1,6 +1,6 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
-import { formatUnits } from '../../positions/amounts.ts'
-import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../protocol-module.ts'
+import { formatUnits } from '../kit/amounts.ts'
+import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../kit/protocol-module.ts'
 import { YIELD_STATE } from './adapt-ledger.ts'
 import { PRICE_DECIMALS, pricePerShare, readVaultFunds, SHARE_DECIMALS } from './funds.ts'
 import { decimalsOf, yieldContractObject } from './positions.ts'

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Amount, NullableAmount, nullableInteger } from '../../positions/response-schema.ts'
+import { Amount, NullableAmount, nullableInteger } from '../kit/response-schema.ts'
 
 const Position = Type.Object({
   protocol: Type.String({ description: '`yieldprotocol`' }),

@@ -1,8 +1,14 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
-import { formatUnits } from '../../positions/amounts.ts'
-import { createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../../positions/valuation.ts'
-import type { SnapshotRow } from '../../store/positions-read.ts'
-import type { ContractObject, Enrichment, PositionsDeps, Rendered, Valuation } from '../protocol-module.ts'
+import { formatUnits } from '../kit/amounts.ts'
+import type {
+  ContractObject,
+  Enrichment,
+  PositionsDeps,
+  Rendered,
+  SnapshotRow,
+  Valuation,
+} from '../kit/protocol-module.ts'
+import { createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../kit/valuation.ts'
 import type { StoredYieldBalance } from './adapt-ledger.ts'
 import {
   PRICE_DECIMALS,
@@ -13,8 +19,7 @@ import {
   underlyingOf,
   type VaultFunds,
 } from './funds.ts'
-
-export const YIELD_PROTOCOL = 'yieldprotocol'
+import { YIELD } from './id.ts'
 
 /** Assets the description does not list are shown with Stellar's usual 7 decimals. */
 const FALLBACK_DECIMALS = 7
@@ -127,7 +132,7 @@ export async function renderYieldSnapshot(
           tags: info?.tags ?? [],
         }
       positions.push({
-        protocol: YIELD_PROTOCOL,
+        protocol: YIELD,
         contract_address: vault.address,
         position_type: 'deposit',
         asset: a.asset,

@@ -1,5 +1,5 @@
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { PositionsDeps, TvlAsset, TvlSurface } from '../protocol-module.ts'
+import type { PositionsDeps, TvlAsset, TvlSurface } from '../kit/protocol-module.ts'
 import { readVaultFunds } from './funds.ts'
 import { vaultsOf } from './pools.ts'
 

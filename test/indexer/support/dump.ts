@@ -50,7 +50,7 @@ export async function dumpIndexedData(database: Database) {
     ]),
     actions: num(
       await db
-        .selectFrom('actions')
+        .selectFrom('activities')
         .selectAll()
         .orderBy('ledger')
         .orderBy('tx_order')
@@ -61,7 +61,7 @@ export async function dumpIndexedData(database: Database) {
     ),
     account_actions: num(
       await db
-        .selectFrom('account_actions')
+        .selectFrom('account_activities')
         .selectAll()
         .orderBy('account')
         .orderBy('ledger')

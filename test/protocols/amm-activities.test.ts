@@ -4,7 +4,7 @@ import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
 import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
 import { ammProtocol } from '../../src/protocols/ammprotocol/index.ts'
-import type { ProtocolAction } from '../../src/protocols/protocol-module.ts'
+import type { ProtocolActivity } from '../../src/protocols/kit/protocol-module.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 
 /**
@@ -14,7 +14,7 @@ import { decodeLedgers } from '../devnet/decode-ledgers.ts'
  */
 describe('AMM actions from the pair events', () => {
   let chain: DevnetChain
-  let actual: ProtocolAction[]
+  let actual: ProtocolActivity[]
   let expected: Record<string, unknown>[]
 
   beforeAll(() => {
@@ -34,7 +34,7 @@ describe('AMM actions from the pair events', () => {
     actual = []
     for (let s = chain.oldestLedger(); s <= chain.latestLedger(); s++) {
       actual.push(
-        ...(adapter.adaptLedger(decodeLedgerCloseMeta(chain.ledgerMetaXdr(s), watch)).actions ?? []),
+        ...(adapter.adaptLedger(decodeLedgerCloseMeta(chain.ledgerMetaXdr(s), watch)).activities ?? []),
       )
     }
     const pairs = new Set(
@@ -100,9 +100,11 @@ describe('AMM actions from the pair events', () => {
   })
 
   it('keeps amounts as BigInt and leaves the withdrawal transfer into the pair to the withdrawal', () => {
-    const swap = actual.find((a) => a.type === 'swap') as ProtocolAction & { amount_0_in: bigint }
+    const swap = actual.find((a) => a.type === 'swap') as ProtocolActivity & { amount_0_in: bigint }
     expect(typeof swap.amount_0_in).toBe('bigint')
-    const transfers = actual.filter((a) => a.type === 'lp_transfer') as Array<ProtocolAction & { to: string }>
+    const transfers = actual.filter((a) => a.type === 'lp_transfer') as Array<
+      ProtocolActivity & { to: string }
+    >
     expect(transfers.every((t) => t.to !== t.contract && t.account !== t.contract)).toBe(true)
   })
 })

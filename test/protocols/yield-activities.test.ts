@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
 import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
-import type { ProtocolAction } from '../../src/protocols/protocol-module.ts'
+import type { ProtocolActivity } from '../../src/protocols/kit/protocol-module.ts'
 import { yieldProtocol } from '../../src/protocols/yieldprotocol/index.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 
@@ -13,7 +13,7 @@ import { decodeLedgers } from '../devnet/decode-ledgers.ts'
  */
 describe('yield actions from the vault events', () => {
   let chain: DevnetChain
-  let actual: ProtocolAction[]
+  let actual: ProtocolActivity[]
   let expected: Record<string, unknown>[]
 
   beforeAll(() => {
@@ -31,7 +31,7 @@ describe('yield actions from the vault events', () => {
     actual = []
     for (let s = chain.oldestLedger(); s <= chain.latestLedger(); s++)
       actual.push(
-        ...(adapter.adaptLedger(decodeLedgerCloseMeta(chain.ledgerMetaXdr(s), watch)).actions ?? []),
+        ...(adapter.adaptLedger(decodeLedgerCloseMeta(chain.ledgerMetaXdr(s), watch)).activities ?? []),
       )
     const vaults = new Set(
       network.contracts.yieldprotocol.filter((c) => c.kind === 'defindex-vault').map((c) => c.address),

@@ -2,25 +2,55 @@ import type { DatabaseSync } from 'node:sqlite'
 import type pg from 'pg'
 import type { Awaitable } from '../awaitable.ts'
 import type { DecodedLedger } from '../chain/decode-ledger.ts'
-import type { ProtocolAction } from '../protocols/protocol-module.ts'
 import type { Database } from './db.ts'
 import type { PriceRow } from './positions-read.ts'
 import { createQueryMany, createQueryOne } from './prepared.ts'
-import type { AccountActionsTable, ActionsTable, TransactionsTable } from './schema.ts'
+import type { AccountActivitiesTable, ActivitiesTable, TransactionsTable } from './schema.ts'
 
 /**
  * Decoded actions and the transactions that carry them: written with the snapshots of the same
  * batch (one transaction), read by the transaction and activities endpoints.
  */
 
-/** The rows one batch adds to the actions tables. */
-export interface ActivityRows {
-  transactions: TransactionsTable[]
-  actions: ActionsTable[]
-  accountActions: AccountActionsTable[]
+/**
+ * A decoded protocol action (listed by the activities endpoint) as the store receives it: what
+ * happened, to whom, and where it sits in the chain. The store owns this shape; protocol modules
+ * emit it, extended with their own fields (stored as `details`, `asset`/`amount` when named).
+ */
+export interface DecodedActivity {
+  protocol: string
+  /** The action's name: `supply`, `borrow`, `fill_auction`, `claim`, ... */
+  type: string
+  /** The contract that emitted the event. */
+  contract: string
+  /** The account whose position it concerns (a pool's `from`, an auction's user). */
+  account: string
+  /**
+   * Other accounts the action concerns (an auction's filler, a transfer's receiver, a moved debt's
+   * new owner): it is listed in their activities too, still as `account`'s action.
+   */
+  counterparties?: readonly string[]
+  ledger: number
+  /** Transaction hash, lowercase hex. */
+  tx_hash: string
+  /** Operation index in the transaction (a Soroban transaction has exactly one). */
+  operation: number
+  /** Order of the event among the watched contracts' events of the transaction. */
+  event_index: number
 }
 
-export const emptyActivityRows = (): ActivityRows => ({ transactions: [], actions: [], accountActions: [] })
+/** The rows one batch adds to the transactions and activities tables. */
+export interface ActivityRows {
+  transactions: TransactionsTable[]
+  activities: ActivitiesTable[]
+  accountActivities: AccountActivitiesTable[]
+}
+
+export const emptyActivityRows = (): ActivityRows => ({
+  transactions: [],
+  activities: [],
+  accountActivities: [],
+})
 
 /** Fields every action has; the rest are the module's own and go to `details`. */
 const BASE_FIELDS = new Set([
@@ -43,10 +73,10 @@ function toStoredJson(value: unknown): string {
 }
 
 /** A decoded action as it is stored: `asset`/`amount` when the action names them, the rest as JSON. */
-export function buildActionRow(
-  action: { [key: string]: unknown } & Omit<ActionsTable, 'tx_order' | 'asset' | 'amount' | 'details'>,
+export function buildActivityRow(
+  action: { [key: string]: unknown } & Omit<ActivitiesTable, 'tx_order' | 'asset' | 'amount' | 'details'>,
   txOrder: number,
-): ActionsTable {
+): ActivitiesTable {
   const details: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(action)) if (!BASE_FIELDS.has(key)) details[key] = value
   return {
@@ -68,10 +98,10 @@ export function buildActionRow(
 const INSERT = {
   transactions:
     'INSERT INTO transactions (hash, ledger, tx_order, successful, fee_charged, fee_account, source_account, contract, function) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  actions: `INSERT INTO actions (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
+  activities: `INSERT INTO activities (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
               account, asset, amount, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  accountActions:
-    'INSERT INTO account_actions (account, ledger, tx_order, event_index, protocol, type) VALUES (?, ?, ?, ?, ?, ?)',
+  accountActivities:
+    'INSERT INTO account_activities (account, ledger, tx_order, event_index, protocol, type) VALUES (?, ?, ?, ?, ?, ?)',
 } as const
 
 /** Inside the batch's SQLite transaction (synchronous, under the connection lock). */
@@ -90,8 +120,8 @@ export function writeActivitySqlite(raw: DatabaseSync, rows: ActivityRows): void
       r.contract,
       r.function,
     )
-  const action = raw.prepare(INSERT.actions)
-  for (const r of rows.actions)
+  const action = raw.prepare(INSERT.activities)
+  for (const r of rows.activities)
     action.run(
       r.ledger,
       r.tx_order,
@@ -106,8 +136,8 @@ export function writeActivitySqlite(raw: DatabaseSync, rows: ActivityRows): void
       r.amount,
       r.details,
     )
-  const byAccount = raw.prepare(INSERT.accountActions)
-  for (const r of rows.accountActions)
+  const byAccount = raw.prepare(INSERT.accountActivities)
+  for (const r of rows.accountActivities)
     byAccount.run(r.account, r.ledger, r.tx_order, r.event_index, r.protocol, r.type)
 }
 
@@ -132,10 +162,10 @@ export async function writeActivityPostgres(client: pg.PoolClient, rows: Activit
       t.map((r) => r.function),
     ],
   )
-  const a = rows.actions
+  const a = rows.activities
   if (a.length > 0) {
     await client.query(
-      `INSERT INTO actions (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
+      `INSERT INTO activities (ledger, tx_order, event_index, protocol, tx_hash, operation, type, contract,
          account, asset, amount, details)
        SELECT * FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[],
          $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])`,
@@ -155,10 +185,10 @@ export async function writeActivityPostgres(client: pg.PoolClient, rows: Activit
       ],
     )
   }
-  const c = rows.accountActions
+  const c = rows.accountActivities
   if (c.length > 0) {
     await client.query(
-      `INSERT INTO account_actions (account, ledger, tx_order, event_index, protocol, type)
+      `INSERT INTO account_activities (account, ledger, tx_order, event_index, protocol, type)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[], $5::text[], $6::text[])`,
       [
         c.map((r) => r.account),
@@ -195,14 +225,14 @@ export interface StoredTransaction extends Omit<TransactionsTable, 'successful'>
   close_time: number | null
 }
 
-export type StoredAction = ActionsTable & { close_time: number | null }
+export type StoredAction = ActivitiesTable & { close_time: number | null }
 
 const ACTION_COLUMNS = `a.ledger AS ledger, a.tx_order AS tx_order, a.event_index AS event_index,
   a.protocol AS protocol, a.tx_hash AS tx_hash, a.operation AS operation, a.type AS type,
   a.contract AS contract, a.account AS account, a.asset AS asset, a.amount AS amount,
   a.details AS details, l.close_time AS close_time`
 
-/** An action's identity: its place in the chain and its protocol (the actions table's key). */
+/** An action's identity: its place in the chain and its protocol (the activities table's key). */
 export interface ActionKey {
   ledger: number
   tx_order: number
@@ -211,7 +241,7 @@ export interface ActionKey {
 }
 
 const ONE_SQL = {
-  action: `SELECT ${ACTION_COLUMNS} FROM actions a LEFT JOIN ledgers l ON l.sequence = a.ledger
+  action: `SELECT ${ACTION_COLUMNS} FROM activities a LEFT JOIN ledgers l ON l.sequence = a.ledger
              WHERE a.ledger = $1 AND a.tx_order = $2 AND a.event_index = $3 AND a.protocol = $4`,
   price: `SELECT ledger, price, decimals, timestamp_ms FROM prices
             WHERE oracle = $1 AND asset = $2 AND ledger <= $3 ORDER BY ledger DESC LIMIT 1`,
@@ -225,7 +255,7 @@ const ONE_SQL = {
  * The keyset "older than (L, T, E)" is written as `ledger < L OR (ledger = L AND (tx_order < T OR
  * (tx_order = T AND event_index < E)))` (row-value comparison is not portable to every SQLite).
  * A first page passes (to + 1, 0, 0). Filters by protocol and type are optional ($n IS NULL).
- * The keys-only form (the page filter as `accountActions` binds it) reads account_actions alone.
+ * The keys-only form (the page filter as `accountActions` binds it) reads account_activities alone.
  */
 const KEYS_WHERE = `WHERE account = $1 AND ledger >= $2
         AND (ledger < $3 OR (ledger = $4 AND (tx_order < $5 OR (tx_order = $6 AND event_index < $7))))
@@ -233,18 +263,18 @@ const KEYS_WHERE = `WHERE account = $1 AND ledger >= $2
 const KEYS_ORDER = 'ORDER BY ledger DESC, tx_order DESC, event_index DESC, protocol DESC LIMIT'
 
 const MANY_SQL = {
-  // Without a type filter the scan reads the account_actions primary-key index only.
-  accountKeys: `SELECT ledger, tx_order, event_index, protocol FROM account_actions ${KEYS_WHERE}
+  // Without a type filter the scan reads the account_activities primary-key index only.
+  accountKeys: `SELECT ledger, tx_order, event_index, protocol FROM account_activities ${KEYS_WHERE}
       ${KEYS_ORDER} $10`,
-  accountKeysOfType: `SELECT ledger, tx_order, event_index, protocol FROM account_actions ${KEYS_WHERE}
+  accountKeysOfType: `SELECT ledger, tx_order, event_index, protocol FROM account_activities ${KEYS_WHERE}
       AND type = $10 ${KEYS_ORDER} $11`,
-  // Whether the account has any action in a ledger range (one seek on account_actions' key).
-  anyOfAccount: `SELECT ledger FROM account_actions WHERE account = $1 AND ledger > $2 AND ledger <= $3
+  // Whether the account has any action in a ledger range (one seek on account_activities' key).
+  anyOfAccount: `SELECT ledger FROM account_activities WHERE account = $1 AND ledger > $2 AND ledger <= $3
       ORDER BY ledger LIMIT 1`,
   // PostgreSQL: the actions of many keys in one round trip.
   actionsByKeys: `SELECT ${ACTION_COLUMNS} FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[])
         AS k(ledger, tx_order, event_index, protocol)
-      JOIN actions a ON a.ledger = k.ledger AND a.tx_order = k.tx_order AND a.event_index = k.event_index
+      JOIN activities a ON a.ledger = k.ledger AND a.tx_order = k.tx_order AND a.event_index = k.event_index
         AND a.protocol = k.protocol
       LEFT JOIN ledgers l ON l.sequence = a.ledger`,
   // PostgreSQL: the latest price at or before each (oracle, asset, ledger) asked, in one round trip.
@@ -254,10 +284,10 @@ const MANY_SQL = {
       JOIN LATERAL (SELECT ledger, price, decimals, timestamp_ms FROM prices
         WHERE oracle = k.oracle AND asset = k.asset AND ledger <= k.ledger ORDER BY ledger DESC LIMIT 1) p ON true`,
 
-  transactionActions: `SELECT ${ACTION_COLUMNS} FROM actions a LEFT JOIN ledgers l ON l.sequence = a.ledger
+  transactionActions: `SELECT ${ACTION_COLUMNS} FROM activities a LEFT JOIN ledgers l ON l.sequence = a.ledger
                          WHERE a.tx_hash = $1 ORDER BY a.event_index, a.protocol`,
-  accountActions: `SELECT ${ACTION_COLUMNS} FROM account_actions x
-      JOIN actions a ON a.ledger = x.ledger AND a.tx_order = x.tx_order AND a.event_index = x.event_index
+  accountActions: `SELECT ${ACTION_COLUMNS} FROM account_activities x
+      JOIN activities a ON a.ledger = x.ledger AND a.tx_order = x.tx_order AND a.event_index = x.event_index
         AND a.protocol = x.protocol
       LEFT JOIN ledgers l ON l.sequence = a.ledger
       WHERE x.account = $1 AND x.ledger >= $2
@@ -303,8 +333,8 @@ function keysetParams(f: ActionFilter) {
 }
 
 export function createActionsReader(database: Database): ActionsReader {
-  const one = createQueryOne(database, ONE_SQL, 'actions')
-  const many = createQueryMany(database, MANY_SQL, 'actions_many')
+  const one = createQueryOne(database, ONE_SQL, 'activities')
+  const many = createQueryMany(database, MANY_SQL, 'activities_many')
   return {
     transaction: (hash) => one<StoredTransaction>('transaction', [hash]),
     actionsOfTransaction: (hash) => many<StoredAction>('transactionActions', [hash]),
@@ -364,7 +394,7 @@ export function createActionsReader(database: Database): ActionsReader {
  */
 export function buildActivityRows(
   ledger: DecodedLedger,
-  actions: readonly ProtocolAction[],
+  actions: readonly DecodedActivity[],
   out: ActivityRows,
 ): void {
   const order = new Map<string, number>()
@@ -387,11 +417,11 @@ export function buildActivityRows(
     // An action names a transaction of its own ledger; one that does not is a module's bug.
     if (txOrder === undefined)
       throw new Error(`action ${action.type} names unknown transaction ${action.tx_hash}`)
-    const row = buildActionRow(action as unknown as Parameters<typeof buildActionRow>[0], txOrder)
-    out.actions.push(row)
+    const row = buildActivityRow(action as unknown as Parameters<typeof buildActivityRow>[0], txOrder)
+    out.activities.push(row)
     // Listed under its account and under each other account it concerns, once each.
     for (const account of new Set([row.account, ...(action.counterparties ?? [])])) {
-      out.accountActions.push({
+      out.accountActivities.push({
         account,
         ledger: row.ledger,
         tx_order: row.tx_order,

@@ -1,7 +1,7 @@
-import type { NetworkConfig } from '../chain/network.ts'
-import type { Enrichment } from '../protocols/protocol-module.ts'
-import type { PositionsReader, PriceRow } from '../store/positions-read.ts'
+import type { NetworkConfig } from '../../chain/network.ts'
+import type { PositionsReader, PriceRow } from '../../store/positions-read.ts'
 import { divHalfEven, formatUnits, pow10 } from './amounts.ts'
+import type { Enrichment } from './protocol-module.ts'
 
 /** USD values are reported with 7 decimals. */
 export const USD_DECIMALS = 7

@@ -1,12 +1,11 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import { type ActionPlace, type ProtocolAction, readEventActions } from '../protocol-module.ts'
+import { type ActivityPlace, type ProtocolActivity, readEventActivities } from '../kit/protocol-module.ts'
+import { LENDING } from './id.ts'
 
 /**
- * The pool's events as typed actions (blend-contracts-v2 pool/src/events.rs; every topic string a
+ * The pool's events as typed activities (blend-contracts-v2 pool/src/events.rs; every topic string a
  * Symbol). They say what a user did; positions are read from storage, never from these.
  */
-
-export const LENDING_ACTION_PROTOCOL = 'lendingprotocol'
 
 /** `submit` requests 0-5: `[name, asset, from]`, data `(underlying amount, b- or d-tokens)`. */
 export const POOL_REQUEST_EVENTS = [
@@ -19,7 +18,7 @@ export const POOL_REQUEST_EVENTS = [
 ] as const
 export type PoolRequestEvent = (typeof POOL_REQUEST_EVENTS)[number]
 
-export interface PoolRequestAction extends ProtocolAction {
+export interface PoolRequestActivity extends ProtocolActivity {
   type: PoolRequestEvent
   asset: string
   /** Underlying moved, in the asset's units. */
@@ -35,28 +34,28 @@ export interface AuctionAmounts {
   block: number
 }
 
-export interface NewAuctionAction extends ProtocolAction, AuctionAmounts {
+export interface NewAuctionActivity extends ProtocolActivity, AuctionAmounts {
   type: 'new_auction'
   /** 0 user liquidation, 1 bad debt, 2 interest. */
   auction_type: number
   percent: number
 }
 
-export interface FillAuctionAction extends ProtocolAction, AuctionAmounts {
+export interface FillAuctionActivity extends ProtocolActivity, AuctionAmounts {
   type: 'fill_auction'
   auction_type: number
   filler: string
   fill_percent: bigint
 }
 
-export interface ClaimAction extends ProtocolAction {
+export interface ClaimActivity extends ProtocolActivity {
   type: 'claim'
   reserve_token_ids: number[]
   /** BLND, 7 decimals. */
   amount: bigint
 }
 
-export type LendingAction = PoolRequestAction | NewAuctionAction | FillAuctionAction | ClaimAction
+export type LendingActivity = PoolRequestActivity | NewAuctionActivity | FillAuctionActivity | ClaimActivity
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -79,9 +78,9 @@ function readAuction(value: unknown): AuctionAmounts | null {
   return bid && lot ? { bid, lot, block: value.block } : null
 }
 
-type Where = ActionPlace
+type Where = ActivityPlace
 
-function readAction(where: Where, topics: unknown[], data: unknown): LendingAction | null {
+function readActivity(where: Where, topics: unknown[], data: unknown): LendingActivity | null {
   const [name, first, second] = topics
   if (typeof name !== 'string') return null
   if ((POOL_REQUEST_EVENTS as readonly string[]).includes(name)) {
@@ -123,10 +122,10 @@ function readAction(where: Where, topics: unknown[], data: unknown): LendingActi
 }
 
 /**
- * Every user action the pools' events of one ledger announce, in apply order. Other pool events
+ * Every user activity the pools' events of one ledger announce, in apply order. Other pool events
  * (`gulp_emissions`, `reserve_emission_update`, admin events) are the pool's own bookkeeping;
  * `flash_loan`, `delete_auction`, `bad_debt` and `defaulted_debt` are not decoded yet.
  */
-export function readLendingActions(ledger: DecodedLedger, pools: ReadonlySet<string>): LendingAction[] {
-  return readEventActions(ledger, LENDING_ACTION_PROTOCOL, pools, readAction)
+export function readLendingActivities(ledger: DecodedLedger, pools: ReadonlySet<string>): LendingActivity[] {
+  return readEventActivities(ledger, LENDING, pools, readActivity)
 }

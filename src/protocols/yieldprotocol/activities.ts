@@ -1,14 +1,13 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import { type ActionPlace, type ProtocolAction, readEventActions } from '../protocol-module.ts'
+import { type ActivityPlace, type ProtocolActivity, readEventActivities } from '../kit/protocol-module.ts'
+import { YIELD } from './id.ts'
 
 /**
- * The vaults' events as typed actions (paltalabs/defindex apps/contracts/vault/src/events.rs:
+ * The vaults' events as typed activities (paltalabs/defindex apps/contracts/vault/src/events.rs:
  * topics `[String "DeFindexVault", Symbol name]`, data a struct; the df-token's own `transfer` is
  * soroban-token-sdk's `[Symbol transfer, from, to]` with an i128). They say what an account did;
  * balances are read from storage, never from these.
  */
-
-export const YIELD_ACTION_PROTOCOL = 'yieldprotocol'
 
 /** One asset of `total_managed_funds_before` (`CurrentAssetInvestmentAllocation`). */
 export interface ManagedFunds {
@@ -19,7 +18,7 @@ export interface ManagedFunds {
   strategy_allocations: Array<{ strategy_address: string; amount: bigint; paused: boolean | null }>
 }
 
-export interface VaultDepositAction extends ProtocolAction {
+export interface VaultDepositActivity extends ProtocolActivity {
   type: 'deposit'
   /** Per asset, in the vault's asset order. */
   amounts: bigint[]
@@ -28,7 +27,7 @@ export interface VaultDepositAction extends ProtocolAction {
   total_supply_before: bigint | null
 }
 
-export interface VaultWithdrawAction extends ProtocolAction {
+export interface VaultWithdrawActivity extends ProtocolActivity {
   type: 'withdraw'
   amounts_withdrawn: bigint[]
   df_tokens_burned: bigint
@@ -37,20 +36,24 @@ export interface VaultWithdrawAction extends ProtocolAction {
 }
 
 /** A df-token transfer: `account` is the sender. */
-export interface ShareTransferAction extends ProtocolAction {
+export interface ShareTransferActivity extends ProtocolActivity {
   type: 'transfer'
   to: string
   amount: bigint
 }
 
 /** A manager's rebalance: `account` is the vault itself (the event names no caller). */
-export interface RebalanceAction extends ProtocolAction {
+export interface RebalanceActivity extends ProtocolActivity {
   type: 'rebalance'
   /** `invest`, `unwind`, `swap_exact_in`... as the event's `rebalance_method` symbol states it. */
   method: string
 }
 
-export type YieldAction = VaultDepositAction | VaultWithdrawAction | ShareTransferAction | RebalanceAction
+export type YieldActivity =
+  | VaultDepositActivity
+  | VaultWithdrawActivity
+  | ShareTransferActivity
+  | RebalanceActivity
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -92,9 +95,9 @@ function readManagedFunds(v: unknown): ManagedFunds[] | null {
   return out
 }
 
-type Where = ActionPlace
+type Where = ActivityPlace
 
-function readAction(where: Where, topics: unknown[], data: unknown): YieldAction | null {
+function readActivity(where: Where, topics: unknown[], data: unknown): YieldActivity | null {
   const [first, second, third] = topics
   if (first === 'transfer' && topics.length === 3) {
     if (typeof second !== 'string' || typeof third !== 'string' || typeof data !== 'bigint') return null
@@ -144,6 +147,6 @@ function readAction(where: Where, topics: unknown[], data: unknown): YieldAction
  * announce, in apply order. Fee distribution (`dfees`), role changes and rescues are the vault's
  * own bookkeeping and are not decoded.
  */
-export function readYieldActions(ledger: DecodedLedger, vaults: ReadonlySet<string>): YieldAction[] {
-  return readEventActions(ledger, YIELD_ACTION_PROTOCOL, vaults, readAction)
+export function readYieldActivities(ledger: DecodedLedger, vaults: ReadonlySet<string>): YieldActivity[] {
+  return readEventActivities(ledger, YIELD, vaults, readActivity)
 }

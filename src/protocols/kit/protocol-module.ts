@@ -1,14 +1,21 @@
 import type { TSchema } from 'typebox'
-import type { DecodedLedger } from '../chain/decode-ledger.ts'
-import type { ContractInfo, NetworkConfig } from '../chain/network.ts'
-import type { UsdPart } from '../positions/totals.ts'
-import type { PositionsReader, SnapshotRow } from '../store/positions-read.ts'
+import type { DecodedLedger } from '../../chain/decode-ledger.ts'
+import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
+import type { DecodedActivity } from '../../store/activities.ts'
+import type { PositionsReader, SnapshotRow } from '../../store/positions-read.ts'
+
+/**
+ * The store's read shapes a module works with (a snapshot row, a state row, a price row, the reader
+ * itself): part of the module interface, so a protocol imports them from here, never from the store.
+ */
+export type { PositionsReader, PriceRow, SnapshotRow, StateRow } from '../../store/positions-read.ts'
 
 /**
  * What every protocol module provides. A protocol is one folder under `protocols/` exporting one
  * `ProtocolModule`; the registry lists them, and the pipeline, the store and the API loop over the
- * registered modules without naming any. A module never imports another module, `api/` or
- * `indexer/` (test/layering.test.ts walks the imports).
+ * registered modules without naming any. A module imports only this kit (`protocols/kit/`), the
+ * chain's types and `awaitable.ts`: never another module, the store, the answer engine, `api/` or
+ * `indexer/`; the kit imports no module (test/layering.test.ts walks the imports).
  */
 
 /** JSON values as stored: integers that may exceed 2^53 are decimal strings, never numbers. */
@@ -54,12 +61,12 @@ export interface ContractStateChange {
 
 /**
  * What one ledger did to a protocol: position groups of accounts, contract state, and the decoded
- * actions (not stored yet: the activities endpoint will). In apply order.
+ * activities (stored for the activities endpoint). In apply order.
  */
 export interface ProtocolLedgerFacts {
   accounts: AccountGroupChange[]
   states: ContractStateChange[]
-  actions?: ProtocolAction[]
+  activities?: ProtocolActivity[]
 }
 
 /** The indexing side of a module for one network: pure, with memory only of what it read before. */
@@ -156,6 +163,13 @@ export interface PositionsSurface {
   usdParts?(data: unknown): UsdPart[]
 }
 
+/** One priced value of a rendered answer to add up (totals.ts): `usd` null when unpriced, with its reason. */
+export interface UsdPart {
+  side: 'asset' | 'debt'
+  usd: string | null
+  reason: string | null
+}
+
 /** A question about protocol state at a ledger (pools, reserves, emissions). */
 export interface StateQuery {
   /** The ledger answered for: the pin, or the indexed head when the pin is above it or omitted. */
@@ -195,30 +209,10 @@ export interface StateSurface {
 }
 
 /**
- * A decoded protocol action (issue 13's activities endpoint will list them): what happened, to
- * whom, and where it sits in the chain. Modules extend it with their own fields.
+ * A decoded protocol activity as a module emits it: the store's own shape for what it writes as an
+ * activity row (`DecodedActivity`, store/activities.ts). Modules extend it with their own fields.
  */
-export interface ProtocolAction {
-  protocol: string
-  /** The action's name: `supply`, `borrow`, `fill_auction`, `claim`, ... */
-  type: string
-  /** The contract that emitted the event. */
-  contract: string
-  /** The account whose position it concerns (a pool's `from`, an auction's user). */
-  account: string
-  /**
-   * Other accounts the action concerns (an auction's filler, a transfer's receiver, a moved debt's
-   * new owner): it is listed in their activities too, still as `account`'s action.
-   */
-  counterparties?: readonly string[]
-  ledger: number
-  /** Transaction hash, lowercase hex. */
-  tx_hash: string
-  /** Operation index in the transaction (a Soroban transaction has exactly one). */
-  operation: number
-  /** Order of the event among the watched contracts' events of the transaction. */
-  event_index: number
-}
+export type ProtocolActivity = DecodedActivity
 
 /** One asset's amounts in a protocol's contracts at a ledger (smallest units of the asset). */
 export interface TvlAsset {
@@ -282,25 +276,25 @@ export interface ProtocolModule {
 /** The ledger at which a stored item last changed: the book appends it to every item it writes. */
 export const ITEM_LEDGER_FIELD = 'ledger'
 
-/** Where an event-decoded action sits in the chain: every field of an action but what it says. */
-export type ActionPlace = Omit<ProtocolAction, 'type' | 'account'>
+/** Where an event-decoded activity sits in the chain: every field of an activity but what it says. */
+export type ActivityPlace = Omit<ProtocolActivity, 'type' | 'account'>
 
 /**
- * The actions the events of some contracts announce in one ledger, in apply order: each successful
- * transaction's events of `contracts`, read by the module's `read` (null: bookkeeping, no action).
+ * The activities the events of some contracts announce in one ledger, in apply order: each successful
+ * transaction's events of `contracts`, read by the module's `read` (null: bookkeeping, no activity).
  */
-export function readEventActions<A extends ProtocolAction>(
+export function readEventActivities<A extends ProtocolActivity>(
   ledger: DecodedLedger,
   protocol: string,
   contracts: ReadonlySet<string>,
-  read: (where: ActionPlace, topics: unknown[], data: unknown) => A | null,
+  read: (where: ActivityPlace, topics: unknown[], data: unknown) => A | null,
 ): A[] {
-  const actions: A[] = []
+  const activities: A[] = []
   for (const tx of ledger.transactions) {
     if (!tx.successful) continue
     tx.events.forEach((event, eventIndex) => {
       if (!contracts.has(event.contract)) return
-      const where: ActionPlace = {
+      const where: ActivityPlace = {
         protocol,
         contract: event.contract,
         ledger: ledger.sequence,
@@ -309,9 +303,9 @@ export function readEventActions<A extends ProtocolAction>(
         operation: 0,
         event_index: eventIndex,
       }
-      const action = read(where, event.topics, event.data)
-      if (action) actions.push(action)
+      const activity = read(where, event.topics, event.data)
+      if (activity) activities.push(activity)
     })
   }
-  return actions
+  return activities
 }

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
 import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
+import type { ProtocolActivity } from '../../src/protocols/kit/protocol-module.ts'
 import { lendingProtocol } from '../../src/protocols/lendingprotocol/index.ts'
-import type { ProtocolAction } from '../../src/protocols/protocol-module.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 
 /**
@@ -15,7 +15,7 @@ const REQUESTS = ['supply', 'withdraw', 'supply_collateral', 'withdraw_collatera
 
 describe('lending actions from the pool events', () => {
   let chain: DevnetChain
-  let actual: ProtocolAction[]
+  let actual: ProtocolActivity[]
   let expected: Record<string, unknown>[]
 
   beforeAll(() => {
@@ -32,7 +32,7 @@ describe('lending actions from the pool events', () => {
     actual = []
     for (let s = chain.oldestLedger(); s <= chain.latestLedger(); s++) {
       actual.push(
-        ...(adapter.adaptLedger(decodeLedgerCloseMeta(chain.ledgerMetaXdr(s), watch)).actions ?? []),
+        ...(adapter.adaptLedger(decodeLedgerCloseMeta(chain.ledgerMetaXdr(s), watch)).activities ?? []),
       )
     }
     const pools = new Set(network.contracts.lendingprotocol.map((p) => p.address))
@@ -119,13 +119,13 @@ describe('lending actions from the pool events', () => {
   })
 
   it('names the position owner as the account and keeps amounts as BigInt', () => {
-    const borrow = actual.find((a) => a.type === 'borrow') as ProtocolAction & {
+    const borrow = actual.find((a) => a.type === 'borrow') as ProtocolActivity & {
       amount: bigint
       tokens: bigint
     }
     expect(typeof borrow.amount).toBe('bigint')
     expect(typeof borrow.tokens).toBe('bigint')
-    const fill = actual.find((a) => a.type === 'fill_auction') as ProtocolAction & { filler: string }
+    const fill = actual.find((a) => a.type === 'fill_auction') as ProtocolActivity & { filler: string }
     expect(fill.filler).not.toBe(fill.account)
   })
 })

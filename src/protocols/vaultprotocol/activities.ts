@@ -1,10 +1,10 @@
 import type { DecodedLedger, DecodedTransaction } from '../../chain/decode-ledger.ts'
 import type { NetworkConfig } from '../../chain/network.ts'
-import type { ProtocolAction } from '../protocol-module.ts'
-import { VAULT_PROTOCOL } from './stored-vault.ts'
+import type { ProtocolActivity } from '../kit/protocol-module.ts'
+import { VAULT } from './id.ts'
 
 /**
- * FxDAO's actions, read from the calls: the vaults contract publishes no events (notes:
+ * FxDAO's activities, read from the calls: the vaults contract publishes no events (notes:
  * mainnet.md §1), so what a user did is the function its transaction invoked and the arguments it
  * passed (0.6.0 signatures), and, for a liquidation, the `Vault` entries it removed. Only
  * successful transactions act.
@@ -17,10 +17,10 @@ import { VAULT_PROTOCOL } from './stored-vault.ts'
  * - `transfer_debt(prev_key, vault_key, destination)`
  *
  * Amounts are what the call names (collateral sent before FxDAO's fee; debt minted, paid or
- * redeemed in the denomination's stablecoin). Actions have no event: `event_index` numbers them
+ * redeemed in the denomination's stablecoin). Activities have no event: `event_index` numbers them
  * after the transaction's events, in the order listed here.
  */
-export interface VaultAction extends ProtocolAction {
+export interface VaultActivity extends ProtocolActivity {
   asset?: string
   amount?: bigint
   denomination: string
@@ -51,16 +51,16 @@ function removedOwners(tx: DecodedTransaction, contract: string): string[] {
   return owners
 }
 
-export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig): VaultAction[] {
+export function readVaultActivities(ledger: DecodedLedger, network: NetworkConfig): VaultActivity[] {
   const contract = network.contracts.vaultprotocol.address
   const collateral = network.vaultprotocol.collateral_asset
   const debtAsset = (denomination: string) => network.vaultprotocol.denominations[denomination]?.debt_asset
-  const actions: VaultAction[] = []
+  const activities: VaultActivity[] = []
   for (const tx of ledger.transactions) {
     const call = tx.invoked
     if (!tx.successful || call === null || call.contract !== contract) continue
     const where = {
-      protocol: VAULT_PROTOCOL,
+      protocol: VAULT,
       contract,
       ledger: ledger.sequence,
       tx_hash: tx.hash,
@@ -72,7 +72,7 @@ export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig):
       const [, caller, debt, amount, denomination] = a
       if (typeof caller !== 'string' || typeof debt !== 'bigint' || typeof amount !== 'bigint') continue
       if (typeof denomination !== 'string') continue
-      actions.push({
+      activities.push({
         ...where,
         type: 'new_vault',
         event_index: first,
@@ -88,7 +88,7 @@ export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig):
       if (typeof amount !== 'bigint') continue
       const asset = COLLATERAL_FNS.has(call.fn) ? collateral : debtAsset(key.denomination)
       if (asset === undefined) continue
-      actions.push({
+      activities.push({
         ...where,
         type: call.fn,
         event_index: first,
@@ -103,7 +103,7 @@ export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig):
         continue
       const asset = debtAsset(denomination)
       if (asset === undefined) continue
-      actions.push({
+      activities.push({
         ...where,
         type: 'redeem',
         event_index: first,
@@ -116,7 +116,7 @@ export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig):
       const [liquidator, denomination] = a
       if (typeof liquidator !== 'string' || typeof denomination !== 'string') continue
       const owners = removedOwners(tx, contract)
-      actions.push({
+      activities.push({
         ...where,
         type: 'liquidate',
         event_index: first,
@@ -125,7 +125,7 @@ export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig):
         owners,
       })
       owners.forEach((owner, i) => {
-        actions.push({
+        activities.push({
           ...where,
           type: 'liquidated',
           event_index: first + 1 + i,
@@ -138,7 +138,7 @@ export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig):
       const [, key, destination] = a
       if (!isRecord(key) || typeof key.account !== 'string' || typeof key.denomination !== 'string') continue
       if (typeof destination !== 'string') continue
-      actions.push({
+      activities.push({
         ...where,
         type: 'transfer_debt',
         event_index: first,
@@ -149,5 +149,5 @@ export function readVaultActions(ledger: DecodedLedger, network: NetworkConfig):
       })
     }
   }
-  return actions
+  return activities
 }

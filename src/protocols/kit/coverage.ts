@@ -1,4 +1,4 @@
-import type { ContractInfo } from '../chain/network.ts'
+import type { ContractInfo } from '../../chain/network.ts'
 
 /** Stellar's genesis is ledger 1; a store that starts at ledger 2 or below holds all history. */
 const FIRST_LEDGER_AFTER_GENESIS = 2

@@ -1,29 +1,29 @@
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
-import { type ActionPlace, type ProtocolAction, readEventActions } from '../protocol-module.ts'
+import { type ActivityPlace, type ProtocolActivity, readEventActivities } from '../kit/protocol-module.ts'
+import { AMM } from './id.ts'
 
 /**
- * A pair's events as typed actions. Pair events carry topics `[String("SoroswapPair"),
+ * A pair's events as typed activities. Pair events carry topics `[String("SoroswapPair"),
  * Symbol(name)]` and a struct (a map sorted by field name) as data (contracts/pair/src/event.rs);
  * the pair's LP token events are soroban-token-sdk's (`[Symbol("transfer"), from, to]`, data the
  * i128 amount). They say what an account did; positions are read from storage, never from these.
  */
 
-export const AMM_ACTION_PROTOCOL = 'ammprotocol'
 const PAIR_TOPIC = 'SoroswapPair'
 
-export interface LiquidityAction extends ProtocolAction {
+export interface LiquidityActivity extends ProtocolActivity {
   type: 'add_liquidity' | 'remove_liquidity'
   /** Token 0 and token 1 moved in (add) or out (remove), in each token's units. */
   amount_0: bigint
   amount_1: bigint
   /** LP tokens minted to the account (add) or burnt (remove). */
   liquidity: bigint
-  /** The pair's reserves after the action. */
+  /** The pair's reserves after the activity. */
   reserve_0: bigint
   reserve_1: bigint
 }
 
-export interface SwapAction extends ProtocolAction {
+export interface SwapActivity extends ProtocolActivity {
   type: 'swap'
   amount_0_in: bigint
   amount_0_out: bigint
@@ -32,15 +32,15 @@ export interface SwapAction extends ProtocolAction {
 }
 
 /** LP tokens moved from `account` to `to` by a plain transfer. */
-export interface LpTransferAction extends ProtocolAction {
+export interface LpTransferActivity extends ProtocolActivity {
   type: 'lp_transfer'
   to: string
   amount: bigint
 }
 
-export type AmmAction = LiquidityAction | SwapAction | LpTransferAction
+export type AmmActivity = LiquidityActivity | SwapActivity | LpTransferActivity
 
-type Where = ActionPlace
+type Where = ActivityPlace
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -62,7 +62,7 @@ function bigints<K extends string>(
 const LIQUIDITY_FIELDS = ['amount_0', 'amount_1', 'liquidity', 'new_reserve_0', 'new_reserve_1'] as const
 const SWAP_FIELDS = ['amount_0_in', 'amount_0_out', 'amount_1_in', 'amount_1_out'] as const
 
-function readAction(where: Where, topics: unknown[], data: unknown): AmmAction | null {
+function readActivity(where: Where, topics: unknown[], data: unknown): AmmActivity | null {
   const [first, second, third] = topics
   if (first === PAIR_TOPIC && isRecord(data) && typeof data.to === 'string') {
     if (second === 'deposit' || second === 'withdraw') {
@@ -101,10 +101,10 @@ function readAction(where: Where, topics: unknown[], data: unknown): AmmAction |
 }
 
 /**
- * Every account action the pairs' events of one ledger announce, in apply order: deposits, swaps,
+ * Every account activity the pairs' events of one ledger announce, in apply order: deposits, swaps,
  * withdrawals and LP transfers. `sync` and `skim`, and the LP token's `mint` and `burn` (which
  * accompany a deposit or withdrawal), are the pair's own bookkeeping.
  */
-export function readAmmActions(ledger: DecodedLedger, pairs: ReadonlySet<string>): AmmAction[] {
-  return readEventActions(ledger, AMM_ACTION_PROTOCOL, pairs, readAction)
+export function readAmmActivities(ledger: DecodedLedger, pairs: ReadonlySet<string>): AmmActivity[] {
+  return readEventActivities(ledger, AMM, pairs, readActivity)
 }

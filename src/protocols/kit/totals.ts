@@ -1,4 +1,5 @@
 import { formatUnits } from './amounts.ts'
+import type { UsdPart } from './protocol-module.ts'
 import { USD_DECIMALS } from './valuation.ts'
 
 /**
@@ -24,13 +25,6 @@ export function parseUsd(text: string): bigint {
   const negative = whole!.startsWith('-')
   const value = BigInt(`${negative ? whole!.slice(1) : whole}${fraction}`)
   return negative ? -value : value
-}
-
-/** One priced value to add up: `usd` null when unpriced, with its reason. */
-export interface UsdPart {
-  side: 'asset' | 'debt'
-  usd: string | null
-  reason: string | null
 }
 
 /** Sums parts; a total with an unpriced part is null, with the first such part's reason. */

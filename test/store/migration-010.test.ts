@@ -1,0 +1,132 @@
+import type { Kysely } from 'kysely'
+import { type Migration, Migrator } from 'kysely/migration'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createActionsReader } from '../../src/store/activities.ts'
+import type { Database } from '../../src/store/db.ts'
+import { migrateToLatest } from '../../src/store/migrate.ts'
+import * as m001 from '../../src/store/migrations/001-organizations.ts'
+import * as m002 from '../../src/store/migrations/002-ledger-data.ts'
+import * as m003 from '../../src/store/migrations/003-network.ts'
+import * as m004 from '../../src/store/migrations/004-mainnet-layout.ts'
+import * as m005 from '../../src/store/migrations/005-coverage.ts'
+import * as m006 from '../../src/store/migrations/006-contract-state.ts'
+import * as m007 from '../../src/store/migrations/007-management.ts'
+import * as m008 from '../../src/store/migrations/008-actions.ts'
+import * as m009 from '../../src/store/migrations/009-auth-generation.ts'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+
+/** The migrations before 010, under the names the migrator records. */
+const BEFORE: Record<string, Migration> = {
+  '001-organizations': m001,
+  '002-ledger-data': m002,
+  '003-network': m003,
+  '004-mainnet-layout': m004,
+  '005-coverage': m005,
+  '006-contract-state': m006,
+  '007-management': m007,
+  '008-actions': m008,
+  '009-auth-generation': m009,
+}
+
+const ACCOUNT = 'GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ'
+const FILLER = 'GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ'
+const POOL = 'CAS3J7GYLGXMF6TDJBBYYSE3HQ6BBSMLNUQ34T6TZMYMW2EVH34XOWMA'
+const HASH = 'ab'.repeat(32)
+
+const activity = (eventIndex: number, type: string, account: string) => ({
+  ledger: 100,
+  tx_order: 0,
+  event_index: eventIndex,
+  protocol: 'lendingprotocol',
+  tx_hash: HASH,
+  operation: 0,
+  type,
+  contract: POOL,
+  account,
+  asset: null,
+  amount: eventIndex === 0 ? '1000000000000000000000' : null,
+  details: '{}',
+})
+
+describe('migration 010 on a store that has decoded actions already', () => {
+  let testDb: TestDatabase
+  let database: Database
+  beforeAll(async () => {
+    testDb = await createTestDatabase(undefined, { migrate: false })
+    database = testDb.open()
+  })
+  afterAll(async () => {
+    await database.close()
+    await testDb.drop()
+  })
+
+  it('renames actions and account_actions to activities and account_activities, keeping every row', async () => {
+    const schema = database.kind === 'postgres' ? (database.schema ?? undefined) : undefined
+    const migrator = new Migrator({
+      db: database.db,
+      provider: { getMigrations: async () => BEFORE },
+      ...(schema ? { migrationTableSchema: schema } : {}),
+    })
+    const before = await migrator.migrateToLatest()
+    expect(before.error).toBeUndefined()
+    // Written as the code before 010 wrote them, into the tables under their old names.
+    const old = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>
+    await old
+      .insertInto('transactions')
+      .values({
+        hash: HASH,
+        ledger: 100,
+        tx_order: 0,
+        successful: 1,
+        fee_charged: '100',
+        fee_account: ACCOUNT,
+        source_account: ACCOUNT,
+        contract: POOL,
+        function: 'submit',
+      })
+      .execute()
+    const rows = [activity(0, 'supply_collateral', ACCOUNT), activity(1, 'fill_auction', ACCOUNT)]
+    await old.insertInto('actions').values(rows).execute()
+    const keys = (account: string, eventIndex: number, type: string) => ({
+      account,
+      ledger: 100,
+      tx_order: 0,
+      event_index: eventIndex,
+      protocol: 'lendingprotocol',
+      type,
+    })
+    const byAccount = [
+      keys(ACCOUNT, 0, 'supply_collateral'),
+      keys(ACCOUNT, 1, 'fill_auction'),
+      keys(FILLER, 1, 'fill_auction'),
+    ]
+    await old.insertInto('account_actions').values(byAccount).execute()
+
+    expect(await migrateToLatest(database)).toEqual(['010-activities'])
+
+    const kept = await database.db.selectFrom('activities').selectAll().orderBy('event_index').execute()
+    expect(kept.map((r) => ({ ...r, ledger: Number(r.ledger) }))).toEqual(rows)
+    const keptKeys = await database.db
+      .selectFrom('account_activities')
+      .selectAll()
+      .orderBy('account')
+      .orderBy('event_index')
+      .execute()
+    const expectedKeys = [...byAccount].sort(
+      (a, b) => a.account.localeCompare(b.account) || a.event_index - b.event_index,
+    )
+    expect(keptKeys.map((r) => ({ ...r, ledger: Number(r.ledger) }))).toEqual(expectedKeys)
+    await expect(old.selectFrom('actions').selectAll().execute()).rejects.toThrow()
+    await expect(old.selectFrom('account_actions').selectAll().execute()).rejects.toThrow()
+
+    // The store reads them under the new names: a transaction's activities, an account's range.
+    const reader = createActionsReader(database)
+    const ofTx = await reader.actionsOfTransaction(HASH)
+    expect(ofTx.map((r) => [Number(r.event_index), r.type, r.amount])).toEqual([
+      [0, 'supply_collateral', '1000000000000000000000'],
+      [1, 'fill_auction', null],
+    ])
+    expect(await reader.hasActionsBetween(FILLER, 99, 100)).toBe(true)
+    expect(await reader.hasActionsBetween(FILLER, 100, 200)).toBe(false)
+  })
+})
