@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { createApiKey } from './auth/create-api-key.ts'
-import { type Devnet, startDevnet } from './chain/devnet/index.ts'
+import { type Devnet, startDevnet } from './devnet/devnet.ts'
 import type { NetworkConfig } from './chain/network.ts'
 import { createIndexer, type Indexer, type IndexerOptions } from './indexer/index.ts'
 import type { Logger } from './logger.ts'

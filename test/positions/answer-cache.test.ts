@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type App, buildApp } from '../../src/api/app.ts'
 import { answerCacheOf } from '../../src/api/routes/surface-cache.ts'
-import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import type { NetworkConfig } from '../../src/chain/network.ts'
 import { type AppContext, createContext } from '../../src/context.ts'
 import { createIndexer, type Indexer } from '../../src/indexer/index.ts'
