@@ -21,6 +21,8 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { StrKey } from '@stellar/stellar-sdk'
 import pg from 'pg'
+import { createLedgerDecoder } from '../src/chain/ledger-decoder.ts'
+import type { DatabaseConfig } from '../src/config.ts'
 import {
   buildContractDataEntry,
   buildOptionalVaultKey,
@@ -28,13 +30,6 @@ import {
   buildVaultValue,
   computeVaultIndex,
 } from '../src/devnet/ledger/contract-layout.ts'
-import {
-  buildNetworkConfig,
-  createIdentities,
-  DENOMINATIONS,
-  deriveKey,
-  devnetPassphrase,
-} from '../src/devnet/world/identities.ts'
 import { createLedgerEncoder } from '../src/devnet/ledger/ledger-xdr.ts'
 import {
   buildAccountAddress,
@@ -43,9 +38,14 @@ import {
   buildSymbol,
   buildU128,
 } from '../src/devnet/ledger/scval.ts'
+import {
+  buildNetworkConfig,
+  createIdentities,
+  DENOMINATIONS,
+  deriveKey,
+  devnetPassphrase,
+} from '../src/devnet/world/identities.ts'
 import type { SimTx } from '../src/devnet/world/world-state.ts'
-import { createLedgerDecoder } from '../src/chain/ledger-decoder.ts'
-import type { DatabaseConfig } from '../src/config.ts'
 import {
   buildNetworkWatchList,
   createLedgerPipeline,

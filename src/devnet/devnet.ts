@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import type { NetworkConfig } from '../chain/network.ts'
-import { createDevnetChain, type DevnetChain, type DevnetOptions } from './world/chain.ts'
 import { createDevnetServer, DEFAULT_FAULT_TIMEOUT_MS } from './rpc/server.ts'
+import { createDevnetChain, type DevnetChain, type DevnetOptions } from './world/chain.ts'
 
 export type { DevnetChain, DevnetOptions, StoredEvent, StoredLedger } from './world/chain.ts'
 export { createDevnetChain } from './world/chain.ts'

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
-import { writeDatalake } from '../../devnet/ledger/datalake-writer.ts'
 import { startDevnet } from '../../devnet/devnet.ts'
+import { writeDatalake } from '../../devnet/ledger/datalake-writer.ts'
 import { LEDGER_INTERVAL_S } from '../../devnet/world/world-state.ts'
 import type { Command, CommandValues } from '../command.ts'
 import { describeStartupError } from '../startup.ts'

@@ -1,5 +1,27 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import {
+  buildContractDataEntry,
+  buildContractDataKey,
+  buildInstanceEntry,
+  TEMPORARY,
+} from '../ledger/contract-layout.ts'
+import { createSacEvents, type SacEvents } from '../ledger/sac-events.ts'
+import {
+  buildAccountAddress,
+  buildAddressVal,
+  buildContractAddress,
+  buildI128,
+  buildString,
+  buildStruct,
+  buildU32,
+  buildU64,
+  buildVec,
+  type ScVal,
+} from '../ledger/scval.ts'
+import { BLEND_POOL_NAMES, type DevnetIdentities } from '../world/identities.ts'
+import { createRng, type Rng } from '../world/prng.ts'
+import { ORACLE_INTERVAL_LEDGERS, PRICE_ONE, type SimTx, type WorldState } from '../world/world-state.ts'
+import {
   type AuctionValue,
   buildAuctionKey,
   buildAuctionValue,
@@ -38,28 +60,6 @@ import {
   type TokenMap,
   type UserEmissionValue,
 } from './layout.ts'
-import {
-  buildContractDataEntry,
-  buildContractDataKey,
-  buildInstanceEntry,
-  TEMPORARY,
-} from '../ledger/contract-layout.ts'
-import { BLEND_POOL_NAMES, type DevnetIdentities } from '../world/identities.ts'
-import { createRng, type Rng } from '../world/prng.ts'
-import { createSacEvents, type SacEvents } from '../ledger/sac-events.ts'
-import {
-  buildAccountAddress,
-  buildAddressVal,
-  buildContractAddress,
-  buildI128,
-  buildString,
-  buildStruct,
-  buildU32,
-  buildU64,
-  buildVec,
-  type ScVal,
-} from '../ledger/scval.ts'
-import { ORACLE_INTERVAL_LEDGERS, PRICE_ONE, type SimTx, type WorldState } from '../world/world-state.ts'
 
 /**
  * Two Blend v2 lending pools (blend-capital/blend-contracts-v2, pool/), simulated: deployment and

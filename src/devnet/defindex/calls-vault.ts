@@ -1,6 +1,15 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import type { Blend } from '../blend/blend.ts'
 import {
+  buildAddressVal,
+  buildBool,
+  buildContractAddress,
+  buildI128,
+  buildStruct,
+  buildSymbol,
+  buildVec,
+} from '../ledger/scval.ts'
+import {
   buildDfTokenBurn,
   buildDfTokenMint,
   buildDfTokenTransfer,
@@ -30,15 +39,6 @@ import {
   vaultAddress,
   type Wasm,
 } from './state.ts'
-import {
-  buildAddressVal,
-  buildBool,
-  buildContractAddress,
-  buildI128,
-  buildStruct,
-  buildSymbol,
-  buildVec,
-} from '../ledger/scval.ts'
 
 /**
  * The vault's functions (apps/contracts/vault/src/{lib,deposit,funds,report,strategies,

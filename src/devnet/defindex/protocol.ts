@@ -1,28 +1,6 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import type { Blend } from '../blend/blend.ts'
 import { buildContractDataEntry, buildInstanceEntry } from '../ledger/contract-layout.ts'
-import {
-  buildReportValue,
-  buildSacBalanceValue,
-  buildStrategyInstanceStorage,
-  type StrategyConfigValue,
-  type VaultSettings,
-} from './layout.ts'
-import { type Call, holderKey, Trap, type VaultState, vaultInstance, type Wasm } from './state.ts'
-import { createTxChanges } from './tx-changes.ts'
-import {
-  deposit,
-  distributeFees,
-  harvest,
-  lockFees,
-  rebalanceInvest,
-  rebalanceUnwind,
-  reportStrategies,
-  transferShares,
-  withdraw,
-} from './calls-vault.ts'
-import { DEFINDEX_VAULTS, type DevnetIdentities } from '../world/identities.ts'
-import { createRng } from '../world/prng.ts'
 import { createSacEvents } from '../ledger/sac-events.ts'
 import {
   buildAccountAddress,
@@ -37,7 +15,29 @@ import {
   buildVec,
   type ScVal,
 } from '../ledger/scval.ts'
+import { DEFINDEX_VAULTS, type DevnetIdentities } from '../world/identities.ts'
+import { createRng } from '../world/prng.ts'
 import type { SimTx, WorldState } from '../world/world-state.ts'
+import {
+  deposit,
+  distributeFees,
+  harvest,
+  lockFees,
+  rebalanceInvest,
+  rebalanceUnwind,
+  reportStrategies,
+  transferShares,
+  withdraw,
+} from './calls-vault.ts'
+import {
+  buildReportValue,
+  buildSacBalanceValue,
+  buildStrategyInstanceStorage,
+  type StrategyConfigValue,
+  type VaultSettings,
+} from './layout.ts'
+import { type Call, holderKey, Trap, type VaultState, vaultInstance, type Wasm } from './state.ts'
+import { createTxChanges } from './tx-changes.ts'
 
 /**
  * DeFindex vaults on the devnet (paltalabs/defindex at 32c8169b): three single-asset vaults, each

@@ -1,5 +1,8 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import { type Blend, divCeil, divFloor, RequestType, SCALAR_12 } from '../blend/blend.ts'
+import type { SacEvents } from '../ledger/sac-events.ts'
+import { buildAddressVal, buildContractAddress, buildI128, type ScVal } from '../ledger/scval.ts'
+import type { WorldState } from '../world/world-state.ts'
 import {
   buildReportKey,
   buildReportValue,
@@ -16,9 +19,6 @@ import {
   type VaultSettings,
 } from './layout.ts'
 import type { TxChanges } from './tx-changes.ts'
-import type { SacEvents } from '../ledger/sac-events.ts'
-import { buildAddressVal, buildContractAddress, buildI128, type ScVal } from '../ledger/scval.ts'
-import type { WorldState } from '../world/world-state.ts'
 
 /**
  * A DeFindex vault and its Blend strategy: their state, and the strategy's side of a call

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { xdr } from '@stellar/stellar-sdk'
-import { buildContractAddress } from './scval.ts'
 import type { SimLedger, SimTx } from '../world/world-state.ts'
+import { buildContractAddress } from './scval.ts'
 
 /** Turns a simulated ledger into genuine LedgerCloseMeta XDR, encoded by stellar-sdk's own schemas. */
 

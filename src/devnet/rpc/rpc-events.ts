@@ -1,5 +1,6 @@
 import { StrKey, xdr } from '@stellar/stellar-sdk'
 import type { DevnetChain, StoredEvent } from '../world/chain.ts'
+import { buildRetention } from './retention.ts'
 import {
   invalidParams,
   type Params,
@@ -8,7 +9,6 @@ import {
   readUint,
   requireBase64Format,
 } from './rpc-errors.ts'
-import { buildRetention } from './retention.ts'
 
 /** getEvents as Stellar RPC serves it: filters, topic wildcards, TOID cursors, bounded scans. */
 

@@ -1,5 +1,6 @@
 import { xdr } from '@stellar/stellar-sdk'
 import type { DevnetChain, StoredLedger } from '../world/chain.ts'
+import { buildRetention } from './retention.ts'
 import {
   invalidParams,
   METHOD_NOT_FOUND,
@@ -11,7 +12,6 @@ import {
   requireBase64Format,
 } from './rpc-errors.ts'
 import { getEvents } from './rpc-events.ts'
-import { buildRetention } from './retention.ts'
 
 /** Stellar RPC methods over a DevnetChain: same names, parameters, result fields and limits. */
 

@@ -8,10 +8,11 @@ import {
   buildVec,
   type ScVal,
 } from '../ledger/scval.ts'
+import { PRICE_ONE, type SimTx, type WorldState } from '../world/world-state.ts'
 import { ContractFailure, type SoroswapContracts } from './calls-pair.ts'
+import type { SoroswapRouter } from './calls-router.ts'
 import { buildFactoryInitEvent, buildRouterInitEvent } from './layout.ts'
 import type { TokenName } from './pairs.ts'
-import type { SoroswapRouter } from './calls-router.ts'
 import {
   buildFactoryInstanceEntry,
   buildPairWasmHashLedgerEntry,
@@ -20,7 +21,6 @@ import {
   type SoroswapState,
   type SoroswapTx,
 } from './state.ts'
-import { PRICE_ONE, type SimTx, type WorldState } from '../world/world-state.ts'
 
 /**
  * Soroswap transactions as an account sends them: the invoked contract, function and arguments in

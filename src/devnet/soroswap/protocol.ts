@@ -1,14 +1,14 @@
 import type { xdr } from '@stellar/stellar-sdk'
+import type { ScVal } from '../ledger/scval.ts'
 import { type DevnetIdentities, devnetPassphrase } from '../world/identities.ts'
 import { createRng, type Rng } from '../world/prng.ts'
-import type { ScVal } from '../ledger/scval.ts'
+import type { SimTx, WorldState } from '../world/world-state.ts'
 import { createSoroswapCalls, priceOf, unitsFor } from './calls.ts'
 import { ContractFailure, createSoroswapContracts, getAmountIn, getAmountOut } from './calls-pair.ts'
+import { createSoroswapRouter } from './calls-router.ts'
 import { lookupSoroswapEntry } from './lookup.ts'
 import { listDevnetPairs, listDevnetTokens, type TokenName } from './pairs.ts'
-import { createSoroswapRouter } from './calls-router.ts'
 import { createSoroswapState } from './state.ts'
-import type { SimTx, WorldState } from '../world/world-state.ts'
 
 /**
  * Soroswap on the devnet (soroswap/core): the factory and router deployed in the first ledger,

@@ -1,8 +1,8 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import { buildContractDataEntry, buildInstanceEntry } from '../ledger/contract-layout.ts'
-import type { DevnetIdentities } from '../world/identities.ts'
 import { createSacEvents, type SacEvents } from '../ledger/sac-events.ts'
 import { buildAccountAddress, buildAddressVal, buildContractAddress, buildI128 } from '../ledger/scval.ts'
+import type { DevnetIdentities } from '../world/identities.ts'
 import {
   buildFactoryInstanceStorage,
   buildLpBalanceKey,

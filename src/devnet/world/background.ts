@@ -1,7 +1,5 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import { buildContractDataEntry } from '../ledger/contract-layout.ts'
-import { deriveKey } from './identities.ts'
-import { createRng, type Rng } from './prng.ts'
 import { createSacEvents, type SacEvents } from '../ledger/sac-events.ts'
 import {
   buildAccountAddress,
@@ -12,6 +10,8 @@ import {
   buildSymbol,
   buildVec,
 } from '../ledger/scval.ts'
+import { deriveKey } from './identities.ts'
+import { createRng, type Rng } from './prng.ts'
 import type { SimTx } from './world-state.ts'
 
 /**

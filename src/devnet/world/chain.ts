@@ -1,7 +1,7 @@
 import { StrKey, xdr } from '@stellar/stellar-sdk'
 import type { NetworkConfig } from '../../chain/network.ts'
-import { buildNetworkConfig, createIdentities, devnetPassphrase } from './identities.ts'
 import { createLedgerEncoder, type EncodedLedger } from '../ledger/ledger-xdr.ts'
+import { buildNetworkConfig, createIdentities, devnetPassphrase } from './identities.ts'
 import { createWorld } from './world.ts'
 import type { SimTx } from './world-state.ts'
 

@@ -1,8 +1,8 @@
 import type { xdr } from '@stellar/stellar-sdk'
-import type { DevnetIdentities } from './identities.ts'
-import type { Rng } from './prng.ts'
 import type { SacEvents } from '../ledger/sac-events.ts'
 import type { ScVal } from '../ledger/scval.ts'
+import type { DevnetIdentities } from './identities.ts'
+import type { Rng } from './prng.ts'
 
 /** Shared types and constants of the simulated world. Amounts are stroops (7 decimals). */
 

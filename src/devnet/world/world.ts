@@ -1,7 +1,5 @@
 import { StrKey, type xdr } from '@stellar/stellar-sdk'
-import { createBackground } from './background.ts'
 import { createBlend } from '../blend/blend.ts'
-import { buildInstanceKey, type OracleAsset } from '../ledger/contract-layout.ts'
 import { createDefindex } from '../defindex/protocol.ts'
 import {
   buildVaultEntry,
@@ -13,12 +11,14 @@ import {
   simulateLiquidation,
   simulateRedeem,
 } from '../fxdao/calls.ts'
-import { DENOMINATIONS, type DevnetIdentities } from './identities.ts'
-import { createRng } from './prng.ts'
-import { buildOracleInstanceEntry, deployOracleTx, type OracleState, setPriceTx } from '../reflector/calls.ts'
+import { buildInstanceKey, type OracleAsset } from '../ledger/contract-layout.ts'
 import { createSacEvents } from '../ledger/sac-events.ts'
 import { compareScVal } from '../ledger/scval.ts'
+import { buildOracleInstanceEntry, deployOracleTx, type OracleState, setPriceTx } from '../reflector/calls.ts'
 import { createSoroswap } from '../soroswap/protocol.ts'
+import { createBackground } from './background.ts'
+import { DENOMINATIONS, type DevnetIdentities } from './identities.ts'
+import { createRng } from './prng.ts'
 import {
   EPOCH_S,
   LEDGER_INTERVAL_S,
