@@ -24,12 +24,12 @@ import pg from 'pg'
 import { createLedgerDecoder } from '../src/chain/ledger-decoder.ts'
 import type { DatabaseConfig } from '../src/config.ts'
 import {
-  buildContractDataEntry,
   buildOptionalVaultKey,
   buildVaultKey,
   buildVaultValue,
   computeVaultIndex,
-} from '../src/devnet/ledger/contract-layout.ts'
+} from '../src/devnet/fxdao/layout.ts'
+import { buildContractDataEntry } from '../src/devnet/ledger/contract-layout.ts'
 import { createLedgerEncoder } from '../src/devnet/ledger/ledger-xdr.ts'
 import {
   buildAccountAddress,

@@ -2,19 +2,7 @@ import type { xdr } from '@stellar/stellar-sdk'
 import {
   buildContractDataEntry,
   buildContractDataKey,
-  buildCoreStateKey,
-  buildCoreStateValue,
-  buildCurrencyKey,
-  buildCurrencyValue,
   buildInstanceEntry,
-  buildOptionalVaultKey,
-  buildVaultIndexKey,
-  buildVaultKey,
-  buildVaultsInfoKey,
-  buildVaultsInfoValue,
-  buildVaultValue,
-  computeVaultIndex,
-  type VaultKeyValue,
 } from '../ledger/contract-layout.ts'
 import {
   buildAccountAddress,
@@ -39,6 +27,20 @@ import {
   vaultMapKey,
   type WorldState,
 } from '../world/world-state.ts'
+import {
+  buildCoreStateKey,
+  buildCoreStateValue,
+  buildCurrencyKey,
+  buildCurrencyValue,
+  buildOptionalVaultKey,
+  buildVaultIndexKey,
+  buildVaultKey,
+  buildVaultsInfoKey,
+  buildVaultsInfoValue,
+  buildVaultValue,
+  computeVaultIndex,
+  type VaultKeyValue,
+} from './layout.ts'
 
 /**
  * FxDAO's vaults contract (0.6.0), simulated. Each function follows contract.rs: its validations

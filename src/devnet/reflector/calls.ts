@@ -1,17 +1,15 @@
 import type { xdr } from '@stellar/stellar-sdk'
+import { buildContractDataEntry, buildInstanceEntry, TEMPORARY } from '../ledger/contract-layout.ts'
+import { buildAccountAddress, buildI128, buildU64, buildVec } from '../ledger/scval.ts'
+import { ORACLE_RESOLUTION_MS, type SimTx, type WorldState } from '../world/world-state.ts'
 import {
-  buildContractDataEntry,
-  buildInstanceEntry,
   buildReflectorInstanceStorage,
   buildReflectorUpdateEvent,
   buildReflectorV2PriceKey,
   buildReflectorV3Record,
   type OracleAsset,
   type ReflectorSettings,
-  TEMPORARY,
-} from '../ledger/contract-layout.ts'
-import { buildAccountAddress, buildI128, buildU64, buildVec } from '../ledger/scval.ts'
-import { ORACLE_RESOLUTION_MS, type SimTx, type WorldState } from '../world/world-state.ts'
+} from './layout.ts'
 
 /**
  * The devnet's price feed, a Reflector oracle as deployed: v2 below `v3Ledger` (prices only in

@@ -11,10 +11,11 @@ import {
   simulateLiquidation,
   simulateRedeem,
 } from '../fxdao/calls.ts'
-import { buildInstanceKey, type OracleAsset } from '../ledger/contract-layout.ts'
+import { buildInstanceKey } from '../ledger/contract-layout.ts'
 import { createSacEvents } from '../ledger/sac-events.ts'
 import { compareScVal } from '../ledger/scval.ts'
 import { buildOracleInstanceEntry, deployOracleTx, type OracleState, setPriceTx } from '../reflector/calls.ts'
+import type { OracleAsset } from '../reflector/layout.ts'
 import { createSoroswap } from '../soroswap/protocol.ts'
 import { createBackground } from './background.ts'
 import { DENOMINATIONS, type DevnetIdentities } from './identities.ts'
