@@ -1,9 +1,5 @@
 import type { xdr } from '@stellar/stellar-sdk'
-import {
-  buildContractAddress,
-  buildSortedMap,
-  type ScVal,
-} from './scval.ts'
+import { buildContractAddress, buildSortedMap, type ScVal } from './scval.ts'
 
 /**
  * Contract storage and events as the host writes them, shared by every simulated contract: a

@@ -1,5 +1,5 @@
 import type { xdr } from '@stellar/stellar-sdk'
-import { buildContractEvent, } from '../ledger/contract-layout.ts'
+import { buildContractEvent } from '../ledger/contract-layout.ts'
 import {
   buildAddressVal,
   buildBytes,
