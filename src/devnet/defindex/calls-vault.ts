@@ -1,5 +1,5 @@
 import type { xdr } from '@stellar/stellar-sdk'
-import type { Blend } from '../blend/blend.ts'
+import type { Blend } from '../blend/protocol.ts'
 import {
   buildAddressVal,
   buildBool,

@@ -1,5 +1,5 @@
 import type { xdr } from '@stellar/stellar-sdk'
-import type { Blend } from '../blend/blend.ts'
+import type { Blend } from '../blend/protocol.ts'
 import { buildContractDataEntry, buildInstanceEntry } from '../ledger/contract-layout.ts'
 import { createSacEvents } from '../ledger/sac-events.ts'
 import {
@@ -15,6 +15,7 @@ import {
   buildVec,
   type ScVal,
 } from '../ledger/scval.ts'
+import type { SimulatedProtocol } from '../simulated-protocol.ts'
 import { DEFINDEX_VAULTS, type DevnetIdentities } from '../world/identities.ts'
 import { createRng } from '../world/prng.ts'
 import type { SimTx, WorldState } from '../world/world-state.ts'
@@ -52,13 +53,6 @@ export interface DefindexOptions {
   activity: number
 }
 
-export interface Defindex {
-  deployTxs(w: WorldState): SimTx[]
-  ledgerTxs(w: WorldState): SimTx[]
-  /** The current entry under a vault's, a strategy's or (for their balances) an asset contract's key, or null. */
-  lookupEntry(contract: Uint8Array, key: ScVal, durability: number): xdr.LedgerEntryWire | null
-}
-
 /** Vault fee (bps of gains) per vault, and the protocol's share of it (the mainnet fixture's vault: 50 and 2,000). */
 const VAULT_FEE_BPS = [1_000, 500, 2_000]
 const PROTOCOL_FEE_BPS = 2_000
@@ -72,7 +66,7 @@ export function createDefindex(
   accounts: number,
   blend: Blend,
   options: DefindexOptions,
-): Defindex {
+): SimulatedProtocol {
   const rng = createRng(`${ids.seed}:yield`)
   const wasm: Wasm = { vault: ids.defindexVaultWasm, strategy: ids.defindexStrategyWasm }
   const assetOf = { USDC: ids.usdcContract, EURC: ids.eurcContract, XLM: ids.xlmContract }
@@ -425,5 +419,12 @@ export function createDefindex(
     return null
   }
 
-  return { deployTxs, ledgerTxs, lookupEntry }
+  return {
+    name: 'defindex',
+    actsInDeployLedger: false,
+    deployTxs,
+    ledgerTxs,
+    // No entry here: another protocol may answer (as it always could behind DeFindex).
+    lookupEntry: (_w, contract, key, durability) => lookupEntry(contract, key, durability) ?? undefined,
+  }
 }

@@ -1,5 +1,4 @@
-import type { xdr } from '@stellar/stellar-sdk'
-import type { ScVal } from '../ledger/scval.ts'
+import type { SimulatedProtocol } from '../simulated-protocol.ts'
 import { type DevnetIdentities, devnetPassphrase } from '../world/identities.ts'
 import { createRng, type Rng } from '../world/prng.ts'
 import type { SimTx, WorldState } from '../world/world-state.ts'
@@ -25,18 +24,6 @@ export interface SoroswapOptions {
   activity: number
 }
 
-export interface Soroswap {
-  deployTxs(w: WorldState): SimTx[]
-  ledgerTxs(w: WorldState): SimTx[]
-  /** The current entry under a key of a Soroswap contract (or a contract's asset balance); undefined: not Soroswap's. */
-  lookupEntry(
-    contract: Uint8Array,
-    key: ScVal,
-    durability: number,
-    accountOf: (v: ScVal) => number | undefined,
-  ): xdr.LedgerEntryWire | null | undefined
-}
-
 const ROLE_NONE = 0
 const ROLE_SWAPPER = 1
 const ROLE_LP = 2
@@ -46,7 +33,11 @@ const ROLE_RECEIVER = 3
 const PAIR_WEIGHTS = [35, 15, 15, 12, 10, 13]
 const DEADLINE_S = 300n
 
-export function createSoroswap(ids: DevnetIdentities, accounts: number, options: SoroswapOptions): Soroswap {
+export function createSoroswap(
+  ids: DevnetIdentities,
+  accounts: number,
+  options: SoroswapOptions,
+): SimulatedProtocol {
   const rng: Rng = createRng(`${ids.seed}:soroswap`)
   const tokens = listDevnetTokens(ids)
   const s = createSoroswapState(ids, accounts, tokens, listDevnetPairs(ids, devnetPassphrase(ids.seed)))
@@ -278,9 +269,11 @@ export function createSoroswap(ids: DevnetIdentities, accounts: number, options:
   }
 
   return {
+    name: 'soroswap',
+    actsInDeployLedger: false,
     deployTxs,
     ledgerTxs,
-    lookupEntry: (contract, key, durability, accountOf) =>
+    lookupEntry: (_w, contract, key, durability, accountOf) =>
       lookupSoroswapEntry(s, contract, key, durability, (v) => {
         if (
           v.type === 18 &&

@@ -18,6 +18,7 @@ import {
   buildVec,
   type ScVal,
 } from '../ledger/scval.ts'
+import type { SimulatedProtocol } from '../simulated-protocol.ts'
 import { BLEND_POOL_NAMES, type DevnetIdentities } from '../world/identities.ts'
 import { createRng, type Rng } from '../world/prng.ts'
 import { ORACLE_INTERVAL_LEDGERS, PRICE_ONE, type SimTx, type WorldState } from '../world/world-state.ts'
@@ -309,11 +310,8 @@ export interface BlendOptions {
   activity: number
 }
 
-export interface Blend {
-  /** Deployment and reserve set-up: the first ledger's transactions. */
-  deployTxs(w: WorldState): SimTx[]
-  /** This ledger's lending transactions. */
-  ledgerTxs(w: WorldState): SimTx[]
+/** The Blend pools as a simulated protocol, and what DeFindex's strategies call in them. */
+export interface Blend extends SimulatedProtocol {
   /** Makes a contract (a DeFindex strategy) a user of a pool; returns its user number. */
   addContractUser(contract: Uint8Array): number
   /**
@@ -332,13 +330,6 @@ export interface Blend {
    * so that a transaction failing after one of them can be undone; returns the undo.
    */
   savepoint(pool: number, user: number): () => void
-  /** The current entry under a pool's contract-data key, or null. */
-  lookupEntry(
-    contract: Uint8Array,
-    key: ScVal,
-    durability: number,
-    accountOf: (v: ScVal) => number | undefined,
-  ): xdr.LedgerEntryWire | null
 }
 
 function emptyPositions(): PositionsValue {
@@ -1406,14 +1397,10 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
     return txs
   }
 
-  const lookupEntry = (
-    contract: Uint8Array,
-    key: ScVal,
-    durability: number,
-    accountOf: (v: ScVal) => number | undefined,
-  ): xdr.LedgerEntryWire | null => {
-    const pool = pools.find((p) => Buffer.from(p.id).equals(Buffer.from(contract)))
-    if (!pool || started === 0) return null
+  const lookupEntry: SimulatedProtocol['lookupEntry'] = (_w, contract, key, durability, accountOf) => {
+    const pool = pools.find((p) => contract.equals(p.id))
+    if (!pool) return undefined
+    if (started === 0) return null
     const accountOrLiquidator = (v: ScVal): number | undefined => {
       if (v.type === 18 && v.address.type === 1) {
         const id = Buffer.from(v.address.contractId)
@@ -1480,6 +1467,8 @@ export function createBlend(ids: DevnetIdentities, accounts: number, options: Bl
   }
 
   return {
+    name: 'blend',
+    actsInDeployLedger: false,
     deployTxs,
     ledgerTxs,
     lookupEntry,
