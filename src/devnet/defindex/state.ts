@@ -1,5 +1,6 @@
 import type { xdr } from '@stellar/stellar-sdk'
-import { type Blend, divCeil, divFloor, RequestType, SCALAR_12 } from '../blend/protocol.ts'
+import { divCeil, divFloor, RequestType, SCALAR_12 } from '../blend/math.ts'
+import type { Blend } from '../blend/protocol.ts'
 import type { SacEvents } from '../ledger/sac-events.ts'
 import { buildAddressVal, buildContractAddress, buildI128, type ScVal } from '../ledger/scval.ts'
 import type { WorldState } from '../world/world-state.ts'
