@@ -1,21 +1,13 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import {
-  buildContractDataEntry,
-  buildContractDataKey,
-  buildInstanceEntry,
-} from '../ledger/contract-layout.ts'
-import {
   buildAccountAddress,
   buildAddressVal,
-  buildContractAddress,
-  buildStruct,
   buildSymbol,
   buildU32,
   buildU128,
   type ScVal,
 } from '../ledger/scval.ts'
 import {
-  type DenomState,
   MIN_COL_RATE,
   MIN_DEBT_CREATION,
   OPENING_COL_RATE,
@@ -27,20 +19,26 @@ import {
   vaultMapKey,
   type WorldState,
 } from '../world/world-state.ts'
+import { createEntryTracker } from './entry-changes.ts'
+import { computeVaultIndex } from './layout.ts'
 import {
-  buildCoreStateKey,
-  buildCoreStateValue,
-  buildCurrencyKey,
-  buildCurrencyValue,
-  buildOptionalVaultKey,
-  buildVaultIndexKey,
-  buildVaultKey,
-  buildVaultsInfoKey,
-  buildVaultsInfoValue,
-  buildVaultValue,
-  computeVaultIndex,
-  type VaultKeyValue,
-} from './layout.ts'
+  accountAddress,
+  addOpen,
+  buildVaultInstanceEntry,
+  calcFee,
+  currencyRate,
+  depositRatio,
+  link,
+  newRecord,
+  optionalKey,
+  positionOf,
+  prevAfterMove,
+  reinsert,
+  removeOpen,
+  unlink,
+  vaultContractAddress,
+  vaultKeyArg,
+} from './state.ts'
 
 /**
  * FxDAO's vaults contract (0.6.0), simulated. Each function follows contract.rs: its validations
@@ -53,89 +51,6 @@ import {
 const TRAP_RATE = 0.02
 /** How many liquidations one `liquidate` call takes at most. */
 const MAX_LIQUIDATIONS = 8
-
-const accountAddress = (w: WorldState, account: number) => buildAccountAddress(w.ids.accountKey(account))
-const vaultContractAddress = (w: WorldState) => buildContractAddress(w.ids.vaultContract)
-
-/** `calc_fee`: ceil(amount × fee / 10^7). */
-export function calcFee(fee: bigint, amount: bigint): bigint {
-  return (amount * fee + RATIO_ONE - 1n) / RATIO_ONE
-}
-
-/** FxDAO's currency rate: XLM priced in the denomination, 7 decimals. */
-export function currencyRate(w: WorldState, d: DenomState): bigint {
-  return (w.xlmPrice * RATIO_ONE) / d.price
-}
-
-/** `calculate_deposit_ratio`: rate × collateral / debt, scaled by 10^7. */
-export function depositRatio(rate: bigint, collateral: bigint, debt: bigint): bigint {
-  return (rate * collateral) / debt
-}
-
-function vaultKeyValue(w: WorldState, v: VaultRecord): VaultKeyValue {
-  return { account: accountAddress(w, v.account), denomination: w.denoms[v.denom]!.name, index: v.index }
-}
-
-export function buildVaultEntry(w: WorldState, v: VaultRecord): xdr.LedgerEntryWire {
-  const d = w.denoms[v.denom]!
-  const value = buildVaultValue({
-    account: accountAddress(w, v.account),
-    denomination: d.name,
-    index: v.index,
-    next: v.next ? vaultKeyValue(w, v.next) : null,
-    totalCollateral: v.collateral,
-    totalDebt: v.debt,
-  })
-  return buildContractDataEntry(
-    w.ids.vaultContract,
-    buildVaultKey(accountAddress(w, v.account), d.name),
-    value,
-    v.vaultModified,
-  )
-}
-
-export function buildVaultIndexEntry(w: WorldState, v: VaultRecord): xdr.LedgerEntryWire {
-  const key = buildVaultIndexKey(accountAddress(w, v.account), w.denoms[v.denom]!.name)
-  return buildContractDataEntry(w.ids.vaultContract, key, buildU128(v.index), v.indexModified)
-}
-
-/** The instance entry: CoreState, Currency(d) and VaultsInfo(d) of every denomination. */
-export function buildVaultInstanceEntry(w: WorldState): xdr.LedgerEntryWire {
-  const ids = w.ids
-  const admin = buildAccountAddress(ids.oracleAdmin)
-  const storage: [ScVal, ScVal][] = [
-    [
-      buildCoreStateKey(),
-      buildCoreStateValue({
-        admin,
-        colToken: buildContractAddress(ids.xlmContract),
-        fee: PROTOCOL_FEE,
-        oracle: buildContractAddress(ids.oracleContract),
-        panicMode: false,
-        protocolManager: admin,
-        stableIssuer: buildAccountAddress(ids.stableIssuer),
-        treasury: buildAccountAddress(ids.treasury),
-      }),
-    ],
-  ]
-  w.denoms.forEach((d, i) => {
-    storage.push([buildCurrencyKey(d.name), buildCurrencyValue(d.name, ids.debtContracts[i]!, true)])
-    storage.push([
-      buildVaultsInfoKey(d.name),
-      buildVaultsInfoValue({
-        denomination: d.name,
-        lowest: d.list[0] ? vaultKeyValue(w, d.list[0]) : null,
-        minColRate: MIN_COL_RATE,
-        minDebtCreation: MIN_DEBT_CREATION,
-        openingColRate: OPENING_COL_RATE,
-        totalCol: d.totalCol,
-        totalDebt: d.totalDebt,
-        totalVaults: d.totalVaults,
-      }),
-    ])
-  })
-  return buildInstanceEntry(ids.vaultContract, ids.vaultWasm, storage, w.vaultInstanceModified)
-}
 
 /** The deploy and `init`/`create_currency`/`set_vault_conditions` of the first ledger, as one transaction. */
 export function deployVaultsTx(w: WorldState): SimTx {
@@ -151,295 +66,9 @@ export function deployVaultsTx(w: WorldState): SimTx {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The sorted list
-
-/** First position whose index is greater than `index`: equal indexes go after existing ones (`<=`). */
-function insertionPoint(list: VaultRecord[], index: bigint): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (list[mid]!.index <= index) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
-function positionOf(list: VaultRecord[], v: VaultRecord): number {
-  // Among equal indexes the record is found by identity.
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (list[mid]!.index < v.index) lo = mid + 1
-    else hi = mid
-  }
-  for (let i = lo; i < list.length; i++) if (list[i] === v) return i
-  throw new Error('vault missing from its list')
-}
-
-function unlink(d: DenomState, v: VaultRecord): VaultRecord | null {
-  const at = positionOf(d.list, v)
-  const prev = at > 0 ? d.list[at - 1]! : null
-  if (prev) prev.next = v.next
-  d.list.splice(at, 1)
-  v.next = null
-  return prev
-}
-
-function link(d: DenomState, v: VaultRecord): VaultRecord | null {
-  const at = insertionPoint(d.list, v.index)
-  const prev = at > 0 ? d.list[at - 1]! : null
-  v.next = d.list[at] ?? null
-  if (prev) prev.next = v
-  d.list.splice(at, 0, v)
-  return prev
-}
-
-/** The record that will precede a vault of `index` once `moving` has left the list. */
-function prevAfterMove(d: DenomState, index: bigint, moving: VaultRecord | null): VaultRecord | null {
-  let at = insertionPoint(d.list, index) - 1
-  if (at >= 0 && d.list[at] === moving) at--
-  return at >= 0 ? d.list[at]! : null
-}
-
-// ---------------------------------------------------------------------------------------------
-// Entry changes of one transaction
-
-interface Before {
-  record: VaultRecord
-  vault: xdr.LedgerEntryWire | null
-  vaultFingerprint: string | null
-  index: xdr.LedgerEntryWire | null
-  indexValue: bigint | null
-  account: number
-}
-
-function fingerprint(v: VaultRecord): string {
-  const n = v.next
-  return `${v.account}|${v.collateral}|${v.debt}|${v.index}|${n ? `${n.account}/${n.denom}/${n.index}` : '-'}`
-}
-
-/**
- * Collects the net change of every Vault and VaultIndex entry a transaction touches. `touch` must be
- * called for a record before it (or the list around it) changes; an archived entry is restored
- * first (LEDGER_ENTRY_RESTORED), as protocol 23 restores what a transaction's footprint needs.
- */
-function createEntryTracker(w: WorldState) {
-  const restores: xdr.LedgerEntryChangeWire[] = []
-  const touched = new Map<VaultRecord, Before>()
-  const infoBefore = buildVaultInstanceEntry(w)
-
-  const restore = (v: VaultRecord, which: 'vault' | 'index') => {
-    if (which === 'vault' && v.vaultArchived) {
-      restores.push({ type: 4, restored: buildVaultEntry(w, v) })
-      v.vaultArchived = false
-      v.vaultLiveUntil = w.sequence + w.ttlLedgers
-      scheduleExpiry(w, v, v.vaultLiveUntil)
-    }
-    if (which === 'index' && v.indexArchived) {
-      restores.push({ type: 4, restored: buildVaultIndexEntry(w, v) })
-      v.indexArchived = false
-      v.indexLiveUntil = w.sequence + w.ttlLedgers
-      scheduleExpiry(w, v, v.indexLiveUntil)
-    }
-  }
-
-  return {
-    /** Before-image of a record's entries; `owner` also reads its VaultIndex (the target of the call). */
-    touch(v: VaultRecord | null, owner = false) {
-      if (!v) return
-      restore(v, 'vault')
-      if (owner) restore(v, 'index')
-      if (touched.has(v)) return
-      touched.set(v, {
-        record: v,
-        vault: buildVaultEntry(w, v),
-        vaultFingerprint: fingerprint(v),
-        index: buildVaultIndexEntry(w, v),
-        indexValue: v.index,
-        account: v.account,
-      })
-    },
-    /** A record that did not exist before this transaction. */
-    created(v: VaultRecord) {
-      touched.set(v, {
-        record: v,
-        vault: null,
-        vaultFingerprint: null,
-        index: null,
-        indexValue: null,
-        account: v.account,
-      })
-    },
-    /** The changes in meta order: restores, then each entry's net change, then the instance entry. */
-    finish(): xdr.LedgerEntryChangeWire[] {
-      const changes: xdr.LedgerEntryChangeWire[] = [...restores]
-      for (const before of touched.values()) {
-        const v = before.record
-        const open = w.vaults.get(vaultMapKey(v.account, v.denom)) === v
-        const d = w.denoms[v.denom]!
-        if (!open) {
-          if (before.vault === null) continue
-          const account = accountAddress(w, before.account)
-          changes.push(
-            { type: 3, state: before.vault },
-            { type: 2, removed: buildContractDataKey(w.ids.vaultContract, buildVaultKey(account, d.name)) },
-            { type: 3, state: before.index! },
-            {
-              type: 2,
-              removed: buildContractDataKey(w.ids.vaultContract, buildVaultIndexKey(account, d.name)),
-            },
-          )
-          continue
-        }
-        if (before.vault === null) {
-          v.vaultModified = w.sequence
-          v.indexModified = w.sequence
-          renew(w, v, 'vault')
-          renew(w, v, 'index')
-          changes.push(
-            { type: 0, created: buildVaultEntry(w, v) },
-            { type: 0, created: buildVaultIndexEntry(w, v) },
-          )
-          continue
-        }
-        if (fingerprint(v) !== before.vaultFingerprint) {
-          v.vaultModified = w.sequence
-          renew(w, v, 'vault')
-          changes.push({ type: 3, state: before.vault }, { type: 1, updated: buildVaultEntry(w, v) })
-        }
-        if (v.index !== before.indexValue) {
-          v.indexModified = w.sequence
-          renew(w, v, 'index')
-          changes.push({ type: 3, state: before.index! }, { type: 1, updated: buildVaultIndexEntry(w, v) })
-        }
-      }
-      w.vaultInstanceModified = w.sequence
-      changes.push({ type: 3, state: infoBefore }, { type: 1, updated: buildVaultInstanceEntry(w) })
-      return changes
-    },
-  }
-}
-
-function renew(w: WorldState, v: VaultRecord, which: 'vault' | 'index'): void {
-  const until = w.sequence + w.ttlLedgers
-  if (which === 'vault') v.vaultLiveUntil = until
-  else v.indexLiveUntil = until
-  scheduleExpiry(w, v, until)
-}
-
-export function scheduleExpiry(w: WorldState, v: VaultRecord, liveUntil: number): void {
-  const bucket = w.expiries.get(liveUntil)
-  if (bucket) bucket.push(v)
-  else w.expiries.set(liveUntil, [v])
-}
-
-/**
- * Protocol 23 eviction: entries whose TTL ended the ledger before are archived now, their keys
- * listed in `evictedKeys`. They keep their values (the world still holds them).
- */
-export function evictExpired(w: WorldState): xdr.LedgerKeyWire[] {
-  const expired = w.sequence - 1
-  const bucket = w.expiries.get(expired)
-  if (!bucket) return []
-  w.expiries.delete(expired)
-  const keys: xdr.LedgerKeyWire[] = []
-  if (!w.protocol23) {
-    // Before protocol 23 nothing is evicted: look again once the network has switched.
-    for (const v of bucket) scheduleExpiry(w, v, w.sequence)
-    return keys
-  }
-  for (const v of bucket) {
-    if (w.vaults.get(vaultMapKey(v.account, v.denom)) !== v) continue
-    const d = w.denoms[v.denom]!
-    const account = accountAddress(w, v.account)
-    if (!v.vaultArchived && v.vaultLiveUntil <= expired) {
-      v.vaultArchived = true
-      keys.push(buildContractDataKey(w.ids.vaultContract, buildVaultKey(account, d.name)))
-    }
-    if (!v.indexArchived && v.indexLiveUntil <= expired) {
-      v.indexArchived = true
-      keys.push(buildContractDataKey(w.ids.vaultContract, buildVaultIndexKey(account, d.name)))
-    }
-  }
-  return keys
-}
-
-// ---------------------------------------------------------------------------------------------
-// Bookkeeping of open vaults
-
-function addOpen(w: WorldState, v: VaultRecord): void {
-  v.slot = w.open.length
-  w.open.push(v)
-  w.vaults.set(vaultMapKey(v.account, v.denom), v)
-}
-
-function removeOpen(w: WorldState, v: VaultRecord): void {
-  const last = w.open.pop()!
-  if (last !== v) {
-    w.open[v.slot] = last
-    last.slot = v.slot
-  }
-  w.vaults.delete(vaultMapKey(v.account, v.denom))
-}
-
-function newRecord(account: number, denom: number, collateral: bigint, debt: bigint): VaultRecord {
-  return {
-    account,
-    denom,
-    collateral,
-    debt,
-    index: computeVaultIndex(debt, collateral),
-    next: null,
-    vaultModified: 0,
-    indexModified: 0,
-    vaultLiveUntil: 0,
-    indexLiveUntil: 0,
-    vaultArchived: false,
-    indexArchived: false,
-    slot: -1,
-  }
-}
-
-function optionalKey(w: WorldState, v: VaultRecord | null): ScVal {
-  return buildOptionalVaultKey(v ? vaultKeyValue(w, v) : null)
-}
-
-function vaultKeyArg(w: WorldState, v: VaultRecord): ScVal {
-  const key = vaultKeyValue(w, v)
-  return buildStruct({
-    account: buildAddressVal(key.account),
-    denomination: buildSymbol(key.denomination),
-    index: buildU128(key.index),
-  })
-}
-
+/** A trapped call: the transaction fails and changes nothing. */
 function failedTx(w: WorldState, source: Uint8Array, fn: string, args: ScVal[]): SimTx {
   return { source, contract: w.ids.vaultContract, fn, args, successful: false, changes: [], events: [] }
-}
-
-/**
- * Re-inserts a vault with new values, as every update does: `withdraw_vault` (its previous vault
- * now points past it) then `create_and_insert_vault` (its new previous vault points at it).
- */
-function reinsert(
-  d: DenomState,
-  v: VaultRecord,
-  tracker: ReturnType<typeof createEntryTracker>,
-  collateral: bigint,
-  debt: bigint,
-): void {
-  const index = computeVaultIndex(debt, collateral)
-  const at = positionOf(d.list, v)
-  tracker.touch(at > 0 ? d.list[at - 1]! : null)
-  tracker.touch(prevAfterMove(d, index, v))
-  unlink(d, v)
-  v.collateral = collateral
-  v.debt = debt
-  v.index = index
-  link(d, v)
 }
 
 // ---------------------------------------------------------------------------------------------
