@@ -7,18 +7,7 @@ import {
   buildU128,
   type ScVal,
 } from '../ledger/scval.ts'
-import {
-  MIN_COL_RATE,
-  MIN_DEBT_CREATION,
-  OPENING_COL_RATE,
-  PROTOCOL_FEE,
-  RATIO_ONE,
-  type SimTx,
-  STROOPS,
-  type VaultRecord,
-  vaultMapKey,
-  type WorldState,
-} from '../world/world-state.ts'
+import { type SimTx, STROOPS, type WorldState } from '../world/world-state.ts'
 import { createEntryTracker } from './entry-changes.ts'
 import { computeVaultIndex } from './layout.ts'
 import {
@@ -29,15 +18,22 @@ import {
   currencyRate,
   depositRatio,
   link,
+  MIN_COL_RATE,
+  MIN_DEBT_CREATION,
   newRecord,
+  OPENING_COL_RATE,
   optionalKey,
+  PROTOCOL_FEE,
   positionOf,
   prevAfterMove,
+  RATIO_ONE,
   reinsert,
   removeOpen,
   unlink,
+  type VaultRecord,
   vaultContractAddress,
   vaultKeyArg,
+  vaultMapKey,
 } from './state.ts'
 
 /**

@@ -1,8 +1,15 @@
 import type { xdr } from '@stellar/stellar-sdk'
 import { buildContractDataKey } from '../ledger/contract-layout.ts'
-import { type VaultRecord, vaultMapKey, type WorldState } from '../world/world-state.ts'
+import type { WorldState } from '../world/world-state.ts'
 import { buildVaultIndexKey, buildVaultKey } from './layout.ts'
-import { accountAddress, buildVaultEntry, buildVaultIndexEntry, buildVaultInstanceEntry } from './state.ts'
+import {
+  accountAddress,
+  buildVaultEntry,
+  buildVaultIndexEntry,
+  buildVaultInstanceEntry,
+  type VaultRecord,
+  vaultMapKey,
+} from './state.ts'
 
 /** The Vault and VaultIndex entry changes of one transaction, and the entries' TTL and eviction. */
 

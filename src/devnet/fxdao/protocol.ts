@@ -1,10 +1,10 @@
 import { buildInstanceKey } from '../ledger/contract-layout.ts'
 import { compareScVal } from '../ledger/scval.ts'
 import type { SimulatedProtocol } from '../simulated-protocol.ts'
-import { ORACLE_INTERVAL_LEDGERS, type SimTx, vaultMapKey } from '../world/world-state.ts'
+import { ORACLE_INTERVAL_LEDGERS, type SimTx } from '../world/world-state.ts'
 import { deployVaultsTx, simulateAccountAction, simulateLiquidation, simulateRedeem } from './calls.ts'
 import { evictExpired } from './entry-changes.ts'
-import { buildVaultEntry, buildVaultIndexEntry, buildVaultInstanceEntry } from './state.ts'
+import { buildVaultEntry, buildVaultIndexEntry, buildVaultInstanceEntry, vaultMapKey } from './state.ts'
 
 /** Redeems happen now and then, on the lowest vault of a denomination. */
 const REDEEM_CHANCE = 0.01

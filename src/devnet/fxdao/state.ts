@@ -9,17 +9,7 @@ import {
   buildU128,
   type ScVal,
 } from '../ledger/scval.ts'
-import {
-  type DenomState,
-  MIN_COL_RATE,
-  MIN_DEBT_CREATION,
-  OPENING_COL_RATE,
-  PROTOCOL_FEE,
-  RATIO_ONE,
-  type VaultRecord,
-  vaultMapKey,
-  type WorldState,
-} from '../world/world-state.ts'
+import { type DenomState, STROOPS, type WorldState } from '../world/world-state.ts'
 import type { createEntryTracker } from './entry-changes.ts'
 import {
   buildCoreStateKey,
@@ -37,6 +27,39 @@ import {
 } from './layout.ts'
 
 /** FxDAO vaults' in-memory state: its entries, the sorted list of each denomination, the open vaults. */
+
+/** FxDAO scales ratios and its fee by 10^7 (tests: min 1.10, opening 1.15, fee 0.5%). */
+export const RATIO_ONE = 10_000_000n
+export const MIN_COL_RATE = 11_000_000n
+export const OPENING_COL_RATE = 11_500_000n
+export const MIN_DEBT_CREATION = 100n * STROOPS
+export const PROTOCOL_FEE = 50_000n
+
+/** One open vault. Its place in its denomination's sorted list gives its `next_key`. */
+export interface VaultRecord {
+  account: number
+  denom: number
+  collateral: bigint
+  debt: bigint
+  index: bigint
+  /** The record after this one in the list, or null at the tail. */
+  next: VaultRecord | null
+  /** lastModifiedLedgerSeq of the Vault and VaultIndex entries. */
+  vaultModified: number
+  indexModified: number
+  /** Last ledger each entry is live; past it, the entry is archived at the next eviction. */
+  vaultLiveUntil: number
+  indexLiveUntil: number
+  vaultArchived: boolean
+  indexArchived: boolean
+  /** Position in WorldState.open, for O(1) random picks and removal. */
+  slot: number
+}
+
+/** The key of a vault in `WorldState.vaults`. */
+export function vaultMapKey(account: number, denom: number): number {
+  return account * 4 + denom
+}
 
 export const accountAddress = (w: WorldState, account: number) =>
   buildAccountAddress(w.ids.accountKey(account))

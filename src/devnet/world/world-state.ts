@@ -1,4 +1,5 @@
 import type { xdr } from '@stellar/stellar-sdk'
+import type { VaultRecord } from '../fxdao/state.ts'
 import type { SacEvents } from '../ledger/sac-events.ts'
 import type { ScVal } from '../ledger/scval.ts'
 import type { DevnetIdentities } from './identities.ts'
@@ -11,12 +12,6 @@ export const LEDGER_INTERVAL_S = 5
 export const ORACLE_INTERVAL_LEDGERS = 60
 export const PRICE_ONE = 10n ** 14n
 export const STROOPS = 10n ** 7n
-/** FxDAO scales ratios and its fee by 10^7 (tests: min 1.10, opening 1.15, fee 0.5%). */
-export const RATIO_ONE = 10_000_000n
-export const MIN_COL_RATE = 11_000_000n
-export const OPENING_COL_RATE = 11_500_000n
-export const MIN_DEBT_CREATION = 100n * STROOPS
-export const PROTOCOL_FEE = 50_000n
 /** Persistent vault entries are extended to 28 days of ledgers when written (PERSISTENT_BUMP_CONSTANT). */
 export const VAULT_TTL_LEDGERS = 17_280 * 28
 /** Reflector's default resolution: a price update every 5 minutes, in milliseconds. */
@@ -40,27 +35,6 @@ export interface SimLedger {
   txs: SimTx[]
   /** Keys archived (evicted) at this ledger: protocol 23 ledgers only. */
   evictedKeys: xdr.LedgerKeyWire[]
-}
-
-/** One open vault. Its place in its denomination's sorted list gives its `next_key`. */
-export interface VaultRecord {
-  account: number
-  denom: number
-  collateral: bigint
-  debt: bigint
-  index: bigint
-  /** The record after this one in the list, or null at the tail. */
-  next: VaultRecord | null
-  /** lastModifiedLedgerSeq of the Vault and VaultIndex entries. */
-  vaultModified: number
-  indexModified: number
-  /** Last ledger each entry is live; past it, the entry is archived at the next eviction. */
-  vaultLiveUntil: number
-  indexLiveUntil: number
-  vaultArchived: boolean
-  indexArchived: boolean
-  /** Position in WorldState.open, for O(1) random picks and removal. */
-  slot: number
 }
 
 export interface DenomState {
@@ -101,8 +75,4 @@ export interface WorldState {
   vaultInstanceModified: number
   /** Records by the ledger one of their entries stops being live (stale ones are skipped). */
   expiries: Map<number, VaultRecord[]>
-}
-
-export function vaultMapKey(account: number, denom: number): number {
-  return account * 4 + denom
 }
