@@ -28,12 +28,12 @@ export function amountOf(s: BlendSim, account: number, i: number): bigint {
 }
 
 /** Underlying of reserve `i` worth `base` (oracle base, 14 decimals). */
-export function underlyingFor(w: WorldState, i: number, base: bigint): bigint {
+function underlyingFor(w: WorldState, i: number, base: bigint): bigint {
   return divFloor(base * 10_000_000n, prices(w)[i]!)
 }
 
 /** What an account does next in its pool, given its position. */
-export function chooseRequests(s: BlendSim, w: WorldState, pool: PoolState, account: number): Req[] {
+function chooseRequests(s: BlendSim, w: WorldState, pool: PoolState, account: number): Req[] {
   const pos = pool.users.get(account)?.positions ?? emptyPositions()
   const empty = pos.collateral.size + pos.supply.size + pos.liabilities.size === 0
   const pick = () => {
@@ -116,6 +116,7 @@ export function chooseRequests(s: BlendSim, w: WorldState, pool: PoolState, acco
   return [{ reserve: i, amount: amountOf(s, account, i), type: RequestType.Supply }]
 }
 
+/** This ledger's lending transactions: liquidations, gulps, then the accounts' claims and submits. */
 export function ledgerTxs(s: BlendSim, w: WorldState): SimTx[] {
   if (w.sequence <= s.started) return []
   const expected = s.accounts * s.activity * (0.5 + s.rng.nextFloat())

@@ -49,7 +49,7 @@ import {
 /** User liquidations: `new_auction` on unhealthy borrowers and the liquidator's fills. */
 
 /** Removes (sign -1) or adds (+1) b-tokens as collateral and d-tokens as liabilities, with emissions first (user.rs). */
-export function movePositions(
+function movePositions(
   s: BlendSim,
   pos: PositionsValue,
   account: number,
@@ -88,7 +88,7 @@ export function movePositions(
 }
 
 /** A transaction's reserve cache: each reserve accrued once, stored ones listed in load order. */
-export function reserveCache(pool: PoolState, now: bigint) {
+function reserveCache(pool: PoolState, now: bigint) {
   const cache = new Map<number, ReserveDataValue>()
   const toStore: number[] = []
   const load = (i: number, store: boolean): ReserveDataValue => {
@@ -110,7 +110,7 @@ export function reserveCache(pool: PoolState, now: bigint) {
  * (health after it within [1.03, 1.15]). Null when no percent passes, or when the lot would take
  * all collateral (its fill would turn the rest into bad debt, which the devnet does not simulate).
  */
-export function newAuctionTx(s: BlendSim, w: WorldState, pool: PoolState, account: number): SimTx | null {
+function newAuctionTx(s: BlendSim, w: WorldState, pool: PoolState, account: number): SimTx | null {
   const user = pool.users.get(account)
   if (!user || pool.auctions.has(account) || user.positions.liabilities.size === 0) return null
   const now = BigInt(w.closeTime)
@@ -172,6 +172,7 @@ export function newAuctionTx(s: BlendSim, w: WorldState, pool: PoolState, accoun
   return null
 }
 
+/** A user's open liquidation auction entry (temporary). */
 export function auctionEntry(s: BlendSim, pool: PoolState, account: number) {
   const a = pool.auctions.get(account)!
   return buildContractDataEntry(
@@ -189,7 +190,7 @@ export function auctionEntry(s: BlendSim, pool: PoolState, account: number) {
  * liquidatee's collateral to the filler's, bid d-tokens from liabilities to liabilities, the
  * auction deleted, `fill_auction` emitted, no supply or borrow event and no transfer.
  */
-export function fillTx(s: BlendSim, w: WorldState, pool: PoolState, account: number): SimTx {
+function fillTx(s: BlendSim, w: WorldState, pool: PoolState, account: number): SimTx {
   const now = BigInt(w.closeTime)
   const auction = pool.auctions.get(account)!
   const filler = s.liquidator

@@ -34,6 +34,7 @@ import {
   SUPPLY_CAPS,
 } from './state.ts'
 
+/** Deployment and reserve set-up of both pools: the first ledger's transactions. */
 export function deployTxs(s: BlendSim, w: WorldState): SimTx[] {
   s.started = w.sequence
   const now = BigInt(w.closeTime)

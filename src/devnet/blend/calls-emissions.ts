@@ -133,6 +133,7 @@ export function createEmissionTx(
   }
 }
 
+/** `PoolEmis`: the emission shares set by `set_emissions_config`. */
 export function poolEmisEntry(pool: PoolState, modified: number) {
   return buildContractDataEntry(pool.id, buildPoolEmisKey(), buildPoolEmisValue(pool.shares), modified)
 }

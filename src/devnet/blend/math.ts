@@ -3,12 +3,15 @@ import type { PositionsValue, ReserveConfigValue, ReserveDataValue, TokenMap } f
 /** Blend's fixed-point arithmetic, interest accrual, positions and health factor (pool/src/pool/). */
 
 export const SCALAR_7 = 10_000_000n
+/** 12-decimal fixed point (b/d-token rates). */
 export const SCALAR_12 = 1_000_000_000_000n
-export const SECONDS_PER_YEAR = 31_536_000n
+const SECONDS_PER_YEAR = 31_536_000n
 /** `submit` refuses a health factor under 1.0000100 (submit.rs `validate_submit`). */
 export const MIN_HF = 10_000_100n
+/** The oracle's 14 decimals (prices, health factors). */
 export const ORACLE_SCALAR = 10n ** 14n
 
+/** `submit`'s request types 0-5 (pool/src/pool/actions.rs). */
 export const RequestType = {
   Supply: 0,
   Withdraw: 1,
@@ -18,6 +21,7 @@ export const RequestType = {
   Repay: 5,
 } as const
 
+/** The pool event emitted for each request type, by its number. */
 export const EVENT_NAMES = [
   'supply',
   'withdraw',
@@ -30,30 +34,37 @@ export const EVENT_NAMES = [
 // ---------------------------------------------------------------------------------------------
 // Fixed-point arithmetic (soroban-fixed-point-math): floor and ceil are mathematical, also below zero.
 
+/** a / b rounded towards minus infinity. */
 export function divFloor(a: bigint, b: bigint): bigint {
   const q = a / b
   return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q
 }
 
+/** a / b rounded towards plus infinity. */
 export function divCeil(a: bigint, b: bigint): bigint {
   const q = a / b
   return a % b !== 0n && a < 0n === b < 0n ? q + 1n : q
 }
 
+/** x × y / d, rounded down. */
 export const mulFloor = (x: bigint, y: bigint, d: bigint) => divFloor(x * y, d)
+/** x × y / d, rounded up. */
 export const mulCeil = (x: bigint, y: bigint, d: bigint) => divCeil(x * y, d)
 
 // ---------------------------------------------------------------------------------------------
 // Reserves (reserve.rs, interest.rs)
 
+/** Underlying worth of `b` b-tokens, rounded down. */
 export function toAssetFromB(d: ReserveDataValue, b: bigint): bigint {
   return mulFloor(b, d.bRate, SCALAR_12)
 }
 
+/** Underlying owed for `dTokens` d-tokens, rounded up. */
 export function toAssetFromD(d: ReserveDataValue, dTokens: bigint): bigint {
   return mulCeil(dTokens, d.dRate, SCALAR_12)
 }
 
+/** Liabilities over supply, 7 decimals. */
 export function utilization(d: ReserveDataValue): bigint {
   const liabilities = toAssetFromD(d, d.dSupply)
   const supply = toAssetFromB(d, d.bSupply)
@@ -133,14 +144,17 @@ export function accrueReserve(
   return d
 }
 
+/** A user without positions. */
 export function emptyPositions(): PositionsValue {
   return { collateral: new Map(), liabilities: new Map(), supply: new Map() }
 }
 
+/** A copy a transaction can change and then commit or drop. */
 export function clonePositions(p: PositionsValue): PositionsValue {
   return { collateral: new Map(p.collateral), liabilities: new Map(p.liabilities), supply: new Map(p.supply) }
 }
 
+/** Adds `v` to a balance. */
 export const add = (m: TokenMap, i: number, v: bigint) => m.set(i, (m.get(i) ?? 0n) + v)
 /** Removes `v`; a zero balance leaves the map (user.rs `remove_*`). */
 export function remove(m: TokenMap, i: number, v: bigint): boolean {
@@ -151,6 +165,7 @@ export function remove(m: TokenMap, i: number, v: bigint): boolean {
   return true
 }
 
+/** A user's collateral and liabilities in the oracle's base, effective and raw. */
 export interface PositionBase {
   collateralBase: bigint
   liabilityBase: bigint
@@ -159,7 +174,7 @@ export interface PositionBase {
 }
 
 /** PositionData: health factor in the oracle's decimals (`as_health_factor`). */
-export const healthFactor = (p: PositionBase) => divFloor(p.collateralBase * ORACLE_SCALAR, p.liabilityBase)
+const healthFactor = (p: PositionBase) => divFloor(p.collateralBase * ORACLE_SCALAR, p.liabilityBase)
 /** `is_hf_over(max)`, max in 7 decimals. */
 export const isHfOver = (p: PositionBase, max: bigint) =>
   p.liabilityBase === 0n || healthFactor(p) > mulCeil(ORACLE_SCALAR, max, SCALAR_7)

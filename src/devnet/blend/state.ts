@@ -33,11 +33,12 @@ export interface ReserveState {
   modified: number
 }
 
-export interface UserState {
+interface UserState {
   positions: PositionsValue
   modified: number
 }
 
+/** One pool: its config, reserves, users, emissions and auctions. */
 export interface PoolState {
   id: Uint8Array
   name: string
@@ -55,6 +56,7 @@ export interface PoolState {
   auctions: Map<number, { data: AuctionValue; modified: number; fillAt: number }>
 }
 
+/** A pool's settings at deployment. */
 export interface BlendPoolSpec {
   name: string
   bstopRate: number
@@ -91,7 +93,7 @@ export const POOL_SPECS: BlendPoolSpec[] = [
   },
 ]
 
-export type ReserveParams = Omit<ReserveConfigValue, 'index' | 'decimals' | 'enabled' | 'supplyCap'>
+type ReserveParams = Omit<ReserveConfigValue, 'index' | 'decimals' | 'enabled' | 'supplyCap'>
 /** Reserve parameters in the order of `ResList`: XLM, USDC, EURC. */
 export const RESERVE_PARAMS: ReserveParams[] = [
   {

@@ -24,7 +24,7 @@ import type { TxChanges } from './tx-changes.ts'
 /**
  * A DeFindex vault and its Blend strategy: their state, and the strategy's side of a call
  * (apps/contracts/strategies/blend/src/{lib,reserves,utils,blend_pool}.rs) with the contract's
- * fixed-point rounding. The vault's own functions are in defindex-vault.ts.
+ * fixed-point rounding. The vault's own functions are in calls-vault.ts.
  */
 
 export interface Holding {

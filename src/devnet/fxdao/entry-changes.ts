@@ -16,6 +16,7 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Entry changes of one transaction
 
+/** What an entry looked like when a transaction first touched it. */
 export interface Before {
   record: VaultRecord
   vault: xdr.LedgerEntryWire | null
@@ -25,6 +26,7 @@ export interface Before {
   account: number
 }
 
+/** A record's stored fields, to tell whether a transaction changed its entry. */
 export function fingerprint(v: VaultRecord): string {
   const n = v.next
   return `${v.account}|${v.collateral}|${v.debt}|${v.index}|${n ? `${n.account}/${n.denom}/${n.index}` : '-'}`
@@ -132,13 +134,14 @@ export function createEntryTracker(w: WorldState) {
   }
 }
 
-export function renew(w: WorldState, v: VaultRecord, which: 'vault' | 'index'): void {
+function renew(w: WorldState, v: VaultRecord, which: 'vault' | 'index'): void {
   const until = w.sequence + w.ttlLedgers
   if (which === 'vault') v.vaultLiveUntil = until
   else v.indexLiveUntil = until
   scheduleExpiry(w, v, until)
 }
 
+/** Files a record under the ledger its entry stops being live. */
 export function scheduleExpiry(w: WorldState, v: VaultRecord, liveUntil: number): void {
   const bucket = w.expiries.get(liveUntil)
   if (bucket) bucket.push(v)

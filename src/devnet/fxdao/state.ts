@@ -30,9 +30,13 @@ import {
 
 /** FxDAO scales ratios and its fee by 10^7 (tests: min 1.10, opening 1.15, fee 0.5%). */
 export const RATIO_ONE = 10_000_000n
+/** Minimum collateral ratio (1.10). */
 export const MIN_COL_RATE = 11_000_000n
+/** Collateral ratio required to open a vault (1.15). */
 export const OPENING_COL_RATE = 11_500_000n
+/** Smallest debt a vault may be opened with. */
 export const MIN_DEBT_CREATION = 100n * STROOPS
+/** One-off fee on collateral, scaled by 10^7 (0.5%). */
 export const PROTOCOL_FEE = 50_000n
 
 /** One open vault. Its place in its denomination's sorted list gives its `next_key`. */
@@ -61,8 +65,10 @@ export function vaultMapKey(account: number, denom: number): number {
   return account * 4 + denom
 }
 
+/** An account's address. */
 export const accountAddress = (w: WorldState, account: number) =>
   buildAccountAddress(w.ids.accountKey(account))
+/** The vaults contract's address. */
 export const vaultContractAddress = (w: WorldState) => buildContractAddress(w.ids.vaultContract)
 
 /** `calc_fee`: ceil(amount × fee / 10^7). */
@@ -80,10 +86,11 @@ export function depositRatio(rate: bigint, collateral: bigint, debt: bigint): bi
   return (rate * collateral) / debt
 }
 
-export function vaultKeyValue(w: WorldState, v: VaultRecord): VaultKeyValue {
+function vaultKeyValue(w: WorldState, v: VaultRecord): VaultKeyValue {
   return { account: accountAddress(w, v.account), denomination: w.denoms[v.denom]!.name, index: v.index }
 }
 
+/** A vault's `Vault` entry. */
 export function buildVaultEntry(w: WorldState, v: VaultRecord): xdr.LedgerEntryWire {
   const d = w.denoms[v.denom]!
   const value = buildVaultValue({
@@ -102,6 +109,7 @@ export function buildVaultEntry(w: WorldState, v: VaultRecord): xdr.LedgerEntryW
   )
 }
 
+/** A vault's `VaultIndex` entry. */
 export function buildVaultIndexEntry(w: WorldState, v: VaultRecord): xdr.LedgerEntryWire {
   const key = buildVaultIndexKey(accountAddress(w, v.account), w.denoms[v.denom]!.name)
   return buildContractDataEntry(w.ids.vaultContract, key, buildU128(v.index), v.indexModified)
@@ -149,7 +157,7 @@ export function buildVaultInstanceEntry(w: WorldState): xdr.LedgerEntryWire {
 // The sorted list
 
 /** First position whose index is greater than `index`: equal indexes go after existing ones (`<=`). */
-export function insertionPoint(list: VaultRecord[], index: bigint): number {
+function insertionPoint(list: VaultRecord[], index: bigint): number {
   let lo = 0
   let hi = list.length
   while (lo < hi) {
@@ -160,6 +168,7 @@ export function insertionPoint(list: VaultRecord[], index: bigint): number {
   return lo
 }
 
+/** A record's position in its sorted list. */
 export function positionOf(list: VaultRecord[], v: VaultRecord): number {
   // Among equal indexes the record is found by identity.
   let lo = 0
@@ -173,6 +182,7 @@ export function positionOf(list: VaultRecord[], v: VaultRecord): number {
   throw new Error('vault missing from its list')
 }
 
+/** Takes a record out of its list; returns its predecessor. */
 export function unlink(d: DenomState, v: VaultRecord): VaultRecord | null {
   const at = positionOf(d.list, v)
   const prev = at > 0 ? d.list[at - 1]! : null
@@ -182,6 +192,7 @@ export function unlink(d: DenomState, v: VaultRecord): VaultRecord | null {
   return prev
 }
 
+/** Inserts a record in its list by index; returns its predecessor. */
 export function link(d: DenomState, v: VaultRecord): VaultRecord | null {
   const at = insertionPoint(d.list, v.index)
   const prev = at > 0 ? d.list[at - 1]! : null
@@ -201,12 +212,14 @@ export function prevAfterMove(d: DenomState, index: bigint, moving: VaultRecord 
 // ---------------------------------------------------------------------------------------------
 // Bookkeeping of open vaults
 
+/** Registers an opened vault. */
 export function addOpen(w: WorldState, v: VaultRecord): void {
   v.slot = w.open.length
   w.open.push(v)
   w.vaults.set(vaultMapKey(v.account, v.denom), v)
 }
 
+/** Forgets a closed vault. */
 export function removeOpen(w: WorldState, v: VaultRecord): void {
   const last = w.open.pop()!
   if (last !== v) {
@@ -216,6 +229,7 @@ export function removeOpen(w: WorldState, v: VaultRecord): void {
   w.vaults.delete(vaultMapKey(v.account, v.denom))
 }
 
+/** A vault not yet in any list. */
 export function newRecord(account: number, denom: number, collateral: bigint, debt: bigint): VaultRecord {
   return {
     account,
@@ -234,10 +248,12 @@ export function newRecord(account: number, denom: number, collateral: bigint, de
   }
 }
 
+/** `OptionalVaultKey` of a record (None for null). */
 export function optionalKey(w: WorldState, v: VaultRecord | null): ScVal {
   return buildOptionalVaultKey(v ? vaultKeyValue(w, v) : null)
 }
 
+/** A `VaultKey` call argument. */
 export function vaultKeyArg(w: WorldState, v: VaultRecord): ScVal {
   const key = vaultKeyValue(w, v)
   return buildStruct({

@@ -14,7 +14,7 @@ import { PAIR_HOLDER, type SoroswapState, type SoroswapTx } from './state.ts'
 /**
  * Soroswap's router (soroswap/core contracts/router/src/lib.rs, with soroswap-library 0.3's quotes)
  * and an aggregator that calls a pair's `swap` itself, as the one in mainnet ledger 63092990 does:
- * each over the pair and token functions of soroswap-contracts.ts, failing as the contract fails.
+ * each over the pair and token functions of calls-pair.ts, failing as the contract fails.
  */
 
 export interface AddLiquidityArgs {
