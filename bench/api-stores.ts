@@ -66,7 +66,7 @@ export interface BuiltStore {
 
 /** Child mode: serve a devnet and print its URL (generation gets its own process and core). */
 export async function serveDevnet(spec: StoreSpec): Promise<void> {
-  const { startDevnet } = await import('../src/chain/devnet/index.ts')
+  const { startDevnet } = await import('../src/devnet/devnet.ts')
   const devnet = await startDevnet({
     seed: spec.seed,
     ledgers: spec.ledgers,

@@ -61,9 +61,9 @@ interface Profile {
 
 /** Child mode: generate and serve a devnet (and its data lake over HTTP), print where. */
 async function serveDevnet(profile: Profile): Promise<void> {
-  const { startDevnet } = await import('../src/chain/devnet/index.ts')
-  const { writeDatalake } = await import('../src/chain/devnet/datalake-writer.ts')
-  const { createDevnetServer } = await import('../src/chain/devnet/server.ts')
+  const { startDevnet } = await import('../src/devnet/devnet.ts')
+  const { writeDatalake } = await import('../src/devnet/ledger/datalake-writer.ts')
+  const { createDevnetServer } = await import('../src/devnet/rpc/server.ts')
   const devnet = await startDevnet(profile)
   let lakeUrl: string | null = null
   let lakeRpcUrl: string | null = null

@@ -21,31 +21,31 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { StrKey } from '@stellar/stellar-sdk'
 import pg from 'pg'
+import { createLedgerDecoder } from '../src/chain/ledger-decoder.ts'
+import type { DatabaseConfig } from '../src/config.ts'
 import {
-  buildContractDataEntry,
   buildOptionalVaultKey,
   buildVaultKey,
   buildVaultValue,
   computeVaultIndex,
-} from '../src/chain/devnet/contract-layout.ts'
-import {
-  buildNetworkConfig,
-  createIdentities,
-  DENOMINATIONS,
-  deriveKey,
-  devnetPassphrase,
-} from '../src/chain/devnet/identities.ts'
-import { createLedgerEncoder } from '../src/chain/devnet/ledger-xdr.ts'
+} from '../src/devnet/fxdao/layout.ts'
+import { buildContractDataEntry } from '../src/devnet/ledger/contract-layout.ts'
+import { createLedgerEncoder } from '../src/devnet/ledger/ledger-xdr.ts'
 import {
   buildAccountAddress,
   buildAddressVal,
   buildStruct,
   buildSymbol,
   buildU128,
-} from '../src/chain/devnet/scval.ts'
-import type { SimTx } from '../src/chain/devnet/world-state.ts'
-import { createLedgerDecoder } from '../src/chain/ledger-decoder.ts'
-import type { DatabaseConfig } from '../src/config.ts'
+} from '../src/devnet/ledger/scval.ts'
+import {
+  buildNetworkConfig,
+  createIdentities,
+  DENOMINATIONS,
+  deriveKey,
+  devnetPassphrase,
+} from '../src/devnet/world/identities.ts'
+import type { SimTx } from '../src/devnet/world/world-state.ts'
 import {
   buildNetworkWatchList,
   createLedgerPipeline,

@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path'
 import { Networks, xdr } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DatalakeError, type DatalakeManifest, objectKey, openDatalake } from '../../src/chain/datalake.ts'
-import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/chain.ts'
-import { writeDatalake } from '../../src/chain/devnet/datalake-writer.ts'
+import { writeDatalake } from '../../src/devnet/ledger/datalake-writer.ts'
+import { createDevnetChain, type DevnetChain } from '../../src/devnet/world/chain.ts'
 
 const PUBNET: DatalakeManifest = {
   networkPassphrase: Networks.PUBLIC,

@@ -4,7 +4,7 @@ import { gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { nativeToScVal, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { toNative } from '../../src/chain/decode-ledger.ts'
-import { createDevnetChain } from '../../src/chain/devnet/index.ts'
+import { createDevnetChain } from '../../src/devnet/devnet.ts'
 
 /** Genuine mainnet ledgers (provenance: test/fixtures/pubnet/README.md) and devnet ledgers. */
 const dir = new URL('../fixtures/pubnet/', import.meta.url)

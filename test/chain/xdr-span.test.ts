@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { createDevnetChain } from '../../src/chain/devnet/index.ts'
 import { skipXdr, visitXdr, XdrSpanError } from '../../src/chain/xdr-span.ts'
+import { createDevnetChain } from '../../src/devnet/devnet.ts'
 
 /** Genuine mainnet ledgers (provenance: test/fixtures/pubnet/README.md). */
 const dir = new URL('../fixtures/pubnet/', import.meta.url)

@@ -1,7 +1,7 @@
 import { Address, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
 import { parseNetworkConfig } from '../../src/chain/load-network.ts'
+import { createDevnetChain, type DevnetChain } from '../../src/devnet/devnet.ts'
 import {
   ceilDiv,
   expectedAccrual,

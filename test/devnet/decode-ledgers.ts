@@ -1,5 +1,5 @@
 import { Address, scValToNative, TransactionBuilder, xdr } from '@stellar/stellar-sdk'
-import type { DevnetChain } from '../../src/chain/devnet/index.ts'
+import type { DevnetChain } from '../../src/devnet/devnet.ts'
 
 /**
  * An independent reading of the devnet's ledgers, straight from their XDR with stellar-sdk, so

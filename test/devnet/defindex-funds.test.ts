@@ -1,6 +1,6 @@
 import { scValToNative, xdr } from '@stellar/stellar-sdk'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
+import { createDevnetChain, type DevnetChain } from '../../src/devnet/devnet.ts'
 import { expectedAccrual, type ResConfig, type ResData } from './blend-reference.ts'
 import { type DecodedLedger, type DecodedTx, decodeLedgers } from './decode-ledgers.ts'
 

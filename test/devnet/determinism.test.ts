@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
+import { createDevnetChain, type DevnetChain } from '../../src/devnet/devnet.ts'
 import { decodeLedger } from './decode-ledgers.ts'
 import { buildAmmContext, touchesAmm } from './soroswap-replay.ts'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import { rpcRequest } from './rpc-client.ts'
 
 const CLIENT_TIMEOUT_MS = 150

@@ -1,6 +1,6 @@
 import { StrKey } from '@stellar/stellar-sdk'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
+import { createDevnetChain, type DevnetChain } from '../../src/devnet/devnet.ts'
 import { type DecodedChange, type DecodedLedger, type DecodedTx, decodeLedgers } from './decode-ledgers.ts'
 
 // FxDAO vaults 0.6.0 and Reflector, checked on the decoded XDR rather than on the generator's values.

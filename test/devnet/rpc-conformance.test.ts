@@ -1,6 +1,6 @@
 import { Address, rpc, xdr } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import { type DecodedLedger, decodeLedgers } from './decode-ledgers.ts'
 import { callRaw, rpcRequest } from './rpc-client.ts'
 
@@ -248,7 +248,7 @@ describe('devnet scan limit and ledger closing', () => {
       await new Promise((r) => setTimeout(r, 300))
       const latest = live.latestLedger()
       expect(latest).toBeGreaterThan(1_049)
-      const { createDevnetChain } = await import('../../src/chain/devnet/index.ts')
+      const { createDevnetChain } = await import('../../src/devnet/devnet.ts')
       const reference = createDevnetChain({ seed: 'live', ledgers: latest - 999, accounts: 50 })
       expect(live.chain.ledgerMetaXdr(latest).equals(reference.ledgerMetaXdr(latest))).toBe(true)
     } finally {

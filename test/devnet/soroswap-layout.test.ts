@@ -1,7 +1,7 @@
 import { Address, hash, StrKey, xdr } from '@stellar/stellar-sdk'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
 import { parseNetworkConfig } from '../../src/chain/load-network.ts'
+import { createDevnetChain, type DevnetChain } from '../../src/devnet/devnet.ts'
 import { type DecodedChange, type DecodedLedger, type DecodedTx, decodeLedgers } from './decode-ledgers.ts'
 import {
   type AmmContext,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { Address, StrKey, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
+import { createDevnetChain, type DevnetChain } from '../../src/devnet/devnet.ts'
 
 // The genuine Soroswap swap of pubnet ledger 63092990 (test/fixtures/pubnet/README.md) against the
 // devnet's: both decoded with the SDK's classes and reduced to their shape (entries written, their

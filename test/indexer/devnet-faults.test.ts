@@ -1,6 +1,6 @@
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import { createIndexer } from '../../src/indexer/index.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 import { dumpIndexedData } from './support/dump.ts'

@@ -1,5 +1,5 @@
 import { scValToNative, xdr } from '@stellar/stellar-sdk'
-import type { DevnetChain } from '../../src/chain/devnet/index.ts'
+import type { DevnetChain } from '../../src/devnet/devnet.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 import {
   buildReferenceModel,

@@ -1,6 +1,6 @@
 import { scValToNative, xdr } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import { createIndexer } from '../../src/indexer/index.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
 import { createLogger } from '../../src/logger.ts'

@@ -2,7 +2,7 @@
 // protocols read independently from the devnet (FxDAO's calls from the envelopes, Blend's pool
 // events from the lending reference model), whom each is listed under, and its USD at its ledger.
 import { expect } from 'vitest'
-import type { Devnet } from '../../src/chain/devnet/index.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 import type { LendingModel, RefPoolEvent } from './lending-reference-model.ts'
 import { decimal, latestAtOrBefore, roundHalfEven } from './reference-model.ts'

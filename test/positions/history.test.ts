@@ -1,6 +1,6 @@
 import { Keypair } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
+import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import { createIndexer, type Indexer } from '../../src/indexer/index.ts'
 import { createLogger } from '../../src/logger.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'

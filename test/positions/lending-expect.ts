@@ -1,4 +1,4 @@
-import type { DevnetChain } from '../../src/chain/devnet/index.ts'
+import type { DevnetChain } from '../../src/devnet/devnet.ts'
 import type { LendingModel, RefBalance, RefLendingSnapshot, RefUserEmis } from './lending-reference-model.ts'
 import { stateAt } from './lending-reference-model.ts'
 import { decimal, latestAtOrBefore, roundHalfEven } from './reference-model.ts'

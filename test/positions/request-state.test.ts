@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type App, buildApp } from '../../src/api/app.ts'
-import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
 import { type AppContext, createContext } from '../../src/context.ts'
+import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import { createIndexer } from '../../src/indexer/index.ts'
 import { createLogger } from '../../src/logger.ts'
 import { PROTOCOLS } from '../../src/protocols/registry.ts'

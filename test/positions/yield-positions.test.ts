@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
-import { type Devnet, startDevnet } from '../../src/chain/devnet/index.ts'
 import type { YieldContractInfo } from '../../src/chain/network.ts'
+import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import { createIndexer } from '../../src/indexer/index.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
 import { createLogger } from '../../src/logger.ts'

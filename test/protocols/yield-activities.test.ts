@@ -1,7 +1,7 @@
 import { scValToNative, xdr } from '@stellar/stellar-sdk'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeLedgerCloseMeta } from '../../src/chain/decode-ledger.ts'
-import { createDevnetChain, type DevnetChain } from '../../src/chain/devnet/index.ts'
+import { createDevnetChain, type DevnetChain } from '../../src/devnet/devnet.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
 import type { ProtocolActivity } from '../../src/protocols/kit/protocol-module.ts'
 import { yieldProtocol } from '../../src/protocols/yieldprotocol/index.ts'

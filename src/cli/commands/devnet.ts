@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
-import { writeDatalake } from '../../chain/devnet/datalake-writer.ts'
-import { startDevnet } from '../../chain/devnet/index.ts'
-import { LEDGER_INTERVAL_S } from '../../chain/devnet/world-state.ts'
+import { startDevnet } from '../../devnet/devnet.ts'
+import { writeDatalake } from '../../devnet/ledger/datalake-writer.ts'
+import { LEDGER_INTERVAL_S } from '../../devnet/world/world-state.ts'
 import type { Command, CommandValues } from '../command.ts'
 import { describeStartupError } from '../startup.ts'
 
