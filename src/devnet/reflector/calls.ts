@@ -7,26 +7,11 @@ import {
   buildReflectorUpdateEvent,
   buildReflectorV2PriceKey,
   buildReflectorV3Record,
-  type OracleAsset,
   type ReflectorSettings,
 } from './layout.ts'
+import { ORACLE_DECIMALS, type OracleState } from './state.ts'
 
-/**
- * The devnet's price feed, a Reflector oracle as deployed: v2 below `v3Ledger` (prices only in
- * TEMPORARY `U128((timestamp_ms << 64) | asset_index)` entries, no events), v3 from it on
- * (`REFLECTOR/update` events with `Map{update_data}`, and its `U64(timestamp_ms)` records). Both
- * rewrite the instance entry (`last_timestamp`) with every update. Base asset USD, 14 decimals.
- */
-export const ORACLE_DECIMALS = 14
 const PERIOD_MS = 86_400_000n
-
-export interface OracleState {
-  assets: OracleAsset[]
-  lastTimestampMs: bigint
-  instanceModified: number
-  /** First ledger of Reflector v3 (events); earlier updates are v2 (storage only). */
-  v3Ledger: number
-}
 
 function settings(w: WorldState, oracle: OracleState): ReflectorSettings {
   return {

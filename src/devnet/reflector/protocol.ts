@@ -3,8 +3,9 @@ import { compareScVal } from '../ledger/scval.ts'
 import type { SimulatedProtocol } from '../simulated-protocol.ts'
 import type { DevnetIdentities } from '../world/identities.ts'
 import { ORACLE_INTERVAL_LEDGERS, PRICE_ONE } from '../world/world-state.ts'
-import { buildOracleInstanceEntry, deployOracleTx, type OracleState, setPriceTx } from './calls.ts'
+import { buildOracleInstanceEntry, deployOracleTx, setPriceTx } from './calls.ts'
 import type { OracleAsset } from './layout.ts'
+import type { OracleState } from './state.ts'
 
 /** The Reflector feed: deployed in the first ledger, then a `set_price` every oracle interval. */
 export function createReflectorProtocol(
