@@ -35,7 +35,8 @@ export interface RequestState {
   seek: SeekResult | null
 }
 
-interface StateRow {
+/** The columns of the request-state statement (not a contract-state row: see `StateRow` of positions-read.ts). */
+interface RequestStateRow {
   generation: number | string
   first_ledger: number | null
   last_ledger: number | null
@@ -98,7 +99,7 @@ export function createRequestStateReader(
     const params: Array<string | number | null> = [LEDGER_STREAM]
     if (seek) params.push(seek.pin, seek.address, ...seek.protocols)
     const count = seek ? seek.protocols.length : 0
-    return andThen(statement(count).one<StateRow>(params), (row) => {
+    return andThen(statement(count).one<RequestStateRow>(params), (row) => {
       if (!row) throw new Error('auth_generation has no row: the store is not migrated')
       const last = row.last_ledger ?? null
       return Object.freeze({
