@@ -16,6 +16,7 @@ import { writeRequestLine } from '../logger.ts'
 import { slugProblem } from '../org/slug.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
 import type { SeekResult } from '../store/request-state.ts'
+import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { addMinLedger } from './min-ledger.ts'
@@ -37,12 +38,12 @@ import { registerSignupRoutes } from './routes/signup.ts'
 import { registerTvlRoutes } from './routes/tvl.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
-export type App = ReturnType<typeof createFastify>
+export type { App }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 
-function createFastify(ctx: AppContext) {
+function createFastify(ctx: AppContext): App {
   return Fastify({
     loggerInstance: ctx.logger,
     // One log line per request, written by the onResponse hook below.

@@ -15,7 +15,7 @@ import { nullableInteger, nullableString } from '../../positions/response-schema
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { type ActionFilter, createActionsReader } from '../../store/actions.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import { errorResponses } from '../schemas.ts'

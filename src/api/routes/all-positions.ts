@@ -9,7 +9,7 @@ import {
 import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
 import { buildAllPositionsSchema } from '../../positions/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { AddressParam, LedgerPin, parseLedgerPin } from '../params.ts'
 import { createDataDeps, DATA_ERRORS, DATA_SCOPE, seekOfSurface, sendData } from './positions.ts'
 import { answerCacheOf, compileSurfaceSerializers, sendJson } from './surface-cache.ts'

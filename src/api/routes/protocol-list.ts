@@ -4,7 +4,7 @@ import { historyComplete } from '../../positions/coverage.ts'
 import { nullableInteger } from '../../positions/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { createNetworkProvider } from '../../store/network.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { errorResponses } from '../schemas.ts'
 import { DATA_SCOPE, sendData } from './positions.ts'
 
