@@ -11,6 +11,7 @@ import type { HistorySurfaces, SurfaceAnswer } from './surface-answer.ts'
 
 const jsonInteger = (value: number | bigint | null): string => (value === null ? 'null' : String(value))
 
+/** The members of `sources`, comma-separated. */
 function sourcesJson(sources: readonly string[]): string {
   let out = ''
   for (let i = 0; i < sources.length; i++) out += (i === 0 ? '' : ',') + JSON.stringify(sources[i])
@@ -28,11 +29,23 @@ function commonMetaJson(meta: PositionsMeta): string {
   },"response_time_ms":${meta.response_time_ms},"sources":[${sourcesJson(meta.sources)}]`
 }
 
-/** `meta` as the response schemas write it (every positions-like answer has these members in this order). */
+/**
+ * `meta` as the response schemas write it (every positions-like answer has these members in this
+ * order). Written in one template: it is on the path of every kept answer.
+ */
 export function metaJson(meta: PositionsMeta): string {
+  let sources = ''
+  for (let i = 0; i < meta.sources.length; i++)
+    sources += (i === 0 ? '' : ',') + JSON.stringify(meta.sources[i])
   return `{"requested_ledger":${jsonInteger(meta.requested_ledger)},"as_of_ledger":${jsonInteger(
     meta.as_of_ledger,
-  )},${commonMetaJson(meta)}}`
+  )},"attribution_confidence":${meta.attribution_confidence},"data_staleness_seconds":${jsonInteger(
+    meta.data_staleness_seconds,
+  )},"last_indexed_ledger":${jsonInteger(meta.last_indexed_ledger)},"indexed_from_ledger":${jsonInteger(
+    meta.indexed_from_ledger,
+  )},"oracle_staleness_seconds":${meta.oracle_staleness_seconds},"partial_result":${
+    meta.partial_result
+  },"response_time_ms":${meta.response_time_ms},"sources":[${sources}]}`
 }
 
 /** The body of a snapshot-surface (or `/at`) answer. */
