@@ -89,8 +89,7 @@ export function authenticate(
     // The route's answer reads through this view: its checkpoint, and the snapshots found with
     // it, instead of reading them again.
     request.view = view
-    const { generation } = view
-    if (cached !== undefined && cached.generation === generation)
+    if (cached !== undefined && cached.generation === view.generation)
       return keyCaller(ctx, cached.key, now, scope)
     return ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key)).then((found) => {
       if (!found) throw unauthorized('the API key is invalid')
