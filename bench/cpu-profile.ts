@@ -42,7 +42,7 @@ const PARTS: Array<[string, (frame: CallFrame) => boolean]> = [
   ['protocol module (render, valuation)', (f) => f.url.includes('/src/protocols/')],
   [
     'answer cache (lookup, concatenated body)',
-    (f) => /\/src\/(positions\/(answer-cache|cached-answer)|bounded-cache)\.ts$/.test(f.url),
+    (f) => /\/src\/(positions\/(answer-cache|surface-answer|answer-json)|bounded-cache)\.ts$/.test(f.url),
   ],
   ['point-in-time rules (src/positions)', (f) => f.url.includes('/src/positions/')],
   [

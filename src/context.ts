@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { createKeyRecordCache, type KeyRecordCache } from './api/auth/key-cache.ts'
+import { createReadCaches, type ReadCaches } from './api/caches.ts'
 import { type ApiMetrics, createApiMetrics } from './api/metrics.ts'
 import { createKeyUsageRecorder, type KeyUsageRecorder } from './auth/key-usage.ts'
 import { createTokenSigner, type TokenSigner } from './auth/tokens.ts'
-import type { Awaitable } from './awaitable.ts'
 import { type Clock, systemClock } from './clock.ts'
 import { type Config, PLAN_QUOTA_MULTIPLIER, type Plan } from './config.ts'
 import type { Logger } from './logger.ts'
@@ -15,7 +14,6 @@ import {
 import { type ApiKeyLookup, createApiKeyLookup } from './store/api-keys.ts'
 import { createDatabase, type Database } from './store/db.ts'
 import { createPositionsReader, type PositionsReader } from './store/positions-read.ts'
-import { createRequestStateReader, type RequestState, type SnapshotSeek } from './store/request-state.ts'
 import { resolveSecret } from './store/secrets.ts'
 
 /** Everything a request handler or command needs, passed explicitly: no globals. */
@@ -37,12 +35,10 @@ export interface AppContext {
   /** The API key with a given hash, its organization's plan, and the generation read with them. */
   lookupApiKey: (keyHash: string) => Promise<ApiKeyLookup | null>
   /**
-   * The store's authentication generation now (raised by every write to a key or an
-   * organization), with the indexer checkpoint read in the same statement.
+   * Every cache that outlives a request (key records, request views, rendered answers, the
+   * network description, activity pages), each with its invalidation rule: see `ReadCaches`.
    */
-  authState: (seek?: SnapshotSeek | null) => Awaitable<RequestState>
-  /** Key records served from memory while the authentication generation is unchanged. */
-  keyCache: KeyRecordCache
+  caches: ReadCaches
   /** Requests per window for a plan. */
   quotaFor(plan: string): number
   close(): Promise<void>
@@ -75,6 +71,10 @@ export async function createContext(
   const keyUsage = createKeyUsageRecorder(database.db, logger, config.lastUsedFlushMs)
   const reader = createPositionsReader(database)
   const adminToken = config.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`
+  const metrics = createApiMetrics(
+    async () => reader.head(),
+    () => Math.floor(clock.now() / 1000),
+  )
 
   return {
     config,
@@ -88,13 +88,9 @@ export async function createContext(
     adminTokenGenerated: config.adminToken === null,
     keyUsage,
     reader,
-    metrics: createApiMetrics(
-      async () => reader.head(),
-      () => Math.floor(clock.now() / 1000),
-    ),
+    metrics,
     lookupApiKey: createApiKeyLookup(database),
-    authState: createRequestStateReader(database),
-    keyCache: createKeyRecordCache(),
+    caches: createReadCaches({ config, database, reader, registry: metrics.registry }),
     quotaFor(plan) {
       return config.rateLimitPerMinute * (PLAN_QUOTA_MULTIPLIER[plan as Plan] ?? 1)
     },

@@ -14,8 +14,8 @@ import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
 import { writeRequestLine } from '../logger.ts'
 import { slugProblem } from '../org/slug.ts'
-import type { IndexerHead } from '../store/positions-read.ts'
-import type { SeekResult } from '../store/request-state.ts'
+import type { RequestView } from '../store/request-state.ts'
+import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { addMinLedger } from './min-ledger.ts'
@@ -37,12 +37,12 @@ import { registerSignupRoutes } from './routes/signup.ts'
 import { registerTvlRoutes } from './routes/tvl.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
-export type App = ReturnType<typeof createFastify>
+export type { App }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 
-function createFastify(ctx: AppContext) {
+function createFastify(ctx: AppContext): App {
   return Fastify({
     loggerInstance: ctx.logger,
     // One log line per request, written by the onResponse hook below.
@@ -147,8 +147,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx)
 
   app.decorateRequest<Caller | null>('caller', null)
-  app.decorateRequest<IndexerHead | null>('indexerHead', null)
-  app.decorateRequest<SeekResult | null>('servingSnapshots', null)
+  app.decorateRequest<RequestView | null>('view', null)
   // JSON as Fastify parses it, except an empty body: a route without a body (a DELETE sent with
   // content-type: application/json, as many clients do) has nothing to parse, and a route whose
   // body fields are all optional reads it as {}.

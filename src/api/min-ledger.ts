@@ -54,7 +54,7 @@ export function addMinLedger(route: RouteOptions, ctx: AppContext): void {
     }
     try {
       const wanted = parseLedgerPin(raw, 'min_ledger')
-      const checked = andThen(request.indexerHead ?? ctx.reader.head(), (head) => refuse(wanted, head))
+      const checked = andThen(request.view?.head ?? ctx.reader.head(), (head) => refuse(wanted, head))
       if (checked instanceof Promise) checked.then(() => done(), done)
       else done()
     } catch (error) {

@@ -1,6 +1,5 @@
 import type {} from 'fastify'
-import type { IndexerHead } from '../store/positions-read.ts'
-import type { SeekResult, SnapshotSeek } from '../store/request-state.ts'
+import type { RequestView, SnapshotSeek } from '../store/request-state.ts'
 
 /** Who is calling, as established by the route's guard. */
 export type Caller =
@@ -15,19 +14,22 @@ export type RouteAuth = 'none' | 'admin' | 'bearer' | 'api_key'
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller
-    /** The indexer checkpoint, read by API-key authentication in the same statement as its generation. */
-    indexerHead: IndexerHead | null
-    /** The serving snapshots the route asked authentication's statement to find (see `seek`). */
-    servingSnapshots: SeekResult | null
+    /**
+     * What this request reads of the store, opened by API-key authentication in the statement
+     * that reads the key's generation (with the serving snapshots the route's `seek` declares);
+     * null on routes that take another credential. Handlers read through `view.reader`.
+     */
+    view: RequestView | null
   }
   interface FastifyContextConfig {
     auth?: RouteAuth
     /** API-key scope the route needs. */
     scope?: string
     /**
-     * The serving snapshots an API-key route's answer will look up, found by the same statement
-     * that reads the key's authentication generation (one statement per request instead of two).
-     * Null when the request cannot say (a malformed pin: validation refuses it afterwards).
+     * The serving snapshots an API-key route's answer will look up, found by the statement that
+     * opens the request's view with the key's authentication generation (one statement per
+     * request instead of two). Null when the request cannot say (a malformed pin: validation
+     * refuses it afterwards).
      */
     seek?: (request: FastifyRequest) => SnapshotSeek | null
   }

@@ -147,6 +147,9 @@ export interface ActivityPage {
  * The caches are emptied whenever the description or the price age limit differs from the one
  * their items were rendered with.
  */
+/** The activity pages, items and series kept in memory (see `createActivityPages`). */
+export type ActivityPages = ReturnType<typeof createActivityPages>
+
 export function createActivityPages(
   actions: ActionsReader,
   budgets: { items: number; pages: number; series: number },

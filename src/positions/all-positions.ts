@@ -1,7 +1,7 @@
 import { type Awaitable, andThen } from '../awaitable.ts'
-import type { Enrichment, PositionsDeps, ProtocolModule } from '../protocols/kit/protocol-module.ts'
-import { addTotals, formatTotals, rowUsdParts, sumUsdParts } from '../protocols/kit/totals.ts'
-import { answerPositions, baseMeta, type PositionsMeta } from './answer.ts'
+import type { PositionsDeps, ProtocolModule } from '../protocols/kit/protocol-module.ts'
+import { addTotals, formatTotals } from '../protocols/kit/totals.ts'
+import { baseMeta, type PositionsMeta } from './answer.ts'
 import {
   type AnswerCache,
   allPositionsKey,
@@ -9,65 +9,20 @@ import {
   flat,
   type SurfaceSerializers,
 } from './answer-cache.ts'
-import { metaJson, type SurfaceAnswer, servingSnapshots, surfacesAt } from './cached-answer.ts'
+import { metaJson } from './answer-json.ts'
+import {
+  type SurfaceAnswer,
+  type SurfaceQuery,
+  servingSnapshots,
+  surfaceLayer,
+  surfacesAt,
+} from './surface-answer.ts'
 
 /**
  * "What did this account hold across Stellar DeFi at ledger P": every registered protocol's
  * snapshot surface, each answered exactly as its own endpoint answers it (its own `as_of_ledger`
  * and `partial_result`), plus USD totals over all of them.
  */
-
-export interface ProtocolSection {
-  kind: ProtocolModule['kind']
-  as_of_ledger: number | null
-  partial_result: boolean
-  oracle_staleness_seconds: number
-  data: unknown
-  totals: ReturnType<typeof formatTotals>
-}
-
-export interface AllPositionsResponse {
-  data: {
-    address: string
-    protocols: Record<string, ProtocolSection>
-    totals: ReturnType<typeof formatTotals>
-  }
-  enrichment: Enrichment
-  meta: PositionsMeta
-}
-
-export async function answerAllPositions(
-  modules: readonly ProtocolModule[],
-  deps: PositionsDeps,
-  query: { address: string; pin: number | bigint | null },
-): Promise<AllPositionsResponse> {
-  const answers = await Promise.all(
-    modules.map((module) => answerPositions(module, deps, { ...query, atPin: false })),
-  )
-  const enrichment: Enrichment = { assets: {}, contracts: {} }
-  const protocols: Record<string, ProtocolSection> = {}
-  const totals = answers.map((answer, i) => {
-    const module = modules[i]!
-    const parts = module.positions.usdParts?.(answer.data) ?? rowUsdParts(answer.data)
-    const sum = sumUsdParts(parts)
-    protocols[module.name] = {
-      kind: module.kind,
-      as_of_ledger: answer.meta.as_of_ledger,
-      partial_result: answer.meta.partial_result,
-      oracle_staleness_seconds: answer.meta.oracle_staleness_seconds,
-      data: answer.data,
-      totals: formatTotals(sum),
-    }
-    Object.assign(enrichment.assets, answer.enrichment.assets)
-    Object.assign(enrichment.contracts, answer.enrichment.contracts)
-    return sum
-  })
-  return {
-    data: { address: query.address, protocols, totals: formatTotals(addTotals(totals)) },
-    enrichment,
-    meta: mergeSectionMetas(answers.map((a) => a.meta)),
-  }
-}
 
 /**
  * The all-protocols `meta` from its sections': the head and pin are the same for every section;
@@ -94,24 +49,26 @@ export interface KeptAllPositions {
 }
 
 /**
- * `answerAllPositions` through the answer cache. The whole answer but `meta` depends only on the
- * address, each section's serving snapshot and whether the request makes a section partial (see
- * `allPositionsKey`), so it is kept as one entry: a request that finds it costs one lookup and
- * the writing of `meta`. Otherwise the sections come from their own entries (rendered on a miss)
- * and the answer they make is kept.
+ * Every protocol's snapshot surface at the pin, through the answer cache (a layer: see
+ * surface-answer.ts). The whole answer but `meta` depends only on the address, each section's
+ * serving snapshot and whether the request makes a section partial (see `allPositionsKey`), so
+ * it is kept as one entry: a request that finds it costs one lookup and the writing of `meta`.
+ * Otherwise the sections come from their own entries (rendered on a miss) and the answer they
+ * make is kept. `allPositionsBody` writes the body.
  */
-export function answerAllPositionsKept(
+export function answerAllPositions(
   modules: readonly ProtocolModule[],
   deps: PositionsDeps,
-  query: { address: string; pin: number | null },
+  query: SurfaceQuery & { atPin: false },
   cache: AnswerCache,
   serializers: SurfaceSerializers,
 ): Awaitable<KeptAllPositions> {
+  const layer = surfaceLayer(query, cache)
   return andThen(deps.reader.head(), (head) => {
-    const epoch = cache.observe(head, deps.network, deps.maxPriceAgeS)
+    const epoch = layer.observe(head, deps.network, deps.maxPriceAgeS)
     return andThen(servingSnapshots(modules, deps, head, query), (serving) => {
       const { network } = deps
-      const sections = () => surfacesAt(modules, deps, head, query, serving, cache, epoch, serializers)
+      const sections = () => surfacesAt(modules, deps, head, query, serving, layer, epoch, serializers)
       if (serving.effective === null || network === null) {
         return andThen(sections(), (answers) => composeAllPositions(modules, query.address, answers))
       }
@@ -120,7 +77,7 @@ export function answerAllPositionsKept(
       let partial = ''
       for (const lacking of serving.historyLacking) partial += meta.partial_result || lacking ? '1' : '0'
       const key = allPositionsKey(query.address, serving.ledgers, partial)
-      const kept = cache.getAll(key)
+      const kept = layer.getAll(key)
       if (kept !== undefined) {
         meta.as_of_ledger = kept.asOfLedger
         meta.oracle_staleness_seconds = kept.oracleStalenessS
@@ -133,7 +90,7 @@ export function answerAllPositionsKept(
         // As a section whose snapshot vanished between the two reads (a store being wiped) is
         // not remembered, neither is an answer made with one.
         if (answers.every((a, i) => a.surface.ledger === serving.ledgers[i])) {
-          cache.setAll(
+          layer.setAll(
             key,
             {
               head: flat(answer.head),
@@ -152,9 +109,8 @@ export function answerAllPositionsKept(
 }
 
 /**
- * The answer `answerAllPositions` gives, from the sections' serialized parts, byte for byte as its
- * response schema writes it: `meta` is merged as there, enrichment members keep the order (and the
- * last value) that merging the sections' objects gives.
+ * The answer from the sections' serialized parts, byte for byte as its response schema writes it:
+ * enrichment members keep the order (and the last value) that merging the sections' objects gives.
  */
 function composeAllPositions(
   modules: readonly ProtocolModule[],

@@ -89,7 +89,7 @@ export interface AnswerCacheStats {
 }
 
 export interface AnswerCache {
-  /** False with a budget of 0: answers take the uncached path. */
+  /** False with a budget of 0: the cache passes every rendering through (see `PASS_THROUGH`). */
   readonly enabled: boolean
   /**
    * Called with every request's head and network before `get`: empties the cache when what its
@@ -157,7 +157,23 @@ function digestOf(network: NetworkConfig | null): string {
   return digest
 }
 
+/**
+ * The layer that keeps nothing: every lookup finds nothing and counts nothing, every rendering
+ * goes through. The cache of a budget of 0, and the layer of the answers no cache keeps.
+ */
+export const PASS_THROUGH: AnswerCache = Object.freeze({
+  enabled: false,
+  observe: () => 0,
+  get: () => undefined,
+  set: () => {},
+  getAll: () => undefined,
+  setAll: () => {},
+  stats: () => ({ hits: 0, misses: 0, entries: 0, bytes: 0, budget: 0, resets: 0 }),
+})
+
+/** The answer cache of `budgetBytes` (0: `PASS_THROUGH`). */
 export function createAnswerCache(budgetBytes: number): AnswerCache {
+  if (budgetBytes <= 0) return PASS_THROUGH
   // Snapshot surfaces and whole all-protocols answers share one budget; their keys never collide
   // (a surface's key begins with a module name, an all-protocols key with a NUL).
   const entries: BoundedCache<string, CachedSurface | CachedAllPositions> = createBoundedCache(budgetBytes)

@@ -26,12 +26,6 @@ export interface PositionsMeta {
   sources: string[]
 }
 
-export interface PositionsResponse {
-  data: unknown
-  enrichment: Enrichment
-  meta: PositionsMeta
-}
-
 export function baseMeta(deps: PositionsDeps, head: IndexerHead, pin: number | bigint | null): PositionsMeta {
   const last = head.lastIndexedLedger
   return {
@@ -79,44 +73,6 @@ export function applyRendered(
 }
 
 export const emptyEnrichment = (): Enrichment => ({ assets: {}, contracts: {} })
-
-/**
- * "What did this address hold at ledger P" for one module: the latest snapshot at or before P,
- * never interpolated, never carried forward, absent as empty. With `atPin` the same snapshot is
- * valued at the pin (`/at/{ledger}`).
- */
-export async function answerPositions(
-  module: ProtocolModule,
-  deps: PositionsDeps,
-  query: { address: string; pin: number | bigint | null; atPin: boolean },
-): Promise<PositionsResponse> {
-  const { reader, network } = deps
-  const head = await reader.head()
-  const meta = baseMeta(deps, head, query.pin)
-  const response: PositionsResponse = {
-    data: module.positions.empty(query.address),
-    enrichment: emptyEnrichment(),
-    meta,
-  }
-  const last = head.lastIndexedLedger
-  if (last === null || network === null) return response
-  const effective = effectiveLedger(query.pin, last)
-  // Ledgers of a contract's history before the store's first one were never read: say so.
-  if (!coverageComplete(module.coverage(network), head.firstIndexedLedger, effective))
-    meta.partial_result = true
-  const snapshot = await reader.snapshotAt(module.name, query.address, effective)
-  if (!snapshot) return response
-  meta.as_of_ledger = snapshot.ledger
-  // The snapshot surface values at the snapshot's own ledger; the /at surface at the pin.
-  const valuation = query.atPin
-    ? { atPin: true, ledger: effective, closeTime: await reader.closeTime(effective) }
-    : { atPin: false, ledger: snapshot.ledger, closeTime: snapshot.close_time }
-  const rendered = await module.positions.render(deps, network, query.address, snapshot, valuation)
-  response.data = rendered.data
-  response.enrichment = rendered.enrichment
-  applyRendered(meta, rendered)
-  return response
-}
 
 export interface HistoryQuery {
   address: string
@@ -232,45 +188,6 @@ export function noteHistoryItem(
   meta.oracle_staleness_seconds = Math.max(meta.oracle_staleness_seconds, item.oracleStalenessS)
   for (const source of item.sources) if (!meta.sources.includes(source)) meta.sources.push(source)
   if (item.partial) meta.partial_result = true
-}
-
-/**
- * Every snapshot of the account in one protocol between two ledgers, newest first, a page at a
- * time: one range scan on the snapshots' primary key, each row valued as the snapshot surface
- * values it at its own ledger.
- */
-export async function answerHistory(
-  module: ProtocolModule,
-  deps: PositionsDeps,
-  query: HistoryQuery,
-): Promise<HistoryResponse> {
-  const { reader, network } = deps
-  const head = await reader.head()
-  const meta = historyMeta(deps, head, query)
-  const response: HistoryResponse = {
-    data: { address: query.address, snapshots: [] },
-    enrichment: { contracts: {} },
-    meta,
-  }
-  if (network === null) return response
-  for (const row of await historyPageRows(module, deps, head, query, meta)) {
-    const rendered = await module.positions.render(deps, network, query.address, row, {
-      atPin: false,
-      ledger: row.ledger,
-      closeTime: row.close_time,
-    })
-    response.data.snapshots.push({
-      ledger: row.ledger,
-      close_time: row.close_time,
-      data: rendered.data,
-      enrichment: rendered.enrichment,
-      oracle_staleness_seconds: rendered.oracleStalenessS,
-      partial_result: rendered.partial,
-    })
-    Object.assign(response.enrichment.contracts, rendered.enrichment.contracts)
-    noteHistoryItem(meta, rendered)
-  }
-  return response
 }
 
 export interface StateResponse {

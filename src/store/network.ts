@@ -42,11 +42,14 @@ export async function getNetworkConfig(database: Database): Promise<NetworkConfi
   return row ? normalizeNetworkConfig(JSON.parse(row.config) as NetworkConfig) : null
 }
 
+/** The stored network description, as the API reads it. */
+export interface NetworkProvider {
+  /** The description (null until an indexer has bound the store): in this turn while it is fresh. */
+  get(): Awaitable<NetworkConfig | null>
+}
+
 /** The stored network, cached; re-read at most every `refreshMs` while absent or to pick up changes. */
-export function createNetworkProvider(
-  database: Database,
-  refreshMs = 5000,
-): { get(): Awaitable<NetworkConfig | null> } {
+export function createNetworkProvider(database: Database, refreshMs = 5000): NetworkProvider {
   let cached: NetworkConfig | null = null
   let loadedAt = Number.NEGATIVE_INFINITY
   let loading: Promise<NetworkConfig | null> | null = null

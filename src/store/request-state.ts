@@ -1,7 +1,7 @@
 import { type Awaitable, andThen } from '../awaitable.ts'
 import type { Database, PreparedQuery } from './db.ts'
 import { LEDGER_STREAM } from './ledger-data.ts'
-import type { IndexerHead } from './positions-read.ts'
+import type { IndexerHead, PositionsReader } from './positions-read.ts'
 
 /**
  * The serving snapshots a data request will need, asked for together with its authentication
@@ -25,17 +25,67 @@ export interface SeekResult {
 }
 
 /**
- * The one statement an API-key request begins with: the authentication generation (raised by
- * every write to a key or an organization), the indexer checkpoint, and, when the route asks,
- * the serving snapshots' ledgers, all read at one moment of the store.
+ * What an API-key request reads of the store, fixed at its start by one statement: the
+ * authentication generation (raised by every write to a key or an organization), the indexer
+ * checkpoint, and, when the route declares a seek, the serving snapshots' ledgers, all read at one
+ * moment of the store. The request's answer reads through `reader`, so it uses the same checkpoint
+ * and snapshots instead of reading them again.
  */
-export interface RequestState {
-  generation: string
-  head: IndexerHead
-  seek: SeekResult | null
+export interface RequestView {
+  readonly generation: string
+  readonly head: IndexerHead
+  readonly seek: SeekResult | null
+  /**
+   * The store's reader as this request sees it: `head()` is the view's checkpoint, and the
+   * snapshot lookup the seek made is answered from it; every other read goes to the store.
+   */
+  readonly reader: PositionsReader
 }
 
-interface StateRow {
+/** Opens the view of one request, declaring the serving snapshots its answer will look up. */
+export type RequestViews = (seek?: SnapshotSeek | null) => Awaitable<RequestView>
+
+/** A view's reader: the view's checkpoint, its seek's result, the store for everything else. */
+function viewReader(store: PositionsReader, head: IndexerHead, found: SeekResult | null): PositionsReader {
+  return {
+    head: () => head,
+    snapshotLedgersAt:
+      found === null
+        ? store.snapshotLedgersAt
+        : (protocols, address, ledger) =>
+            sameSeek(found, protocols, address, ledger)
+              ? found.ledgers
+              : store.snapshotLedgersAt(protocols, address, ledger),
+    snapshotAt: store.snapshotAt,
+    snapshotsBetween: store.snapshotsBetween,
+    stateAt: store.stateAt,
+    priceAt: store.priceAt,
+    closeTime: store.closeTime,
+  }
+}
+
+/** Whether a lookup is the one the view's statement already made. */
+function sameSeek(found: SeekResult, protocols: readonly string[], address: string, ledger: number): boolean {
+  return (
+    found.atLedger === ledger &&
+    found.address === address &&
+    found.protocols.length === protocols.length &&
+    found.protocols.every((protocol, i) => protocol === protocols[i])
+  )
+}
+
+/** A frozen view (several requests may share one), with its reader over `store`. */
+function freezeView(
+  store: PositionsReader,
+  generation: string,
+  head: IndexerHead,
+  seek: SeekResult | null,
+): RequestView {
+  return Object.freeze({ generation, head, seek, reader: viewReader(store, head, seek) })
+}
+
+/** The columns of the request-state statement (not a contract-state row: see `StateRow` of positions-read.ts). */
+interface RequestStateRow {
   generation: number | string
   first_ledger: number | null
   last_ledger: number | null
@@ -71,8 +121,8 @@ function stateSql(count: number): string {
 const KEPT_STATES_MAX = 10_000
 
 /**
- * The reader of a request's state. Its statement runs on the store's committed reads (see
- * CommittedReads): it never sees a transaction still open in this process.
+ * The views of requests over `store` (the process's reader). The statement runs on the store's
+ * committed reads (see CommittedReads): it never sees a transaction still open in this process.
  *
  * Where the store can tell cheaply that nothing has been committed since (SQLite's commit probe),
  * what the statement read is remembered: the generation and the checkpoint until any connection of
@@ -80,11 +130,10 @@ const KEPT_STATES_MAX = 10_000
  * times), and each seek's serving snapshots for as long as the indexed history they were found in
  * stays as it was (see `rememberBetweenCommits`). On PostgreSQL every request reads.
  *
- * A returned state may be shared by several requests: it is frozen.
+ * A returned view may be shared by several requests: it is frozen, and its reader holds nothing
+ * of any one request.
  */
-export function createRequestStateReader(
-  database: Database,
-): (seek?: SnapshotSeek | null) => Awaitable<RequestState> {
+export function createRequestViews(database: Database, store: PositionsReader): RequestViews {
   const statements = new Map<number, PreparedQuery>()
   const statement = (count: number): PreparedQuery => {
     let prepared = statements.get(count)
@@ -94,21 +143,22 @@ export function createRequestStateReader(
     }
     return prepared
   }
-  const read = (seek: SnapshotSeek | null | undefined): Awaitable<RequestState> => {
+  const read = (seek: SnapshotSeek | null | undefined): Awaitable<RequestView> => {
     const params: Array<string | number | null> = [LEDGER_STREAM]
     if (seek) params.push(seek.pin, seek.address, ...seek.protocols)
     const count = seek ? seek.protocols.length : 0
-    return andThen(statement(count).one<StateRow>(params), (row) => {
+    return andThen(statement(count).one<RequestStateRow>(params), (row) => {
       if (!row) throw new Error('auth_generation has no row: the store is not migrated')
       const last = row.last_ledger ?? null
-      return Object.freeze({
-        generation: String(row.generation),
-        head: Object.freeze({
+      return freezeView(
+        store,
+        String(row.generation),
+        Object.freeze({
           firstIndexedLedger: row.first_ledger ?? null,
           lastIndexedLedger: last,
           lastCloseTime: row.close_time ?? null,
         }),
-        seek: seek
+        seek
           ? Object.freeze({
               protocols: seek.protocols,
               address: seek.address,
@@ -121,12 +171,14 @@ export function createRequestStateReader(
               ),
             })
           : null,
-      })
+      )
     })
   }
   const commitVersion = database.committed.commitVersion
   if (commitVersion === null) return read
-  return rememberBetweenCommits(read, commitVersion)
+  return rememberBetweenCommits(read, commitVersion, (generation, head, seek) =>
+    freezeView(store, generation, head, seek),
+  )
 }
 
 /** A seek's result as remembered, with the checkpoint it was found under. */
@@ -134,8 +186,8 @@ interface KeptSeek {
   result: SeekResult
   /** The checkpoint (last indexed ledger) when it was found. */
   foundAt: number
-  /** The request state it last went out in, and the commit version that state was made at. */
-  state: RequestState
+  /** The view it last went out in, and the commit version that view was made at. */
+  state: RequestView
   stateVersion: number
 }
 
@@ -160,12 +212,13 @@ interface KeptSeek {
  * (a store wiped, re-indexed from elsewhere), forgets every result.
  */
 function rememberBetweenCommits(
-  read: (seek: SnapshotSeek | null | undefined) => Awaitable<RequestState>,
+  read: (seek: SnapshotSeek | null | undefined) => Awaitable<RequestView>,
   commitVersion: () => number,
-): (seek?: SnapshotSeek | null) => Awaitable<RequestState> {
+  view: (generation: string, head: IndexerHead, seek: SeekResult | null) => RequestView,
+): RequestViews {
   let version = Number.NaN
-  /** The state without a seek at `version`; null until read. */
-  let plain: RequestState | null = null
+  /** The view without a seek at `version`; null until read. */
+  let plain: RequestView | null = null
   /** Seek results per (protocols, address, pin), found under first indexed ledger `scopeFirst`. */
   let kept = new Map<readonly string[], Map<string, Map<number | null, KeptSeek>>>()
   let keptCount = 0
@@ -184,7 +237,7 @@ function rememberBetweenCommits(
     scopeFirst = head.firstIndexedLedger
     scopeLast = last
   }
-  const plainNow = (): Awaitable<RequestState> => {
+  const plainNow = (): Awaitable<RequestView> => {
     if (plain !== null) return plain
     const at = version
     return andThen(read(null), (state) => {
@@ -203,7 +256,7 @@ function rememberBetweenCommits(
       ? entry
       : undefined
   }
-  const keep = (seek: SnapshotSeek, state: RequestState, last: number, now: number) => {
+  const keep = (seek: SnapshotSeek, state: RequestView, last: number, now: number) => {
     if (keptCount >= KEPT_STATES_MAX) forget()
     let addresses = kept.get(seek.protocols)
     if (addresses === undefined) {
@@ -234,7 +287,7 @@ function rememberBetweenCommits(
       )
       if (entry !== undefined) {
         if (entry.stateVersion !== now) {
-          entry.state = Object.freeze({ generation: base.generation, head: base.head, seek: entry.result })
+          entry.state = view(base.generation, base.head, entry.result)
           entry.stateVersion = now
         }
         return entry.state
@@ -247,7 +300,7 @@ function rememberBetweenCommits(
       if (version !== now || state.seek === null || last === null) return state
       if (plain === null) {
         rescope(state.head)
-        plain = Object.freeze({ generation: state.generation, head: state.head, seek: null })
+        plain = view(state.generation, state.head, null)
       } else if (
         last !== plain.head.lastIndexedLedger ||
         state.head.firstIndexedLedger !== plain.head.firstIndexedLedger

@@ -70,7 +70,7 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
     const key = await createKeyFor(a.app, user)
     expect((await get(key.key)).statusCode).toBe(200)
     expect((await get(key.key)).statusCode).toBe(200)
-    expect(a.ctx.keyCache.get(key.key)?.key.id).toBe(key.api_key_id)
+    expect(a.ctx.caches.keyRecords.get(key.key)?.key.id).toBe(key.api_key_id)
     return { user, key }
   }
 
@@ -142,7 +142,7 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
     const expiresAt = a.clock.now() + 60_000
     const key = await createKeyFor(a.app, user, { expires_at: new Date(expiresAt).toISOString() })
     expect((await get(key.key)).statusCode).toBe(200)
-    expect(a.ctx.keyCache.get(key.key)).toBeDefined()
+    expect(a.ctx.caches.keyRecords.get(key.key)).toBeDefined()
     a.clock.set(expiresAt)
     expect((await get(key.key)).statusCode).toBe(401)
   })
@@ -152,7 +152,7 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
     const before = await generation()
     await updateKeysLastUsed(raw.db, new Map([[key.api_key_id, a.clock.now() + 1000]]))
     expect(await generation()).toBe(before)
-    expect(a.ctx.keyCache.get(key.key)?.generation).toBe(before)
+    expect(a.ctx.caches.keyRecords.get(key.key)?.generation).toBe(before)
     await raw.db
       .updateTable('organizations')
       .set({ billing_email: 'x@example.com' })
@@ -162,7 +162,7 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
     expect(after).not.toBe(before)
     // The next request reads the record again, at the new generation.
     expect((await get(key.key)).statusCode).toBe(200)
-    expect(a.ctx.keyCache.get(key.key)?.generation).toBe(after)
+    expect(a.ctx.caches.keyRecords.get(key.key)?.generation).toBe(after)
   })
 
   it('never remembers a key the store does not know', async () => {
@@ -171,6 +171,6 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
     await raw.db.deleteFrom('api_keys').where('id', '=', key.api_key_id).execute()
     expect((await get(key.key)).statusCode).toBe(401)
     expect((await get(key.key)).statusCode).toBe(401)
-    expect(a.ctx.keyCache.get(key.key)).toBeUndefined()
+    expect(a.ctx.caches.keyRecords.get(key.key)).toBeUndefined()
   })
 })

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type App, buildApp } from '../../src/api/app.ts'
-import { answerCacheOf } from '../../src/api/routes/surface-cache.ts'
 import type { NetworkConfig } from '../../src/chain/network.ts'
 import { type AppContext, createContext } from '../../src/context.ts'
 import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
@@ -120,7 +119,7 @@ describe('the answer cache: bodies byte for byte as the uncached path writes the
         .executeTakeFirst()
       expect(held, module.name).toBeDefined()
     }
-    const stats = answerCacheOf(t.ctx)
+    const stats = t.ctx.caches.answers
     const before = stats.stats()
     // Before the first snapshot, inside the history, at the head, above it (partial), and omitted.
     const pins = [START - 1, START + 120, START + 260, MID, MID + 40, null]
@@ -155,7 +154,7 @@ describe('the answer cache: bodies byte for byte as the uncached path writes the
       urls.push(...urlsFor(address, [...ledgers.slice(0, 6), ...ledgers.slice(0, 6).map((l) => l - 1)]))
     }
     await expectSame(urls)
-    expect(answerCacheOf(t.ctx).stats().resets).toBe(0)
+    expect(t.ctx.caches.answers.stats().resets).toBe(0)
   })
 
   it('serves history pages from the same entries, byte for byte, page after page', async () => {
@@ -186,7 +185,7 @@ describe('the answer cache: bodies byte for byte as the uncached path writes the
       .select(['protocol', 'address', 'ledger'])
       .execute()
     const row = rows.find((r) => all.filter((_, i) => i % 4 === 1).includes(r.address))!
-    const cache = answerCacheOf(t.ctx)
+    const cache = t.ctx.caches.answers
     const before = cache.stats()
     const found = await get(
       t.app,
@@ -205,10 +204,10 @@ describe('the answer cache: bodies byte for byte as the uncached path writes the
       ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}/history?to_ledger=9007199254740993`),
       `/v1/users/${address}/positions?as_of_ledger=9007199254740993`,
     ]
-    const stats = answerCacheOf(t.ctx).stats()
+    const stats = t.ctx.caches.answers.stats()
     await expectSame(urls)
-    expect(answerCacheOf(t.ctx).stats().hits).toBe(stats.hits)
-    expect(answerCacheOf(t.ctx).stats().misses).toBe(stats.misses)
+    expect(t.ctx.caches.answers.stats().hits).toBe(stats.hits)
+    expect(t.ctx.caches.answers.stats().misses).toBe(stats.misses)
   })
 
   it('keeps an all-protocols answer apart per partiality the request brings: history before the store began', async () => {
@@ -261,7 +260,7 @@ describe('the answer cache: bodies byte for byte as the uncached path writes the
         expect(whole.data.protocols[module.name].partial_result).toBe(false)
         expect(partial.data.protocols[module.name].as_of_ledger).toBeNull()
       }
-      const stats = answerCacheOf(late.ctx).stats()
+      const stats = late.ctx.caches.answers.stats()
       expect(stats.hits).toBeGreaterThan(0)
       expect(stats.resets).toBe(0)
     } finally {
@@ -273,7 +272,7 @@ describe('the answer cache: bodies byte for byte as the uncached path writes the
 
   it('keeps within its budget, evicting the least recently used, and still answers exactly', async () => {
     const all = await accounts()
-    const cache = answerCacheOf(smallCtx)
+    const cache = smallCtx.caches.answers
     const urls = all.slice(0, 12).flatMap((address) => urlsFor(address, [START + 200, null]))
     await expectSame(urls, small)
     const stats = cache.stats()

@@ -119,13 +119,13 @@ describe(`the request's one statement (${TEST_DB_KIND})`, () => {
       await t.database.db.selectFrom('snapshots').select('address').distinct().execute()
     ).map((r) => r.address)
     expect(addresses.length).toBeGreaterThan(10)
-    const plain = await t.ctx.authState()
+    const plain = await t.ctx.caches.requestViews()
     expect(plain.seek).toBeNull()
     expect(plain.head.lastIndexedLedger).toBe(HEAD)
     let found = 0
     for (const address of addresses) {
       for (const pin of [null, START - 1, START + 50, START + 150, HEAD - 1, HEAD, HEAD + 1000]) {
-        const state = await t.ctx.authState({ protocols: NAMES, address, pin })
+        const state = await t.ctx.caches.requestViews({ protocols: NAMES, address, pin })
         const at = pin === null ? HEAD : Math.min(pin, HEAD)
         expect(state.generation).toBe(plain.generation)
         expect(state.head).toEqual(plain.head)
@@ -230,7 +230,7 @@ describe(`the request's one statement (${TEST_DB_KIND})`, () => {
     const check = async (head: number) => {
       for (const address of addresses) {
         for (const pin of pins) {
-          const state = await countedCtx.authState({ protocols: NAMES, address, pin })
+          const state = await countedCtx.caches.requestViews({ protocols: NAMES, address, pin })
           const at = pin === null ? head : Math.min(pin, head)
           expect(state.head.lastIndexedLedger).toBe(head)
           expect(state.seek?.atLedger).toBe(at)

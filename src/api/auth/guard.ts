@@ -82,19 +82,18 @@ export function authenticate(
   // written since it was read: the generation is read from the store on every request, and any
   // committed write to a key or an organization (on any instance) has raised it. Otherwise the
   // key is checked in full and its record read again, with the generation, in one statement.
-  const cached = ctx.keyCache.get(key)
+  const cached = ctx.caches.keyRecords.get(key)
   // A remembered key was well-formed; any other is checked before the database is read.
   if (cached === undefined && !isWellFormedApiKey(key)) throw unauthorized('the API key is malformed')
-  return andThen(ctx.authState(seek), ({ generation, head, seek: found }) => {
-    // The route's answer uses this checkpoint, and the snapshots found with it, instead of
-    // reading them again.
-    request.indexerHead = head
-    request.servingSnapshots = found
-    if (cached !== undefined && cached.generation === generation)
+  return andThen(ctx.caches.requestViews(seek), (view) => {
+    // The route's answer reads through this view: its checkpoint, and the snapshots found with
+    // it, instead of reading them again.
+    request.view = view
+    if (cached !== undefined && cached.generation === view.generation)
       return keyCaller(ctx, cached.key, now, scope)
     return ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key)).then((found) => {
       if (!found) throw unauthorized('the API key is invalid')
-      ctx.keyCache.set(key, { key: found.key, generation: found.generation })
+      ctx.caches.keyRecords.set(key, { key: found.key, generation: found.generation })
       return keyCaller(ctx, found.key, now, scope)
     })
   })

@@ -6,7 +6,6 @@ import { AppError } from '../../errors.ts'
 import {
   type ActivityItem,
   buildTransactionAnswer,
-  createActivityPages,
   decodeActivityCursor,
   type Interval,
 } from '../../positions/activities.ts'
@@ -15,19 +14,20 @@ import { nullableInteger, nullableString } from '../../protocols/kit/response-sc
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { type ActionFilter, createActionsReader } from '../../store/activities.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
-import { errorResponses } from '../schemas.ts'
 import {
-  createDataDeps,
   DATA_ERRORS,
   DATA_SCOPE,
+  dataDeps,
   HISTORY_LIMIT_DEFAULT,
   HISTORY_LIMIT_MAX,
+  invalid,
   sendData,
-} from './positions.ts'
-import { sendJson } from './surface-cache.ts'
+  sendJson,
+} from '../route-helpers.ts'
+import { errorResponses } from '../schemas.ts'
 
 /** Where a page's rendered items go in its serialized envelope (serialized with an empty list). */
 const EMPTY_LIST = '"activities":[]'
@@ -118,10 +118,6 @@ const RangeMeta = {
   }),
 }
 
-function invalid(field: string, message: string): AppError {
-  return new AppError('invalid_request', message, { details: [{ field, message }] })
-}
-
 interface RangeQuery {
   from_ledger?: string
   to_ledger?: string
@@ -139,15 +135,8 @@ function parseRange(q: RangeQuery) {
 
 /** `GET /v1/transactions/{hash}`, `GET /v1/users/{address}/activities` and its series. */
 export function registerActivityRoutes(app: App, ctx: AppContext): void {
-  const depsOf = createDataDeps(ctx)
   const actions = createActionsReader(ctx.database)
-  // Half of the memory for items (shared by every page), a third for pages, the rest for series.
-  const budget = ctx.config.activityCacheBytes
-  const pages = createActivityPages(actions, {
-    items: Math.floor(budget / 2),
-    pages: Math.floor(budget / 3),
-    series: budget - Math.floor(budget / 2) - Math.floor(budget / 3),
-  })
+  const pages = ctx.caches.activityPages
 
   // An item's JSON as the response serializer writes it inside the page (compiled on first use).
   let serializeItem: ((item: unknown) => string) | null = null
@@ -234,7 +223,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       const tx = await actions.transaction(hash)
       if (!tx)
         throw new AppError('not_found', `transaction ${hash} touched no watched contract (or is not indexed)`)
-      const deps = await depsOf()
+      const deps = await dataDeps(ctx)
       const data = await buildTransactionAnswer(deps, actions, tx)
       const head = await ctx.reader.head()
       const meta = {
@@ -300,7 +289,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       if (q.cursor !== undefined && before === null) {
         throw invalid('cursor', 'cursor must be the next_cursor of a previous page, unchanged')
       }
-      const deps = await depsOf()
+      const deps = await dataDeps(ctx)
       const filter: ActionFilter = {
         account: address,
         protocol: q.protocol ?? null,
@@ -311,7 +300,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
         limit,
       }
       // One checkpoint for the whole answer (the one authentication read): the page stops at it.
-      const head = request.indexerHead ?? (await ctx.reader.head())
+      const head = request.view?.head ?? (await ctx.reader.head())
       const page = await pages.page(deps, filter, head.lastIndexedLedger, itemSerializer(reply))
       const next = page.next
       const response = {
@@ -387,9 +376,9 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       const q = request.query as RangeQuery & { interval: Interval; protocol?: string }
       const address = requireAddress((request.params as { address: string }).address)
       const range = parseRange(q)
-      const deps = await depsOf()
+      const deps = await dataDeps(ctx)
       // One checkpoint for the whole answer (the one authentication read): the series stops at it.
-      const head = request.indexerHead ?? (await ctx.reader.head())
+      const head = request.view?.head ?? (await ctx.reader.head())
       const buckets = await pages.seriesOf(
         deps,
         { account: address, protocol: q.protocol ?? null, from: range.lower, to: range.upper },

@@ -1,23 +1,24 @@
 import { Type } from 'typebox'
 import { andThen, sentWhen } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
-import {
-  allPositionsBody,
-  answerAllPositions,
-  answerAllPositionsKept,
-} from '../../positions/all-positions.ts'
+import { allPositionsBody, answerAllPositions } from '../../positions/all-positions.ts'
 import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
 import { buildAllPositionsSchema } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { AddressParam, LedgerPin, parseLedgerPin } from '../params.ts'
-import { createDataDeps, DATA_ERRORS, DATA_SCOPE, seekOfSurface, sendData } from './positions.ts'
-import { answerCacheOf, compileSurfaceSerializers, sendJson } from './surface-cache.ts'
+import {
+  compileSurfaceSerializers,
+  DATA_ERRORS,
+  DATA_SCOPE,
+  dataDeps,
+  seekOfSurface,
+  sendJson,
+} from '../route-helpers.ts'
 
 /** `GET /v1/users/{address}/positions`: every registered protocol in one answer. */
 export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
-  const depsOf = createDataDeps(ctx)
-  const cache = answerCacheOf(ctx)
+  const cache = ctx.caches.answers
   let serializers: SurfaceSerializers | undefined
   const schema = buildAllPositionsSchema(
     Object.fromEntries(PROTOCOLS.map((m) => [m.name, { kind: m.kind, dataSchema: m.positions.dataSchema }])),
@@ -28,10 +29,7 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
       config: {
         auth: 'api_key',
         scope: DATA_SCOPE,
-        seek: seekOfSurface(
-          PROTOCOLS.map((m) => m.name),
-          cache.enabled,
-        ),
+        seek: seekOfSurface(PROTOCOLS.map((m) => m.name)),
       },
       schema: {
         summary: 'Positions in every protocol',
@@ -50,23 +48,17 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
       const raw = (request.query as { as_of_ledger?: string }).as_of_ledger
       const pin = raw === undefined ? null : parseLedgerPin(raw, 'as_of_ledger')
       const { address } = request.params as { address: string }
-      // The answer, or its sections, from the answer cache, with the checkpoint authentication
-      // read; an int64 pin beyond 2^53 is written by hand below.
-      if (cache.enabled && typeof pin !== 'bigint') {
-        serializers ??= compileSurfaceSerializers(reply)
-        const kept = serializers
-        const sent = andThen(
-          andThen(depsOf(request), (deps) =>
-            answerAllPositionsKept(PROTOCOLS, deps, { address, pin }, cache, kept),
-          ),
-          (answer) => sendJson(reply, allPositionsBody(answer, Math.round(performance.now() - started))),
-        )
-        return sentWhen(sent)
-      }
-      return (async () => {
-        const response = await answerAllPositions(PROTOCOLS, await depsOf(request), { address, pin })
-        sendData(reply, response, started, typeof pin === 'bigint')
-      })()
+      // The answer, or its sections, from the answer cache, with the checkpoint and the serving
+      // snapshots the request's view read.
+      serializers ??= compileSurfaceSerializers(reply)
+      const kept = serializers
+      const sent = andThen(
+        andThen(dataDeps(ctx, request), (deps) =>
+          answerAllPositions(PROTOCOLS, deps, { address, pin, atPin: false }, cache, kept),
+        ),
+        (answer) => sendJson(reply, allPositionsBody(answer, Math.round(performance.now() - started))),
+      )
+      return sentWhen(sent)
     },
   )
 }

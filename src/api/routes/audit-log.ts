@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { AUDIT_ACTIONS, type AuditAction, listAuditEvents } from '../../store/audit-log.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
 import { errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
 

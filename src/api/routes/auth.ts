@@ -10,7 +10,7 @@ import {
   normaliseEmail,
   revokeRefreshToken,
 } from '../../store/users.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
 import { errorResponses } from '../schemas.ts'
 import { requireWithinThrottle } from '../throttle.ts'

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { VERSION } from '../../version.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),

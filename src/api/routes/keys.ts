@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { listApiKeys, revokeApiKey } from '../../store/api-keys.ts'
 import { insertAuditEvent } from '../../store/audit-log.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
 import {
   DisplayName,

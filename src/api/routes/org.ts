@@ -9,7 +9,7 @@ import {
   updateOrganizationBillingEmail,
 } from '../../store/organizations.ts'
 import { normaliseEmail } from '../../store/users.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
 import { Email, errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
 

@@ -1,39 +1,27 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { type Awaitable, andThen, sentWhen } from '../../awaitable.ts'
+import { andThen, sentWhen } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
-import { AppError } from '../../errors.ts'
-import { answerHistory, answerPositions, decodeHistoryCursor } from '../../positions/answer.ts'
+import { decodeHistoryCursor } from '../../positions/answer.ts'
 import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
-import {
-  answerHistorySurfaces,
-  answerSurface,
-  historyBody,
-  positionsBody,
-} from '../../positions/cached-answer.ts'
-import type { PositionsDeps, ProtocolModule } from '../../protocols/kit/protocol-module.ts'
+import { historyBody, positionsBody } from '../../positions/answer-json.ts'
+import { answerHistory, answerSurface } from '../../positions/surface-answer.ts'
+import type { ProtocolModule } from '../../protocols/kit/protocol-module.ts'
 import { buildHistorySchema, buildPositionsSchema } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import { createNetworkProvider } from '../../store/network.ts'
-import type { IndexerHead, PositionsReader } from '../../store/positions-read.ts'
-import type { SeekResult, SnapshotSeek } from '../../store/request-state.ts'
-import type { App } from '../app.ts'
-import { stringifyJson } from '../json.ts'
+import type { App } from '../app-type.ts'
 import { AddressParam, LedgerPin, parseLedgerPin } from '../params.ts'
-import { errorResponses } from '../schemas.ts'
-import { answerCacheOf, compileSurfaceSerializers, sendJson } from './surface-cache.ts'
-
-export const DATA_SCOPE = 'data:read'
-export const DATA_ERRORS = errorResponses(
-  'invalid_request',
-  'invalid_address',
-  'unauthorized',
-  'insufficient_scope',
-  'rate_limited',
-)
-
-export const HISTORY_LIMIT_DEFAULT = 100
-export const HISTORY_LIMIT_MAX = 500
+import {
+  compileSurfaceSerializers,
+  DATA_ERRORS,
+  DATA_SCOPE,
+  dataDeps,
+  HISTORY_LIMIT_DEFAULT,
+  HISTORY_LIMIT_MAX,
+  invalid,
+  seekOfSurface,
+  sendJson,
+} from '../route-helpers.ts'
 
 const LimitParam = Type.String({
   pattern: '^[0-9]{1,3}$',
@@ -45,85 +33,9 @@ const CursorParam = Type.String({
   description: 'The next_cursor of a previous page, unchanged',
 })
 
-/**
- * The request's dependencies for a data answer. Given what authentication's statement read with
- * the key's generation (the checkpoint, and the serving snapshots the route's `seek` asked for),
- * the reader answers `head()` and that same snapshot lookup from it instead of a statement.
- */
-export function createDataDeps(ctx: AppContext) {
-  const networks = createNetworkProvider(ctx.database)
-  const withRead = (head: IndexerHead, found: SeekResult | null): PositionsReader => {
-    const reader = Object.create(ctx.reader) as PositionsReader
-    reader.head = () => head
-    if (found !== null) {
-      reader.snapshotLedgersAt = (protocols, address, ledger) =>
-        sameSeek(found, protocols, address, ledger)
-          ? found.ledgers
-          : ctx.reader.snapshotLedgersAt(protocols, address, ledger)
-    }
-    return reader
-  }
-  // In the same turn while the network description is cached.
-  return (request?: FastifyRequest): Awaitable<PositionsDeps> =>
-    andThen(networks.get(), (network) => ({
-      reader: request?.indexerHead ? withRead(request.indexerHead, request.servingSnapshots) : ctx.reader,
-      network,
-      maxPriceAgeS: ctx.config.maxPriceAgeS,
-      nowS: Math.floor(ctx.clock.now() / 1000),
-    }))
-}
-
-/** Whether a lookup is the one the statement of authentication already made. */
-function sameSeek(found: SeekResult, protocols: readonly string[], address: string, ledger: number): boolean {
-  return (
-    found.atLedger === ledger &&
-    found.address === address &&
-    found.protocols.length === protocols.length &&
-    found.protocols.every((protocol, i) => protocol === protocols[i])
-  )
-}
-
-/**
- * A route's `seek` (see FastifyContextConfig): the serving snapshots of `protocols` for the
- * request's address at its `as_of_ledger`, unless the pin is malformed or beyond 2^53 (those
- * answers take the other path) or the answer cache is off (that path reads whole snapshots).
- */
-export function seekOfSurface(protocols: readonly string[], cacheEnabled: boolean) {
-  return (request: FastifyRequest): SnapshotSeek | null => {
-    if (!cacheEnabled) return null
-    const { address } = request.params as { address?: string }
-    const raw = (request.query as { as_of_ledger?: string } | undefined)?.as_of_ledger
-    if (typeof address !== 'string') return null
-    if (raw === undefined) return { protocols, address, pin: null }
-    if (!/^[0-9]{1,15}$/.test(raw)) return null
-    return { protocols, address, pin: Number(raw) }
-  }
-}
-
-/**
- * Sends a data answer with its server time, through the route's response schema; a value beyond
- * 2^53 (an echoed pin) is written exactly, by hand.
- */
-export function sendData<R extends { meta: { response_time_ms: number } }>(
-  reply: FastifyReply,
-  response: R,
-  started: number,
-  exact: boolean,
-): FastifyReply {
-  response.meta.response_time_ms = Math.round(performance.now() - started)
-  // The schema serializer cannot write a BigInt; such an answer is serialized by hand.
-  if (exact) return reply.type('application/json').send(stringifyJson(response))
-  return reply.send(response)
-}
-
-function invalid(field: string, message: string): AppError {
-  return new AppError('invalid_request', message, { details: [{ field, message }] })
-}
-
 /** The snapshot surface, the `/at/{ledger}` surface and the history of every registered protocol. */
 export function registerPositionRoutes(app: App, ctx: AppContext): void {
-  const depsOf = createDataDeps(ctx)
-  const cache = answerCacheOf(ctx)
+  const cache = ctx.caches.answers
   let serializers: SurfaceSerializers | undefined
 
   /**
@@ -139,33 +51,29 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     atPin: boolean,
   ): Promise<void> | undefined => {
     const started = performance.now()
-    // The snapshot surface of an ordinary pin is kept rendered; an int64 pin beyond 2^53 (written
-    // by hand, below) and the /at surface, valued at the pin, are rendered every time.
-    if (cache.enabled && !atPin && typeof pin !== 'bigint') {
-      serializers ??= compileSurfaceSerializers(reply)
-      const kept = serializers
-      const sent = andThen(
-        andThen(depsOf(request), (deps) => answerSurface(module, deps, { address, pin }, cache, kept)),
-        (surface) => {
-          surface.meta.response_time_ms = Math.round(performance.now() - started)
-          return sendJson(reply, positionsBody(surface))
-        },
-      )
-      return sentWhen(sent)
-    }
-    return (async () => {
-      const response = await answerPositions(module, await depsOf(request), { address, pin, atPin })
-      sendData(reply, response, started, typeof pin === 'bigint')
-    })()
+    serializers ??= compileSurfaceSerializers(reply)
+    const kept = serializers
+    const sent = andThen(
+      andThen(dataDeps(ctx, request), (deps) =>
+        answerSurface(module, deps, { address, pin, atPin }, cache, kept),
+      ),
+      (surface) => {
+        surface.meta.response_time_ms = Math.round(performance.now() - started)
+        return sendJson(reply, positionsBody(surface))
+      },
+    )
+    return sentWhen(sent)
   }
 
   for (const module of PROTOCOLS) {
     const surface = module.positions
+    // The snapshot and `/at` surfaces both look up the module's serving snapshot at their pin.
+    const seek = seekOfSurface([module.name])
     const schema = buildPositionsSchema(surface.dataSchema)
     app.get(
       `/v1/users/:address/positions/${module.name}`,
       {
-        config: { auth: 'api_key', scope: DATA_SCOPE, seek: seekOfSurface([module.name], cache.enabled) },
+        config: { auth: 'api_key', scope: DATA_SCOPE, seek },
         schema: {
           summary: surface.summary,
           description: surface.description,
@@ -197,7 +105,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     app.get(
       `/v1/users/:address/positions/${module.name}/at/:ledger`,
       {
-        config: { auth: 'api_key', scope: DATA_SCOPE },
+        config: { auth: 'api_key', scope: DATA_SCOPE, seek },
         schema: {
           summary: surface.atSummary,
           description: surface.atDescription,
@@ -259,27 +167,16 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
         if (q.cursor !== undefined && before === null) {
           throw invalid('cursor', 'cursor must be the next_cursor of a previous page, unchanged')
         }
-        // Each item is a snapshot surface, kept rendered; bounds beyond 2^53 are written by hand below.
-        if (cache.enabled && typeof from !== 'bigint' && typeof to !== 'bigint') {
-          serializers ??= compileSurfaceSerializers(reply)
-          const page = await answerHistorySurfaces(
-            module,
-            await depsOf(request),
-            { address, from, to, limit, before },
-            cache,
-            serializers,
-          )
-          page.meta.response_time_ms = Math.round(performance.now() - started)
-          return sendJson(reply, historyBody(page))
-        }
-        const response = await answerHistory(module, await depsOf(request), {
-          address,
-          from,
-          to,
-          limit,
-          before,
-        })
-        return sendData(reply, response, started, typeof from === 'bigint' || typeof to === 'bigint')
+        serializers ??= compileSurfaceSerializers(reply)
+        const page = await answerHistory(
+          module,
+          await dataDeps(ctx, request),
+          { address, from, to, limit, before },
+          cache,
+          serializers,
+        )
+        page.meta.response_time_ms = Math.round(performance.now() - started)
+        return sendJson(reply, historyBody(page))
       },
     )
   }

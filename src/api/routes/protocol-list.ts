@@ -3,10 +3,9 @@ import type { AppContext } from '../../context.ts'
 import { historyComplete } from '../../protocols/kit/coverage.ts'
 import { nullableInteger } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import { createNetworkProvider } from '../../store/network.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
+import { DATA_SCOPE, sendData } from '../route-helpers.ts'
 import { errorResponses } from '../schemas.ts'
-import { DATA_SCOPE, sendData } from './positions.ts'
 
 const ContractSchema = Type.Object({
   address: Type.String(),
@@ -43,7 +42,6 @@ const ListSchema = Type.Object({
 
 /** `GET /v1/protocols`: every registered protocol, its contracts on this network and the indexed range. */
 export function registerProtocolListRoute(app: App, ctx: AppContext): void {
-  const networks = createNetworkProvider(ctx.database)
   app.get(
     '/v1/protocols',
     {
@@ -63,7 +61,7 @@ export function registerProtocolListRoute(app: App, ctx: AppContext): void {
     },
     async (_request, reply) => {
       const started = performance.now()
-      const [network, head] = await Promise.all([networks.get(), ctx.reader.head()])
+      const [network, head] = await Promise.all([ctx.caches.network.get(), ctx.reader.head()])
       const from = head.firstIndexedLedger
       const to = head.lastIndexedLedger
       const data = PROTOCOLS.map((module) => ({

@@ -5,10 +5,10 @@ import { answerState } from '../../positions/answer.ts'
 import type { StateSurface } from '../../protocols/kit/protocol-module.ts'
 import { buildStateSchema } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { LedgerPin, parseLedgerPin } from '../params.ts'
+import { DATA_SCOPE, dataDeps, sendData } from '../route-helpers.ts'
 import { errorResponses } from '../schemas.ts'
-import { createDataDeps, DATA_SCOPE, sendData } from './positions.ts'
 
 const STATE_ERRORS = errorResponses('invalid_request', 'unauthorized', 'insufficient_scope', 'rate_limited')
 const POOL_ERRORS = errorResponses(
@@ -36,7 +36,6 @@ const pinOf = (query: unknown) => {
  * surface a protocol lacks, is the router's 404.
  */
 export function registerProtocolRoutes(app: App, ctx: AppContext): void {
-  const depsOf = createDataDeps(ctx)
   const common = {
     tags: ['protocols'],
     security: [{ apiKey: [] }],
@@ -62,7 +61,7 @@ export function registerProtocolRoutes(app: App, ctx: AppContext): void {
           const started = performance.now()
           const pin = pinOf(request.query)
           const { pool } = request.params as { pool: string }
-          const deps = await depsOf(request)
+          const deps = await dataDeps(ctx, request)
           const found = deps.network ? pools.find(deps.network, pool) : null
           if (!found)
             throw new AppError('not_found', `${pool} is not a ${module.name} pool this network lists`)
@@ -98,7 +97,7 @@ export function registerProtocolRoutes(app: App, ctx: AppContext): void {
           const started = performance.now()
           const pin = pinOf(request.query)
           const response = await answerState(
-            await depsOf(request),
+            await dataDeps(ctx, request),
             pin,
             () => surface.empty(),
             (network) => module.coverage(network),

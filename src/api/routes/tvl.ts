@@ -1,14 +1,13 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
-import { AppError } from '../../errors.ts'
 import { answerState, coverageComplete } from '../../positions/answer.ts'
 import { bucketPoints, renderTvl, type TvlInterval } from '../../positions/tvl.ts'
 import { buildStateSchema, nullableInteger, nullableString } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import type { App } from '../app.ts'
+import type { App } from '../app-type.ts'
 import { LedgerPin, parseLedgerPin } from '../params.ts'
+import { DATA_SCOPE, dataDeps, invalid, sendData } from '../route-helpers.ts'
 import { errorResponses } from '../schemas.ts'
-import { createDataDeps, DATA_SCOPE, sendData } from './positions.ts'
 
 /** A series answers at most this many buckets; a wider range is refused, naming the field. */
 export const TVL_SERIES_MAX_POINTS = 1000
@@ -34,12 +33,8 @@ const TvlPoint = {
   assets: Type.Array(TvlAssetSchema),
 }
 
-const invalid = (field: string, message: string) =>
-  new AppError('invalid_request', message, { details: [{ field, message }] })
-
 /** `GET /v1/protocols/{name}/tvl` for every registered module that defines how its TVL is computed. */
 export function registerTvlRoutes(app: App, ctx: AppContext): void {
-  const depsOf = createDataDeps(ctx)
   for (const module of PROTOCOLS) {
     const tvl = module.tvl
     if (!tvl) continue
@@ -105,7 +100,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
           to_ledger?: string
           interval?: TvlInterval
         }
-        const deps = await depsOf()
+        const deps = await dataDeps(ctx)
         if (q.interval === undefined) {
           if (q.from_ledger !== undefined || q.to_ledger !== undefined)
             throw invalid('interval', 'interval (hour or day) is required with from_ledger or to_ledger')

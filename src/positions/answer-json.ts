@@ -1,0 +1,86 @@
+import type { PositionsMeta } from './answer.ts'
+import type { HistorySurfaces, SurfaceAnswer } from './surface-answer.ts'
+
+/**
+ * The bodies of the positions answers, written from their serialized parts: byte for byte what
+ * the routes' response schemas write (test/positions/answer-json.test.ts compares them with
+ * Fastify's serializers of those schemas over real answers of every protocol). Written by hand
+ * because the parts come from the answer cache already serialized, and because an int64 pin
+ * beyond 2^53, which those serializers cannot write, is written here exactly.
+ */
+
+const jsonInteger = (value: number | bigint | null): string => (value === null ? 'null' : String(value))
+
+/** The members of `sources`, comma-separated. */
+function sourcesJson(sources: readonly string[]): string {
+  let out = ''
+  for (let i = 0; i < sources.length; i++) out += (i === 0 ? '' : ',') + JSON.stringify(sources[i])
+  return out
+}
+
+/** The members every positions-like `meta` ends with, from `attribution_confidence` on. */
+function commonMetaJson(meta: PositionsMeta): string {
+  return `"attribution_confidence":${meta.attribution_confidence},"data_staleness_seconds":${jsonInteger(
+    meta.data_staleness_seconds,
+  )},"last_indexed_ledger":${jsonInteger(meta.last_indexed_ledger)},"indexed_from_ledger":${jsonInteger(
+    meta.indexed_from_ledger,
+  )},"oracle_staleness_seconds":${meta.oracle_staleness_seconds},"partial_result":${
+    meta.partial_result
+  },"response_time_ms":${meta.response_time_ms},"sources":[${sourcesJson(meta.sources)}]`
+}
+
+/**
+ * `meta` as the response schemas write it (every positions-like answer has these members in this
+ * order). Written in one template: it is on the path of every kept answer.
+ */
+export function metaJson(meta: PositionsMeta): string {
+  let sources = ''
+  for (let i = 0; i < meta.sources.length; i++)
+    sources += (i === 0 ? '' : ',') + JSON.stringify(meta.sources[i])
+  return `{"requested_ledger":${jsonInteger(meta.requested_ledger)},"as_of_ledger":${jsonInteger(
+    meta.as_of_ledger,
+  )},"attribution_confidence":${meta.attribution_confidence},"data_staleness_seconds":${jsonInteger(
+    meta.data_staleness_seconds,
+  )},"last_indexed_ledger":${jsonInteger(meta.last_indexed_ledger)},"indexed_from_ledger":${jsonInteger(
+    meta.indexed_from_ledger,
+  )},"oracle_staleness_seconds":${meta.oracle_staleness_seconds},"partial_result":${
+    meta.partial_result
+  },"response_time_ms":${meta.response_time_ms},"sources":[${sources}]}`
+}
+
+/** The body of a snapshot-surface (or `/at`) answer. */
+export function positionsBody(answer: SurfaceAnswer): string {
+  return `{"data":${answer.surface.data},"enrichment":${answer.surface.enrichment},"meta":${metaJson(answer.meta)}}`
+}
+
+/**
+ * The body of a history page. A page whose bound is beyond 2^53 has always been written with the
+ * page's members after the common ones (the order of its `meta` object, not of the schema); it
+ * keeps that order, so no answer changes.
+ */
+export function historyBody(page: HistorySurfaces): string {
+  let items = ''
+  const contracts: Record<string, string> = {}
+  for (let i = 0; i < page.items.length; i++) {
+    const { ledger, closeTime, surface } = page.items[i]!
+    items += `${i === 0 ? '' : ','}{"ledger":${ledger},"close_time":${jsonInteger(closeTime)},"data":${
+      surface.data
+    },"enrichment":${surface.enrichment},"oracle_staleness_seconds":${surface.oracleStalenessS},"partial_result":${
+      surface.partial
+    }}`
+    // Merged as the items' enrichment objects merge: first place, last value.
+    for (const [id, json] of surface.contracts) contracts[id] = json
+  }
+  let merged = ''
+  for (const id in contracts) merged += (merged === '' ? '' : ',') + contracts[id]
+  const m = page.meta
+  const served = `"requested_ledger":${jsonInteger(m.requested_ledger)},"as_of_ledger":${jsonInteger(m.as_of_ledger)}`
+  const range = `"from_ledger":${jsonInteger(m.from_ledger)},"to_ledger":${jsonInteger(m.to_ledger)},"limit":${
+    m.limit
+  },"next_cursor":${m.next_cursor === null ? 'null' : JSON.stringify(m.next_cursor)}`
+  const exact = typeof m.from_ledger === 'bigint' || typeof m.to_ledger === 'bigint'
+  const meta = exact
+    ? `{${served},${commonMetaJson(m)},${range}}`
+    : `{${served},${range},${commonMetaJson(m)}}`
+  return `{"data":{"address":${JSON.stringify(page.address)},"snapshots":[${items}]},"enrichment":{"contracts":{${merged}}},"meta":${meta}}`
+}
