@@ -1,203 +1,293 @@
+// The architecture's rules, as imports (docs/architecture.md): which folder may import which, and
+// no runtime import cycle. Each rule is checked over src/, and each is shown to catch a breach.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const SRC = resolve(import.meta.dirname, '../src')
-const PROTOCOLS_DIR = join(SRC, 'protocols')
-/** The protocol kit: what protocols and the answer engine share (module interface, amounts, valuation, ...). */
-const KIT = 'kit'
-const KIT_DIR = join(PROTOCOLS_DIR, KIT)
 
-/** Every relative module specifier a TypeScript source imports or re-exports (static and dynamic). */
-function importSpecifiers(source: string): string[] {
-  const found: string[] = []
-  const patterns = [
-    /\b(?:import|export)\s[^'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*['"]([^'"]+)['"]/g,
-    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ]
-  for (const pattern of patterns) for (const m of source.matchAll(pattern)) found.push(m[1]!)
-  return found.filter((s) => s.startsWith('.'))
+interface Import {
+  specifier: string
+  /** The imported file, relative to src/ (with '/' separators). */
+  target: string
+  /** Whether the import only brings types (erased at run time). */
+  typeOnly: boolean
 }
 
-function filesUnder(dir: string): string[] {
+/** Every relative import or re-export of a TypeScript source (static and dynamic). */
+function importsOf(file: string, source: string): Import[] {
+  const found: Import[] = []
+  const add = (specifier: string, typeOnly: boolean) => {
+    if (!specifier.startsWith('.')) return
+    const target = relative(SRC, resolve(dirname(file), specifier))
+      .split('\\')
+      .join('/')
+    found.push({ specifier, target, typeOnly })
+  }
+  for (const m of source.matchAll(/\b(import|export)\s+(type\s+)?([^'";]*?)\s*\bfrom\s*['"]([^'"]+)['"]/g)) {
+    const clause = m[3]!
+    // `import { type A, type B } from` is erased too; `import { type A, b } from` is not.
+    const names = /^\{([\s\S]*)\}$/.exec(clause.trim())?.[1]
+    const allTypes = names
+      ?.split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '')
+      .every((n) => n.startsWith('type '))
+    add(m[4]!, m[2] !== undefined || allTypes === true)
+  }
+  for (const m of source.matchAll(/\bimport\s*['"]([^'"]+)['"]/g)) add(m[1]!, false)
+  for (const m of source.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) add(m[1]!, false)
+  return found
+}
+
+/** The TypeScript files under a folder (tests only with `withTests`; cached benchmark data skipped). */
+function filesUnder(dir: string, withTests = false): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
-    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : []
+    if (statSync(path).isDirectory()) return name === '.cache' ? [] : filesUnder(path, withTests)
+    return path.endsWith('.ts') && (withTests || !path.endsWith('.test.ts')) ? [path] : []
   })
 }
 
-/** The folders under `protocols/` (each a protocol module, or the oracles the pipeline reads), without the kit. */
-function protocolFolders(): string[] {
-  return readdirSync(PROTOCOLS_DIR).filter(
-    (name) => name !== KIT && statSync(join(PROTOCOLS_DIR, name)).isDirectory(),
+const inside = (folder: string) => (path: string) => path.startsWith(`${folder}/`)
+const anyOf =
+  (...tests: Array<(path: string) => boolean>) =>
+  (path: string) =>
+    tests.some((t) => t(path))
+
+/** The protocol folder a path is in (`protocols/<name>/…`, the kit excluded), or null. */
+function protocolOf(path: string): string | null {
+  const m = /^protocols\/([^/]+)\//.exec(path)
+  return m && m[1] !== 'kit' ? m[1]! : null
+}
+
+interface Rule {
+  name: string
+  /** Whether the rule applies to a file (path relative to src/). */
+  applies(path: string): boolean
+  /** Whether `from` may not import `target` (both relative to src/). */
+  forbids(target: string, from: string): boolean
+}
+
+/** Shared utilities any layer may use: they import nothing of the project's layers. */
+const UTILITIES = new Set(['awaitable.ts', 'bounded-cache.ts', 'clock.ts', 'errors.ts'])
+
+const RULES: Rule[] = [
+  {
+    name: 'a protocol imports only its own folder, the kit, chain/ and the shared utilities',
+    applies: (path) => protocolOf(path) !== null,
+    forbids: (target, from) =>
+      !(
+        (protocolOf(target) !== null && protocolOf(target) === protocolOf(from)) ||
+        inside('protocols/kit')(target) ||
+        inside('chain')(target) ||
+        UTILITIES.has(target)
+      ),
+  },
+  {
+    name: 'the kit imports no protocol, and nothing of the engine, the API, the indexer or the CLI',
+    applies: inside('protocols/kit'),
+    forbids: (target) =>
+      protocolOf(target) !== null ||
+      target === 'protocols/registry.ts' ||
+      anyOf(inside('positions'), inside('api'), inside('indexer'), inside('cli'), inside('devnet'))(target),
+  },
+  {
+    name: 'store/ imports nothing from protocols/',
+    applies: inside('store'),
+    forbids: inside('protocols'),
+  },
+  {
+    name: 'chain/ imports no devnet',
+    applies: inside('chain'),
+    forbids: anyOf(inside('devnet'), inside('protocols'), inside('store'), inside('api'), inside('indexer')),
+  },
+  {
+    name: 'only the CLI and the demo start a devnet: production code imports none of it',
+    applies: (path) => !anyOf(inside('devnet'), inside('cli'))(path) && path !== 'demo.ts',
+    forbids: inside('devnet'),
+  },
+  {
+    name: 'the devnet imports no production layer but chain/ (it simulates what chain/ reads)',
+    applies: inside('devnet'),
+    forbids: anyOf(
+      inside('protocols'),
+      inside('positions'),
+      inside('store'),
+      inside('api'),
+      inside('indexer'),
+      inside('cli'),
+    ),
+  },
+  {
+    name: 'routes do not import the app that registers them',
+    applies: inside('api/routes'),
+    forbids: (target) => target === 'api/app.ts',
+  },
+]
+
+/** The breaches of the rules by one file: a line per forbidden import. */
+function violations(path: string, imports: Import[], rules: Rule[] = RULES): string[] {
+  return rules.flatMap((rule) =>
+    rule.applies(path)
+      ? imports
+          .filter((i) => rule.forbids(i.target, path))
+          .map((i) => `${path} imports ${i.specifier} (${rule.name})`)
+      : [],
   )
 }
 
-/** Each import of `file` whose target is not under one of `allowed` (folders end with `sep`, files do not). */
-function importsOutside(file: string, source: string, allowed: string[]): string[] {
-  return importSpecifiers(source)
-    .map((spec) => ({ spec, target: resolve(dirname(file), spec) }))
-    .filter(({ target }) => !allowed.some((a) => (a.endsWith(sep) ? target.startsWith(a) : target === a)))
-    .map(({ spec }) => `${relative(SRC, file)} imports ${spec}`)
+/** Runtime import cycles (type-only imports erased), each as the files around it. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const found: string[][] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const stack: string[] = []
+  const visit = (node: string) => {
+    state.set(node, 'open')
+    stack.push(node)
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next])
+      else if (!state.has(next)) visit(next)
+    }
+    stack.pop()
+    state.set(node, 'done')
+  }
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node)
+  return found
 }
 
-/** Each import of `file` whose target is under one of the `forbidden` folders (each ending with `sep`). */
-function importsInto(file: string, source: string, forbidden: string[]): string[] {
-  return importSpecifiers(source)
-    .map((spec) => ({ spec, target: resolve(dirname(file), spec) }))
-    .filter(({ target }) => forbidden.some((prefix) => target.startsWith(prefix)))
-    .map(({ spec }) => `${relative(SRC, file)} imports ${spec}`)
+function sourceGraph(): {
+  files: Array<{ path: string; imports: Import[] }>
+  runtime: Map<string, string[]>
+} {
+  const files = filesUnder(SRC).map((file) => ({
+    path: relative(SRC, file).split('\\').join('/'),
+    imports: importsOf(file, readFileSync(file, 'utf8')),
+  }))
+  const runtime = new Map(
+    files.map((f) => [f.path, f.imports.filter((i) => !i.typeOnly).map((i) => i.target)] as const),
+  )
+  return { files, runtime }
 }
 
-/** What a protocol folder may import: itself, the kit, the chain's types (not the devnet) and `awaitable.ts`. */
-function protocolAllowed(own: string): string[] {
-  return [join(PROTOCOLS_DIR, own) + sep, KIT_DIR + sep, join(SRC, 'chain') + sep, join(SRC, 'awaitable.ts')]
-}
+describe('the architecture holds', () => {
+  const { files, runtime } = sourceGraph()
 
-/** Imports of a protocol file outside what it may import, or into the devnet. */
-function protocolViolations(file: string, own: string, source: string): string[] {
-  return [
-    ...importsOutside(file, source, protocolAllowed(own)),
-    ...importsInto(file, source, [join(SRC, 'chain', 'devnet') + sep]),
-  ]
-}
-
-/** What the kit may not import: any protocol folder, the answer engine, the API, the indexer, the CLI. */
-function kitForbidden(folders: string[]): string[] {
-  return [
-    ...folders.map((f) => join(PROTOCOLS_DIR, f) + sep),
-    ...['positions', 'api', 'indexer', 'cli'].map((d) => join(SRC, d) + sep),
-    join(PROTOCOLS_DIR, 'registry.ts'),
-  ]
-}
-
-/** Imports of a kit file into what the kit may not import (folders, or the registry file itself). */
-function kitViolations(file: string, source: string, folders: string[]): string[] {
-  const forbidden = kitForbidden(folders)
-  return importSpecifiers(source)
-    .map((spec) => ({ spec, target: resolve(dirname(file), spec) }))
-    .filter(({ target }) => forbidden.some((f) => (f.endsWith(sep) ? target.startsWith(f) : target === f)))
-    .map(({ spec }) => `${relative(SRC, file)} imports ${spec}`)
-}
-
-/**
- * What a file inside protocol folder `own` may not import: another protocol's folder, the API, the
- * indexer or the CLI. Returns a line per offending import.
- */
-function layeringViolations(file: string, own: string, source: string, folders: string[]): string[] {
-  const forbidden = [
-    ...folders.filter((f) => f !== own).map((f) => join(PROTOCOLS_DIR, f) + sep),
-    join(SRC, 'api') + sep,
-    join(SRC, 'indexer') + sep,
-    join(SRC, 'cli') + sep,
-  ]
-  return importSpecifiers(source)
-    .map((spec) => ({ spec, target: resolve(dirname(file), spec) }))
-    .filter(({ target }) => forbidden.some((prefix) => target.startsWith(prefix)))
-    .map(({ spec }) => `${relative(SRC, file)} imports ${spec}`)
-}
-
-describe('protocol modules are layered', () => {
-  it('no protocol imports another protocol, api/, indexer/ or cli/', () => {
-    const folders = protocolFolders()
-    expect(folders).toContain('vaultprotocol')
-    const violations = folders.flatMap((own) =>
-      filesUnder(join(PROTOCOLS_DIR, own)).flatMap((file) =>
-        layeringViolations(file, own, readFileSync(file, 'utf8'), folders),
-      ),
-    )
-    expect(violations).toEqual([])
+  it('finds the layers it checks', () => {
+    const folders = new Set(files.map((f) => f.path.split('/')[0]))
+    for (const folder of ['api', 'chain', 'devnet', 'indexer', 'positions', 'protocols', 'store', 'cli']) {
+      expect(folders).toContain(folder)
+    }
+    expect(files.some((f) => f.path.startsWith('protocols/kit/'))).toBe(true)
+    expect(files.length).toBeGreaterThan(100)
   })
 
-  it('the check catches each kind of forbidden import', () => {
-    const file = join(PROTOCOLS_DIR, 'vaultprotocol', 'positions.ts')
-    const folders = ['vaultprotocol', 'oracle', 'lendingprotocol']
-    const source = [
-      "import { a } from '../oracle/adapt-ledger.ts'",
-      "import type { B } from '../lendingprotocol/index.ts'",
-      "export { c } from '../../api/app.ts'",
-      "const d = await import('../../indexer/ledger-pipeline.ts')",
-      "import '../../cli/main.ts'",
-      "import { ok } from '../kit/protocol-module.ts'",
-      "import { fine } from './stored-vault.ts'",
-      "import { alsoFine } from '../kit/amounts.ts'",
-    ].join('\n')
-    expect(layeringViolations(file, 'vaultprotocol', source, folders)).toEqual([
-      'protocols/vaultprotocol/positions.ts imports ../oracle/adapt-ledger.ts',
-      'protocols/vaultprotocol/positions.ts imports ../lendingprotocol/index.ts',
-      'protocols/vaultprotocol/positions.ts imports ../../api/app.ts',
-      'protocols/vaultprotocol/positions.ts imports ../../cli/main.ts',
-      'protocols/vaultprotocol/positions.ts imports ../../indexer/ledger-pipeline.ts',
-    ])
+  for (const rule of RULES) {
+    it(rule.name, () => {
+      expect(files.flatMap((f) => violations(f.path, f.imports, [rule]))).toEqual([])
+    })
+  }
+
+  it('has no runtime import cycle', () => {
+    expect(cycles(runtime)).toEqual([])
+  })
+
+  it('has no source file over 600 lines (a longer one is split by role)', () => {
+    const root = resolve(SRC, '..')
+    const everywhere = ['src', 'test', 'bench', 'scripts'].flatMap((dir) => filesUnder(join(root, dir), true))
+    const long = everywhere
+      .map((file) => ({ file: relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length }))
+      .filter((f) => f.lines > 600)
+    expect(everywhere.length).toBeGreaterThan(200)
+    expect(long).toEqual([])
   })
 })
 
-describe('the protocol kit, the protocols and the store point one way', () => {
-  it('protocols import only their own folder, the kit, chain/ (not the devnet) and awaitable.ts', () => {
-    const violations = protocolFolders().flatMap((own) =>
-      filesUnder(join(PROTOCOLS_DIR, own)).flatMap((file) =>
-        protocolViolations(file, own, readFileSync(file, 'utf8')),
-      ),
-    )
-    expect(violations).toEqual([])
+describe('the checks catch a breach', () => {
+  const file = (path: string) => join(SRC, path)
+  const imports = (path: string, ...lines: string[]) => importsOf(file(path), lines.join('\n'))
+
+  it('of each rule', () => {
+    const [protocol, kit, store, chain, production, devnet, routes] = RULES as [Rule, ...Rule[]]
+    const cases: Array<[Rule | undefined, string, string]> = [
+      [
+        protocol,
+        'protocols/vaultprotocol/positions.ts',
+        "import { a } from '../lendingprotocol/reserves.ts'",
+      ],
+      [
+        protocol,
+        'protocols/vaultprotocol/positions.ts',
+        "import type { B } from '../../store/positions-read.ts'",
+      ],
+      [protocol, 'protocols/vaultprotocol/positions.ts', "export { c } from '../../api/app.ts'"],
+      [
+        protocol,
+        'protocols/vaultprotocol/positions.ts',
+        "const d = await import('../../indexer/ledger-pipeline.ts')",
+      ],
+      [kit, 'protocols/kit/valuation.ts', "import { e } from '../vaultprotocol/index.ts'"],
+      [kit, 'protocols/kit/valuation.ts', "import { f } from '../../positions/answer.ts'"],
+      [kit, 'protocols/kit/valuation.ts', "import { g } from '../registry.ts'"],
+      [store, 'store/activities.ts', "import type { H } from '../protocols/kit/protocol-module.ts'"],
+      [chain, 'chain/ledger-source.ts', "import { i } from '../devnet/world/world.ts'"],
+      [production, 'indexer/index.ts', "import '../devnet/rpc/server.ts'"],
+      [devnet, 'devnet/blend/calls.ts', "import { j } from '../../protocols/lendingprotocol/reserves.ts'"],
+      [routes, 'api/routes/health.ts', "import type { App } from '../app.ts'"],
+    ]
+    for (const [rule, path, line] of cases) {
+      expect(violations(path, imports(path, line), [rule!]), `${path}: ${line}`).toHaveLength(1)
+    }
   })
 
-  it('the kit imports no protocol folder, no registry, nothing of positions/, api/, indexer/ or cli/', () => {
-    const folders = protocolFolders()
-    const violations = filesUnder(KIT_DIR).flatMap((file) =>
-      kitViolations(file, readFileSync(file, 'utf8'), folders),
-    )
-    expect(violations).toEqual([])
+  it('and lets the allowed imports through', () => {
+    const allowed: Array<[string, string]> = [
+      ['protocols/vaultprotocol/positions.ts', "import { a } from './stored-vault.ts'"],
+      ['protocols/vaultprotocol/positions.ts', "import { b } from '../kit/amounts.ts'"],
+      ['protocols/vaultprotocol/positions.ts', "import type { C } from '../../chain/network.ts'"],
+      ['protocols/vaultprotocol/positions.ts', "import { type D, andThen } from '../../awaitable.ts'"],
+      ['protocols/kit/valuation.ts', "import type { E } from '../../store/positions-read.ts'"],
+      ['cli/commands/devnet.ts', "import { f } from '../../devnet/index.ts'"],
+      ['devnet/blend/calls.ts', "import { g } from '../../chain/network.ts'"],
+      ['api/routes/health.ts', "import type { App } from '../app-type.ts'"],
+    ]
+    for (const [path, line] of allowed)
+      expect(violations(path, imports(path, line)), `${path}: ${line}`).toEqual([])
   })
 
-  it('the store imports nothing from protocols/', () => {
-    const violations = filesUnder(join(SRC, 'store')).flatMap((file) =>
-      importsInto(file, readFileSync(file, 'utf8'), [PROTOCOLS_DIR + sep]),
-    )
-    expect(violations).toEqual([])
+  it('tells type-only imports from runtime ones', () => {
+    const kinds = imports(
+      'positions/answer.ts',
+      "import type { A } from './a.ts'",
+      "import { type B, type C } from './b.ts'",
+      "import { type D, e } from './c.ts'",
+      "import f from './d.ts'",
+      "export type { G } from './e.ts'",
+      "export { h } from './f.ts'",
+    ).map((i) => [i.target, i.typeOnly])
+    expect(kinds).toEqual([
+      ['positions/a.ts', true],
+      ['positions/b.ts', true],
+      ['positions/c.ts', false],
+      ['positions/d.ts', false],
+      ['positions/e.ts', true],
+      ['positions/f.ts', false],
+    ])
   })
 
-  it('the checks catch each kind of forbidden import', () => {
-    const protocolFile = join(PROTOCOLS_DIR, 'vaultprotocol', 'positions.ts')
-    const protocolSource = [
-      "import { a } from '../../store/positions-read.ts'",
-      "import { b } from '../../positions/answer.ts'",
-      "import { c } from '../registry.ts'",
-      "import { d } from '../../chain/devnet/index.ts'",
-      "import { ok } from '../kit/valuation.ts'",
-      "import { fine } from './stored-vault.ts'",
-      "import type { alsoFine } from '../../chain/network.ts'",
-      "import type { stillFine } from '../../awaitable.ts'",
-    ].join('\n')
-    expect(protocolViolations(protocolFile, 'vaultprotocol', protocolSource)).toEqual([
-      'protocols/vaultprotocol/positions.ts imports ../../store/positions-read.ts',
-      'protocols/vaultprotocol/positions.ts imports ../../positions/answer.ts',
-      'protocols/vaultprotocol/positions.ts imports ../registry.ts',
-      'protocols/vaultprotocol/positions.ts imports ../../chain/devnet/index.ts',
+  it('finds a cycle through runtime imports, and none through a tree', () => {
+    const cyclic = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
     ])
-
-    const kitFile = join(KIT_DIR, 'valuation.ts')
-    const kitSource = [
-      "import { a } from '../lendingprotocol/reserves.ts'",
-      "import { b } from '../registry.ts'",
-      "import { c } from '../../positions/answer.ts'",
-      "import { d } from '../../api/app.ts'",
-      "import { ok } from './amounts.ts'",
-      "import type { fine } from '../../store/positions-read.ts'",
-    ].join('\n')
-    expect(kitViolations(kitFile, kitSource, ['lendingprotocol', 'vaultprotocol'])).toEqual([
-      'protocols/kit/valuation.ts imports ../lendingprotocol/reserves.ts',
-      'protocols/kit/valuation.ts imports ../registry.ts',
-      'protocols/kit/valuation.ts imports ../../positions/answer.ts',
-      'protocols/kit/valuation.ts imports ../../api/app.ts',
+    expect(cycles(cyclic)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']])
+    const tree = new Map([
+      ['a.ts', ['b.ts', 'c.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', []],
     ])
-
-    const storeFile = join(SRC, 'store', 'activities.ts')
-    const storeSource =
-      "import type { A } from '../protocols/kit/protocol-module.ts'\nimport { ok } from './db.ts'"
-    expect(importsInto(storeFile, storeSource, [PROTOCOLS_DIR + sep])).toEqual([
-      'store/activities.ts imports ../protocols/kit/protocol-module.ts',
-    ])
+    expect(cycles(tree)).toEqual([])
   })
 })
