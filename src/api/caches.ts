@@ -2,7 +2,7 @@ import { Counter, Gauge, type Registry } from 'prom-client'
 import type { Config } from '../config.ts'
 import { type ActivityPages, createActivityPages } from '../positions/activities.ts'
 import { type AnswerCache, createAnswerCache } from '../positions/answer-cache.ts'
-import { createActionsReader } from '../store/activities.ts'
+import { createActivitiesReader } from '../store/activities.ts'
 import type { Database } from '../store/db.ts'
 import { createNetworkProvider, type NetworkProvider } from '../store/network.ts'
 import type { PositionsReader } from '../store/positions-read.ts'
@@ -85,7 +85,7 @@ export function createReadCaches(sources: ReadCacheSources): ReadCaches {
     requestViews: createRequestViews(database, sources.reader),
     answers,
     network: createNetworkProvider(database),
-    activityPages: createActivityPages(createActionsReader(database), {
+    activityPages: createActivityPages(createActivitiesReader(database), {
       items: Math.floor(budget / 2),
       pages: Math.floor(budget / 3),
       series: budget - Math.floor(budget / 2) - Math.floor(budget / 3),

@@ -5,11 +5,11 @@ import { formatUnits } from '../protocols/kit/amounts.ts'
 import type { PositionsDeps } from '../protocols/kit/protocol-module.ts'
 import { judgePrice, MISSING_PRICE, toUsd, USD_DECIMALS } from '../protocols/kit/valuation.ts'
 import type {
-  ActionFilter,
-  ActionKey,
-  ActionsReader,
+  ActivitiesReader,
+  ActivityFilter,
+  ActivityKey,
   ChainPosition,
-  StoredAction,
+  StoredActivity,
   StoredTransaction,
 } from '../store/activities.ts'
 import type { PriceRow } from '../store/positions-read.ts'
@@ -53,7 +53,7 @@ export interface BatchPriceReader {
 export async function valueActions(
   deps: PositionsDeps,
   network: NetworkConfig | null,
-  rows: readonly StoredAction[],
+  rows: readonly StoredActivity[],
   prices: BatchPriceReader,
 ): Promise<ActivityItem[]> {
   // The price each priced row needs, by (oracle, feed asset, ledger); rows of one ledger share it.
@@ -113,8 +113,8 @@ export async function valueActions(
   })
 }
 
-/** The cache key of an action's rendered item: its identity (see ActionKey). */
-const itemKey = (k: ActionKey) => `${k.ledger}:${k.tx_order}:${k.event_index}:${k.protocol}`
+/** The cache key of an action's rendered item: its identity (see ActivityKey). */
+const itemKey = (k: ActivityKey) => `${k.ledger}:${k.tx_order}:${k.event_index}:${k.protocol}`
 
 const COMMA = Buffer.from(',')
 
@@ -151,7 +151,7 @@ export interface ActivityPage {
 export type ActivityPages = ReturnType<typeof createActivityPages>
 
 export function createActivityPages(
-  actions: ActionsReader,
+  actions: ActivitiesReader,
   budgets: { items: number; pages: number; series: number },
 ) {
   const items = createBoundedCache<string, Buffer>(budgets.items)
@@ -180,13 +180,13 @@ export function createActivityPages(
    */
   const render = async (
     deps: PositionsDeps,
-    keys: readonly ActionKey[],
+    keys: readonly ActivityKey[],
     serialize: (item: ActivityItem) => string,
   ): Promise<Buffer[]> => {
     const out: Array<Buffer | undefined> = keys.map((k) => items.get(itemKey(k)))
     const missing = keys.filter((_k, i) => out[i] === undefined)
     if (missing.length === 0) return out as Buffer[]
-    const rows = await actions.actionsByKeys(missing)
+    const rows = await actions.activitiesByKeys(missing)
     const valued = await valueActions(deps, deps.network, rows, actions)
     const rendered = new Map<string, Buffer>()
     for (const [i, row] of rows.entries()) {
@@ -210,7 +210,7 @@ export function createActivityPages(
   const stillValid = async (account: string, readAt: number, head: number, top: number) =>
     readAt <= head &&
     (Math.min(top, head) <= readAt ||
-      !(await actions.hasActionsBetween(account, readAt, Math.min(top, head))))
+      !(await actions.hasActivitiesBetween(account, readAt, Math.min(top, head))))
 
   return {
     /**
@@ -232,11 +232,11 @@ export function createActivityPages(
         cached.head = head
         return cached.buckets
       }
-      const rows: StoredAction[] = []
+      const rows: StoredActivity[] = []
       // Pages of the same keyset scan the activities endpoint uses, until the range is exhausted.
       let before: ChainPosition | null = null
       for (;;) {
-        const page = await actions.actionsOfAccount({
+        const page = await actions.activitiesOfAccount({
           ...f,
           to: head === null ? f.to : Math.min(f.to, head),
           type: null,
@@ -258,7 +258,7 @@ export function createActivityPages(
      */
     async page(
       deps: PositionsDeps,
-      filter: ActionFilter,
+      filter: ActivityFilter,
       head: number | null,
       serialize: (item: ActivityItem) => string,
     ): Promise<ActivityPage> {
@@ -334,10 +334,10 @@ export interface TransactionAnswer {
 /** A stored transaction and its actions (none when it failed: nothing it did took effect). */
 export async function buildTransactionAnswer(
   deps: PositionsDeps,
-  actions: ActionsReader,
+  actions: ActivitiesReader,
   tx: StoredTransaction,
 ): Promise<TransactionAnswer> {
-  const rows = await actions.actionsOfTransaction(tx.hash)
+  const rows = await actions.activitiesOfTransaction(tx.hash)
   return {
     hash: tx.hash,
     ledger: Number(tx.ledger),

@@ -209,7 +209,7 @@ export interface ChainPosition {
   event_index: number
 }
 
-export interface ActionFilter {
+export interface ActivityFilter {
   account: string
   protocol: string | null
   type: string | null
@@ -225,7 +225,7 @@ export interface StoredTransaction extends Omit<TransactionsTable, 'successful'>
   close_time: number | null
 }
 
-export type StoredAction = ActivitiesTable & { close_time: number | null }
+export type StoredActivity = ActivitiesTable & { close_time: number | null }
 
 const ACTION_COLUMNS = `a.ledger AS ledger, a.tx_order AS tx_order, a.event_index AS event_index,
   a.protocol AS protocol, a.tx_hash AS tx_hash, a.operation AS operation, a.type AS type,
@@ -233,7 +233,7 @@ const ACTION_COLUMNS = `a.ledger AS ledger, a.tx_order AS tx_order, a.event_inde
   a.details AS details, l.close_time AS close_time`
 
 /** An action's identity: its place in the chain and its protocol (the activities table's key). */
-export interface ActionKey {
+export interface ActivityKey {
   ledger: number
   tx_order: number
   event_index: number
@@ -272,7 +272,7 @@ const MANY_SQL = {
   anyOfAccount: `SELECT ledger FROM account_activities WHERE account = $1 AND ledger > $2 AND ledger <= $3
       ORDER BY ledger LIMIT 1`,
   // PostgreSQL: the actions of many keys in one round trip.
-  actionsByKeys: `SELECT ${ACTION_COLUMNS} FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[])
+  activitiesByKeys: `SELECT ${ACTION_COLUMNS} FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[])
         AS k(ledger, tx_order, event_index, protocol)
       JOIN activities a ON a.ledger = k.ledger AND a.tx_order = k.tx_order AND a.event_index = k.event_index
         AND a.protocol = k.protocol
@@ -296,17 +296,17 @@ const MANY_SQL = {
       ORDER BY x.ledger DESC, x.tx_order DESC, x.event_index DESC, x.protocol DESC LIMIT $12`,
 } as const
 
-export interface ActionsReader {
+export interface ActivitiesReader {
   transaction(hash: string): Awaitable<StoredTransaction | null>
-  actionsOfTransaction(hash: string): Awaitable<StoredAction[]>
+  activitiesOfTransaction(hash: string): Awaitable<StoredActivity[]>
   /** The account's actions matching the filter, newest first, at most `limit`. */
-  actionsOfAccount(filter: ActionFilter): Awaitable<StoredAction[]>
-  /** The keys of the same actions as `actionsOfAccount`, in the same order. */
-  actionKeysOfAccount(filter: ActionFilter): Awaitable<ActionKey[]>
+  activitiesOfAccount(filter: ActivityFilter): Awaitable<StoredActivity[]>
+  /** The keys of the same actions as `activitiesOfAccount`, in the same order. */
+  actionKeysOfAccount(filter: ActivityFilter): Awaitable<ActivityKey[]>
   /** Whether the account has an action in a ledger of `(after, upTo]` (any protocol and type). */
-  hasActionsBetween(account: string, after: number, upTo: number): Awaitable<boolean>
+  hasActivitiesBetween(account: string, after: number, upTo: number): Awaitable<boolean>
   /** The stored actions of the keys given (in any order; a key not stored is left out). */
-  actionsByKeys(keys: readonly ActionKey[]): Awaitable<StoredAction[]>
+  activitiesByKeys(keys: readonly ActivityKey[]): Awaitable<StoredActivity[]>
   /** The latest price at or before each ledger asked (null: none), in the order asked. */
   pricesAt(
     wanted: ReadonlyArray<{ oracle: string; asset: string; ledger: number }>,
@@ -314,7 +314,7 @@ export interface ActionsReader {
 }
 
 /** The keyset bounds of a filter: strictly older than the cursor, and never past `to`. */
-function keysetParams(f: ActionFilter) {
+function keysetParams(f: ActivityFilter) {
   const b = f.before ?? { ledger: f.to + 1, tx_order: 0, event_index: 0 }
   // Never past `to`: a cursor from a wider query cannot widen this one.
   const pos = b.ledger > f.to ? { ledger: f.to + 1, tx_order: 0, event_index: 0 } : b
@@ -332,36 +332,36 @@ function keysetParams(f: ActionFilter) {
   ]
 }
 
-export function createActionsReader(database: Database): ActionsReader {
+export function createActivitiesReader(database: Database): ActivitiesReader {
   const one = createQueryOne(database, ONE_SQL, 'activities')
   const many = createQueryMany(database, MANY_SQL, 'activities_many')
   return {
     transaction: (hash) => one<StoredTransaction>('transaction', [hash]),
-    actionsOfTransaction: (hash) => many<StoredAction>('transactionActions', [hash]),
-    actionsOfAccount(f) {
+    activitiesOfTransaction: (hash) => many<StoredActivity>('transactionActions', [hash]),
+    activitiesOfAccount(f) {
       const type = f.type ?? ''
-      return many<StoredAction>('accountActions', [...keysetParams(f), type, type, f.limit])
+      return many<StoredActivity>('accountActions', [...keysetParams(f), type, type, f.limit])
     },
     actionKeysOfAccount(f) {
       return f.type === null
-        ? many<ActionKey>('accountKeys', [...keysetParams(f), f.limit])
-        : many<ActionKey>('accountKeysOfType', [...keysetParams(f), f.type, f.limit])
+        ? many<ActivityKey>('accountKeys', [...keysetParams(f), f.limit])
+        : many<ActivityKey>('accountKeysOfType', [...keysetParams(f), f.type, f.limit])
     },
-    async hasActionsBetween(account, after, upTo) {
+    async hasActivitiesBetween(account, after, upTo) {
       return (await many<{ ledger: number }>('anyOfAccount', [account, after, upTo])).length > 0
     },
-    async actionsByKeys(keys) {
+    async activitiesByKeys(keys) {
       if (keys.length === 0) return []
       // In process a seek per key is the cheapest; over the network the keys travel together.
       if (database.inProcess) {
-        const found: StoredAction[] = []
+        const found: StoredActivity[] = []
         for (const k of keys) {
-          const row = await one<StoredAction>('action', [k.ledger, k.tx_order, k.event_index, k.protocol])
+          const row = await one<StoredActivity>('action', [k.ledger, k.tx_order, k.event_index, k.protocol])
           if (row) found.push(row)
         }
         return found
       }
-      return many<StoredAction>('actionsByKeys', [
+      return many<StoredActivity>('activitiesByKeys', [
         keys.map((k) => k.ledger),
         keys.map((k) => k.tx_order),
         keys.map((k) => k.event_index),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { type Migration, Migrator } from 'kysely/migration'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createActionsReader } from '../../src/store/activities.ts'
+import { createActivitiesReader } from '../../src/store/activities.ts'
 import type { Database } from '../../src/store/db.ts'
 import { migrateToLatest } from '../../src/store/migrate.ts'
 import * as m001 from '../../src/store/migrations/001-organizations.ts'
@@ -120,13 +120,13 @@ describe('migration 010 on a store that has decoded actions already', () => {
     await expect(old.selectFrom('account_actions').selectAll().execute()).rejects.toThrow()
 
     // The store reads them under the new names: a transaction's activities, an account's range.
-    const reader = createActionsReader(database)
-    const ofTx = await reader.actionsOfTransaction(HASH)
+    const reader = createActivitiesReader(database)
+    const ofTx = await reader.activitiesOfTransaction(HASH)
     expect(ofTx.map((r) => [Number(r.event_index), r.type, r.amount])).toEqual([
       [0, 'supply_collateral', '1000000000000000000000'],
       [1, 'fill_auction', null],
     ])
-    expect(await reader.hasActionsBetween(FILLER, 99, 100)).toBe(true)
-    expect(await reader.hasActionsBetween(FILLER, 100, 200)).toBe(false)
+    expect(await reader.hasActivitiesBetween(FILLER, 99, 100)).toBe(true)
+    expect(await reader.hasActivitiesBetween(FILLER, 100, 200)).toBe(false)
   })
 })

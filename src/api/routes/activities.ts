@@ -12,7 +12,7 @@ import {
 import { coverageComplete } from '../../positions/answer.ts'
 import { nullableInteger, nullableString } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
-import { type ActionFilter, createActionsReader } from '../../store/activities.ts'
+import { type ActivityFilter, createActivitiesReader } from '../../store/activities.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
 import type { App } from '../app-type.ts'
 import { stringifyJson } from '../json.ts'
@@ -135,7 +135,7 @@ function parseRange(q: RangeQuery) {
 
 /** `GET /v1/transactions/{hash}`, `GET /v1/users/{address}/activities` and its series. */
 export function registerActivityRoutes(app: App, ctx: AppContext): void {
-  const actions = createActionsReader(ctx.database)
+  const actions = createActivitiesReader(ctx.database)
   const pages = ctx.caches.activityPages
 
   // An item's JSON as the response serializer writes it inside the page (compiled on first use).
@@ -290,7 +290,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
         throw invalid('cursor', 'cursor must be the next_cursor of a previous page, unchanged')
       }
       const deps = await dataDeps(ctx)
-      const filter: ActionFilter = {
+      const filter: ActivityFilter = {
         account: address,
         protocol: q.protocol ?? null,
         type: q.type ?? null,
