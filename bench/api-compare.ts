@@ -94,59 +94,43 @@ async function comparePairs(c: BenchCase, servers: Server[]): Promise<ComparePai
   return pairs
 }
 
-const ratioOf =
-  (top: (p: ComparePair) => number | null, bottom: (p: ComparePair) => number | null) =>
-  (p: ComparePair): number | null => {
-    const t = top(p)
-    const b = bottom(p)
+type Side = 'a' | 'aa' | 'b'
+
+/** Median and range over the pairs of `top / bottom` of one measure; null when one is unknown. */
+function ratioStats(
+  pairs: ComparePair[],
+  measure: (m: Measured) => number | null,
+  top: Side,
+  bottom: Side,
+): { median: number; range: [number, number] } | null {
+  const values = pairs.map((p) => {
+    const t = measure(p[top])
+    const b = measure(p[bottom])
     return t === null || b === null || b === 0 ? null : t / b
+  })
+  if (values.some((v) => v === null)) return null
+  const numbers = values as number[]
+  return {
+    median: round3(median(numbers)),
+    range: [round3(Math.min(...numbers)), round3(Math.max(...numbers))],
   }
+}
 
 function summarize(name: string, pairs: ComparePair[]): CompareResult {
-  const stats = (ratio: (p: ComparePair) => number | null) => {
-    const values = pairs.map(ratio)
-    if (values.some((v) => v === null)) return null
-    const numbers = values as number[]
-    return {
-      median: round3(median(numbers)),
-      range: [round3(Math.min(...numbers)), round3(Math.max(...numbers))],
-    }
-  }
-  const rps = (pick: (p: ComparePair) => Measured) => (p: ComparePair) => pick(p).requestsPerSecond
-  const cpu = (pick: (p: ComparePair) => Measured) => (p: ComparePair) => pick(p).cpuUsPerRequest
-  const change = stats(
-    ratioOf(
-      rps((p) => p.a),
-      rps((p) => p.b),
-    ),
-  )!
-  const spread = stats(
-    ratioOf(
-      rps((p) => p.aa),
-      rps((p) => p.a),
-    ),
-  )!
+  const rps = (m: Measured) => m.requestsPerSecond
+  const cpu = (m: Measured) => m.cpuUsPerRequest
+  const change = ratioStats(pairs, rps, 'a', 'b')!
+  const spread = ratioStats(pairs, rps, 'aa', 'a')!
   return {
     name,
     pairs,
     change: change.median,
-    changeRange: change.range as [number, number],
-    cpuChange:
-      stats(
-        ratioOf(
-          cpu((p) => p.b),
-          cpu((p) => p.a),
-        ),
-      )?.median ?? null,
+    changeRange: change.range,
+    // CPU per request inverted: above 1, the first named spends less.
+    cpuChange: ratioStats(pairs, cpu, 'b', 'a')?.median ?? null,
     spread: spread.median,
-    spreadRange: spread.range as [number, number],
-    cpuSpread:
-      stats(
-        ratioOf(
-          cpu((p) => p.a),
-          cpu((p) => p.aa),
-        ),
-      )?.median ?? null,
+    spreadRange: spread.range,
+    cpuSpread: ratioStats(pairs, cpu, 'a', 'aa')?.median ?? null,
   }
 }
 

@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration'
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely/migration'
 import type { Database } from './db.ts'
 import * as organizations from './migrations/001-organizations.ts'
 import * as ledgerData from './migrations/002-ledger-data.ts'
@@ -28,7 +28,22 @@ const MIGRATIONS: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
-export async function migrateToLatest(database: Database): Promise<string[]> {
+export function migrateToLatest(database: Database): Promise<string[]> {
+  return migrate(database, (migrator) => migrator.migrateToLatest())
+}
+
+/**
+ * Applies the pending migrations up to and including `name` (a store as that release left it, for
+ * testing a later migration on it); returns the names applied.
+ */
+export function migrateUpTo(database: Database, name: keyof typeof MIGRATIONS): Promise<string[]> {
+  return migrate(database, (migrator) => migrator.migrateTo(name))
+}
+
+async function migrate(
+  database: Database,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<string[]> {
   // Kysely looks for its own tables in every schema unless told which one: a schema-isolated
   // database would otherwise find another schema's migration tables and skip creating its own.
   const migrationTableSchema = database.migrationSchema
@@ -37,7 +52,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     provider,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   })
-  const { error, results } = await migrator.migrateToLatest()
+  const { error, results } = await run(migrator)
   if (error) throw error instanceof Error ? error : new Error(String(error))
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
 }

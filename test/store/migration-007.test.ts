@@ -1,25 +1,8 @@
 import type { Kysely } from 'kysely'
-import { type Migration, Migrator } from 'kysely/migration'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../../src/store/db.ts'
-import { migrateToLatest } from '../../src/store/migrate.ts'
-import * as m001 from '../../src/store/migrations/001-organizations.ts'
-import * as m002 from '../../src/store/migrations/002-ledger-data.ts'
-import * as m003 from '../../src/store/migrations/003-network.ts'
-import * as m004 from '../../src/store/migrations/004-mainnet-layout.ts'
-import * as m005 from '../../src/store/migrations/005-coverage.ts'
-import * as m006 from '../../src/store/migrations/006-contract-state.ts'
+import { migrateToLatest, migrateUpTo } from '../../src/store/migrate.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
-
-/** The migrations before 007, under the names the migrator records. */
-const BEFORE: Record<string, Migration> = {
-  '001-organizations': m001,
-  '002-ledger-data': m002,
-  '003-network': m003,
-  '004-mainnet-layout': m004,
-  '005-coverage': m005,
-  '006-contract-state': m006,
-}
 
 describe('migration 007 on a store that has organizations already', () => {
   let testDb: TestDatabase
@@ -34,14 +17,7 @@ describe('migration 007 on a store that has organizations already', () => {
   })
 
   it('tells signup organizations from admin ones, keeps every plan, and leaves keys unrotated', async () => {
-    const schema = database.kind === 'postgres' ? (database.schema ?? undefined) : undefined
-    const migrator = new Migrator({
-      db: database.db,
-      provider: { getMigrations: async () => BEFORE },
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    })
-    const before = await migrator.migrateToLatest()
-    expect(before.error).toBeUndefined()
+    await migrateUpTo(database, '006-contract-state')
     // Written as the code before 007 wrote them: no created_by, max_plan or replaced_by yet.
     const old = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>
     const org = (id: string, plan: string, createdAt: number) => ({

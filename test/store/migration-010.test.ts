@@ -1,32 +1,9 @@
 import type { Kysely } from 'kysely'
-import { type Migration, Migrator } from 'kysely/migration'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createActivitiesReader } from '../../src/store/activities.ts'
 import type { Database } from '../../src/store/db.ts'
-import { migrateToLatest } from '../../src/store/migrate.ts'
-import * as m001 from '../../src/store/migrations/001-organizations.ts'
-import * as m002 from '../../src/store/migrations/002-ledger-data.ts'
-import * as m003 from '../../src/store/migrations/003-network.ts'
-import * as m004 from '../../src/store/migrations/004-mainnet-layout.ts'
-import * as m005 from '../../src/store/migrations/005-coverage.ts'
-import * as m006 from '../../src/store/migrations/006-contract-state.ts'
-import * as m007 from '../../src/store/migrations/007-management.ts'
-import * as m008 from '../../src/store/migrations/008-actions.ts'
-import * as m009 from '../../src/store/migrations/009-auth-generation.ts'
+import { migrateToLatest, migrateUpTo } from '../../src/store/migrate.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
-
-/** The migrations before 010, under the names the migrator records. */
-const BEFORE: Record<string, Migration> = {
-  '001-organizations': m001,
-  '002-ledger-data': m002,
-  '003-network': m003,
-  '004-mainnet-layout': m004,
-  '005-coverage': m005,
-  '006-contract-state': m006,
-  '007-management': m007,
-  '008-actions': m008,
-  '009-auth-generation': m009,
-}
 
 const ACCOUNT = 'GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ'
 const FILLER = 'GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ'
@@ -61,14 +38,7 @@ describe('migration 010 on a store that has decoded actions already', () => {
   })
 
   it('renames actions and account_actions to activities and account_activities, keeping every row', async () => {
-    const schema = database.kind === 'postgres' ? (database.schema ?? undefined) : undefined
-    const migrator = new Migrator({
-      db: database.db,
-      provider: { getMigrations: async () => BEFORE },
-      ...(schema ? { migrationTableSchema: schema } : {}),
-    })
-    const before = await migrator.migrateToLatest()
-    expect(before.error).toBeUndefined()
+    await migrateUpTo(database, '009-auth-generation')
     // Written as the code before 010 wrote them, into the tables under their old names.
     const old = database.db as unknown as Kysely<Record<string, Record<string, unknown>>>
     await old
