@@ -20,7 +20,6 @@ import {
   type ReserveDataValue,
 } from './layout.ts'
 import {
-  accrueReserve,
   add,
   clonePositions,
   divCeil,
@@ -43,6 +42,7 @@ import {
   pool0Config,
   positionsEntry,
   resDataEntry,
+  reserveCache,
   sourceOf,
 } from './state.ts'
 
@@ -85,23 +85,6 @@ function movePositions(
     d.dSupply += BigInt(sign) * amount
   }
   return true
-}
-
-/** A transaction's reserve cache: each reserve accrued once, stored ones listed in load order. */
-function reserveCache(pool: PoolState, now: bigint) {
-  const cache = new Map<number, ReserveDataValue>()
-  const toStore: number[] = []
-  const load = (i: number, store: boolean): ReserveDataValue => {
-    if (store && !toStore.includes(i)) toStore.push(i)
-    let d = cache.get(i)
-    if (!d) {
-      const r = pool.reserves[i]!
-      d = accrueReserve(r.config, r.data, pool.config.bstopRate, now)
-      cache.set(i, d)
-    }
-    return d
-  }
-  return { cache, toStore, load }
 }
 
 /**

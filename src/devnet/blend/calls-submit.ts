@@ -9,7 +9,6 @@ import {
   type ReserveDataValue,
 } from './layout.ts'
 import {
-  accrueReserve,
   add,
   clonePositions,
   divCeil,
@@ -37,6 +36,7 @@ import {
   positionsEntry,
   type Req,
   resDataEntry,
+  reserveCache,
   sourceOf,
 } from './state.ts'
 
@@ -73,18 +73,7 @@ export function submit(
     changes: [],
     events: [],
   })
-  const cache = new Map<number, ReserveDataValue>()
-  const toStore: number[] = []
-  const load = (i: number, store: boolean): ReserveDataValue => {
-    if (store && !toStore.includes(i)) toStore.push(i)
-    let d = cache.get(i)
-    if (!d) {
-      const r = pool.reserves[i]!
-      d = accrueReserve(r.config, r.data, pool.config.bstopRate, now)
-      cache.set(i, d)
-    }
-    return d
-  }
+  const { cache, toStore, load } = reserveCache(pool, now)
   const existing = pool.users.get(account)
   const pos = existing ? clonePositions(existing.positions) : emptyPositions()
   const prevCount = pos.liabilities.size + pos.collateral.size

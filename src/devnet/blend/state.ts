@@ -22,7 +22,7 @@ import {
   type ReserveDataValue,
   type UserEmissionValue,
 } from './layout.ts'
-import { ORACLE_SCALAR } from './math.ts'
+import { accrueReserve, ORACLE_SCALAR } from './math.ts'
 
 /** The simulated Blend pools' in-memory state, their specs, and the ledger entries built from it. */
 
@@ -298,4 +298,21 @@ export function positionsEntry(
     buildPositionsValue(u.positions),
     u.modified,
   )
+}
+
+/** A transaction's reserve cache: each reserve accrued once, stored ones listed in load order. */
+export function reserveCache(pool: PoolState, now: bigint) {
+  const cache = new Map<number, ReserveDataValue>()
+  const toStore: number[] = []
+  const load = (i: number, store: boolean): ReserveDataValue => {
+    if (store && !toStore.includes(i)) toStore.push(i)
+    let d = cache.get(i)
+    if (!d) {
+      const r = pool.reserves[i]!
+      d = accrueReserve(r.config, r.data, pool.config.bstopRate, now)
+      cache.set(i, d)
+    }
+    return d
+  }
+  return { cache, toStore, load }
 }
