@@ -28,6 +28,7 @@
 //     BENCH_API_SMALL_ACCOUNTS=1000 BENCH_API_SMALL_LEDGERS=1000 BENCH_API_DURATION_S=3 \
 //     BENCH_API_PAIRS=2 npm run bench:api
 //   before and after a change: BENCH_API_BASELINE=../strata-before npm run bench:api
+//     (BENCH_API_ONLY=vault compares only the endpoints whose name has that word)
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
