@@ -1,9 +1,10 @@
-import { scValToNative, xdr } from '@stellar/stellar-sdk'
+import { Keypair, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import { createIndexer } from '../../src/indexer/index.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
 import { createLogger } from '../../src/logger.ts'
+import { PROTOCOLS } from '../../src/protocols/registry.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
@@ -236,6 +237,60 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
     if (close - Math.floor(row.tsMs / 1000) > MAX_PRICE_AGE_S) return null
     return roundHalfEven(amount * row.price, 10n ** BigInt(decimals + row.decimals - 7))
   }
+
+  it('stores only the activity types each module declares; the type filter refuses any other, naming them', async () => {
+    const stored = await t.database.db
+      .selectFrom('activities')
+      .select(['protocol', 'type'])
+      .distinct()
+      .execute()
+    expect(new Set(stored.map((r) => r.protocol))).toEqual(
+      new Set(['vaultprotocol', 'lendingprotocol', 'ammprotocol', 'yieldprotocol']),
+    )
+    const declared = new Map(PROTOCOLS.map((m) => [m.name, m.activityTypes]))
+    for (const row of stored)
+      expect(declared.get(row.protocol), `${row.protocol} ${row.type}`).toContain(row.type)
+
+    // The types of each protocol, as its contract's source names them (docs/api.md).
+    const lendingTypes =
+      'supply, withdraw, supply_collateral, withdraw_collateral, borrow, repay, new_auction, fill_auction, claim'
+    const every = [
+      'new_vault increase_collateral withdraw_collateral increase_debt pay_debt redeem liquidate liquidated transfer_debt',
+      lendingTypes.replaceAll(',', ''),
+      'add_liquidity remove_liquidity swap lp_transfer',
+      'deposit withdraw transfer rebalance',
+    ].flatMap((line) => line.split(' '))
+    const address = Keypair.random().publicKey()
+    const unknown = await get(`/v1/users/${address}/activities?type=nonexistent`)
+    expect(unknown.status).toBe(400)
+    const [detail] = unknown.body.error.details as Array<{ field: string; message: string }>
+    expect(detail!.field).toBe('type')
+    const listed = /^type must be one of (.*)$/.exec(detail!.message)?.[1]?.split(', ')
+    expect(new Set(listed)).toEqual(new Set(every))
+    expect(listed).toHaveLength(new Set(every).size)
+
+    const other = await get(`/v1/users/${address}/activities?protocol=lendingprotocol&type=swap`)
+    expect(other.status).toBe(400)
+    expect(other.body.error.details).toEqual([
+      { field: 'type', message: `type must be one of ${lendingTypes} for protocol lendingprotocol` },
+    ])
+
+    const swapper = stored.some((r) => r.type === 'swap')
+      ? (
+          await t.database.db
+            .selectFrom('activities')
+            .select('account')
+            .where('type', '=', 'swap')
+            .limit(1)
+            .executeTakeFirstOrThrow()
+        ).account
+      : address
+    const swaps = await get(`/v1/users/${swapper}/activities?protocol=ammprotocol&type=swap`)
+    expect(swaps.status).toBe(200)
+    expect(swaps.body.data.activities.length).toBeGreaterThan(0)
+    for (const a of swaps.body.data.activities)
+      expect(a).toMatchObject({ protocol: 'ammprotocol', type: 'swap' })
+  })
 
   it('all positions: AMM and yield sections are their endpoints, totals add every protocol', async () => {
     const last = devnet.latestLedger()

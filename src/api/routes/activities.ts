@@ -80,7 +80,26 @@ const ProtocolFilter = Type.String({
   pattern: `^(${PROTOCOL_NAMES.join('|')})$`,
   description: `One of ${PROTOCOL_NAMES.join(', ')}`,
 })
-const TypeFilter = Type.String({ pattern: '^[a-z_]{1,40}$', description: 'An action type, such as supply' })
+/** Every activity type of the registered modules, each once, in registry order. */
+const ACTIVITY_TYPES = [...new Set(PROTOCOLS.flatMap((p) => p.activityTypes))]
+const TypeFilter = Type.String({
+  pattern: '^[a-z_]{1,40}$',
+  description: `An activity type: ${ACTIVITY_TYPES.join(', ')}`,
+})
+
+/**
+ * The type filter, when given, names a type the chosen protocol (or any registered protocol) can
+ * record: anything else is a 400 listing the types allowed, never an empty page.
+ */
+function requireActivityType(type: string | undefined, protocol: string | undefined): void {
+  if (type === undefined) return
+  const module = protocol === undefined ? undefined : PROTOCOLS.find((p) => p.name === protocol)
+  const allowed = module?.activityTypes ?? ACTIVITY_TYPES
+  if (!allowed.includes(type)) {
+    const of = module ? ` for protocol ${module.name}` : ''
+    throw invalid('type', `type must be one of ${allowed.join(', ')}${of}`)
+  }
+}
 const LimitParam = Type.String({
   pattern: '^[0-9]{1,3}$',
   description: `A whole number from 1 to ${HISTORY_LIMIT_MAX} (default ${HISTORY_LIMIT_DEFAULT})`,
@@ -280,6 +299,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
         cursor?: string
       }
       const address = requireAddress((request.params as { address: string }).address)
+      requireActivityType(q.type, q.protocol)
       const range = parseRange(q)
       const limit = q.limit === undefined ? HISTORY_LIMIT_DEFAULT : Number(q.limit)
       if (limit < 1 || limit > HISTORY_LIMIT_MAX) {

@@ -2,6 +2,14 @@ import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import { type ActivityPlace, type ProtocolActivity, readEventActivities } from '../kit/protocol-module.ts'
 import { AMM } from './id.ts'
 
+/** Every activity type of this module. A pair's deposit and withdraw events, its swaps, and LP token transfers between accounts. */
+export const AMM_ACTIVITY_TYPES: readonly string[] = [
+  'add_liquidity',
+  'remove_liquidity',
+  'swap',
+  'lp_transfer',
+]
+
 /**
  * A pair's events as typed activities. Pair events carry topics `[String("SoroswapPair"),
  * Symbol(name)]` and a struct (a map sorted by field name) as data (contracts/pair/src/event.rs);

@@ -261,6 +261,11 @@ export interface ProtocolModule {
    */
   holderEntries?(network: NetworkConfig): Record<string, string[]>
   createAdapter(network: NetworkConfig): ProtocolAdapter
+  /**
+   * The `type` of every activity its adapter can emit (the activities endpoint refuses any other
+   * filter value, naming these); checked against what the adapters store in the cross-protocol tests.
+   */
+  activityTypes: readonly string[]
   /** The key of a stored item (as its adapter wrote it), so the account book can reload a snapshot. */
   itemKey(item: StoredItem): string
   positions: PositionsSurface

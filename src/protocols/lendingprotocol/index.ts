@@ -1,5 +1,6 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { ProtocolModule } from '../kit/protocol-module.ts'
+import { LENDING_ACTIVITY_TYPES } from './activities.ts'
 import { adaptLendingLedger, lendingItemKey } from './adapt-ledger.ts'
 import { LENDING } from './id.ts'
 import { renderEmissions, renderPool, renderReserves } from './pools.ts'
@@ -21,6 +22,7 @@ export const lendingProtocol: ProtocolModule = {
   contracts: pools,
   // PoolConfig (the pool's oracle, backstop take rate, status) and Name live in instance storage.
   instanceStorage: (network) => pools(network).map((c) => c.address),
+  activityTypes: LENDING_ACTIVITY_TYPES,
   createAdapter(network) {
     const addresses = new Set(pools(network).map((c) => c.address))
     return { adaptLedger: (ledger) => adaptLendingLedger(ledger, addresses) }

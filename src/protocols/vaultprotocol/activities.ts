@@ -3,6 +3,19 @@ import type { NetworkConfig } from '../../chain/network.ts'
 import type { ProtocolActivity } from '../kit/protocol-module.ts'
 import { VAULT } from './id.ts'
 
+/** Every activity type of this module. FxDAO 0.6.0 publishes no events: each is read from a successful call (its function name, or `liquidated` for every vault a liquidation closes). */
+export const VAULT_ACTIVITY_TYPES: readonly string[] = [
+  'new_vault',
+  'increase_collateral',
+  'withdraw_collateral',
+  'increase_debt',
+  'pay_debt',
+  'redeem',
+  'liquidate',
+  'liquidated',
+  'transfer_debt',
+]
+
 /**
  * FxDAO's activities, read from the calls: the vaults contract publishes no events (notes:
  * mainnet.md §1), so what a user did is the function its transaction invoked and the arguments it

@@ -1,6 +1,6 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { AccountGroupChange, ProtocolModule, StoredItem } from '../kit/protocol-module.ts'
-import { readVaultActivities } from './activities.ts'
+import { readVaultActivities, VAULT_ACTIVITY_TYPES } from './activities.ts'
 import { adaptVaultLedger } from './adapt-ledger.ts'
 import { VAULT } from './id.ts'
 import { renderVaultSnapshot, type VaultObject } from './positions.ts'
@@ -19,6 +19,7 @@ export const vaultProtocol: ProtocolModule = {
   // Positions come from persistent `Vault` entries alone; the instance storage's `VaultsInfo`
   // totals are kept as contract state for the TVL.
   instanceStorage: (network) => [network.contracts.vaultprotocol.address],
+  activityTypes: VAULT_ACTIVITY_TYPES,
   createAdapter(network) {
     const contract = network.contracts.vaultprotocol.address
     return {

@@ -1,5 +1,6 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
 import type { ProtocolModule } from '../kit/protocol-module.ts'
+import { YIELD_ACTIVITY_TYPES } from './activities.ts'
 import { adaptYieldLedger, type YieldWatch, yieldItemKey } from './adapt-ledger.ts'
 import { YIELD } from './id.ts'
 import { renderYieldPool, renderYieldReserves, vaultsOf } from './pools.ts'
@@ -38,6 +39,7 @@ export const yieldProtocol: ProtocolModule = {
   instanceStorage: (network) => listed(network).map((c) => c.address),
   holderEntries: (network) =>
     Object.fromEntries([...assetHolders(network)].map(([asset, vaults]) => [asset, [...vaults]])),
+  activityTypes: YIELD_ACTIVITY_TYPES,
   createAdapter(network) {
     const watch: YieldWatch = {
       vaults: new Set(vaultsOf(network).map((c) => c.address)),
