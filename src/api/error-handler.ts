@@ -11,7 +11,20 @@ interface ValidationIssue {
   data?: unknown
   params?: Record<string, unknown>
   /** The failing schema (ajv's `verbose` option); its description words pattern failures. */
-  parentSchema?: { description?: string; anyOf?: Array<{ const?: unknown }>; format?: string }
+  parentSchema?: {
+    description?: string
+    anyOf?: BranchSchema[]
+    format?: string
+    properties?: Record<string, unknown>
+  }
+}
+
+/** A branch of a union, as far as its wording needs. */
+interface BranchSchema {
+  const?: unknown
+  type?: string
+  format?: string
+  description?: string
 }
 
 function fieldOf(issue: ValidationIssue): string {
@@ -53,15 +66,22 @@ function messageOf(issue: ValidationIssue): string {
       return schema.description ? `must be ${lowerFirst(schema.description)}` : 'is not in the expected form'
     case 'anyOf':
     case 'oneOf': {
-      const allowed = (schema.anyOf ?? []).filter((branch) => 'const' in branch).map((branch) => branch.const)
-      return allowed.length > 0 ? `must be one of ${listed(allowed)}` : 'is not any of the accepted forms'
+      const branches = schema.anyOf ?? []
+      const allowed = branches.filter((branch) => 'const' in branch).map((branch) => branch.const)
+      if (allowed.length === branches.length && allowed.length > 0) return `must be one of ${listed(allowed)}`
+      const forms = branches.map(branchWords)
+      return forms.length > 0 ? `must be ${orList(forms)}` : 'is not in an accepted form'
+    }
+    case 'minProperties': {
+      const fields = Object.keys(schema.properties ?? {})
+      return fields.length > 0 ? `must set at least one of ${fields.join(', ')}` : 'must not be empty'
     }
     case 'const':
       return `must be ${JSON.stringify(params.allowedValue)}`
     case 'enum':
       return `must be one of ${listed((params.allowedValues as unknown[]) ?? [])}`
     case 'type':
-      return `must be ${params.type === 'integer' || params.type === 'object' || params.type === 'array' ? `an ${params.type}` : `a ${params.type}`}`
+      return `must be ${typeWords(String(params.type))}`
     case 'minLength':
       return Number(params.limit) === 1 ? 'must not be empty' : `must be at least ${params.limit} characters`
     case 'maxLength':
@@ -80,7 +100,26 @@ function messageOf(issue: ValidationIssue): string {
       return `must be ${FORMAT_WORDS[format] ?? `a valid ${format}`}`
     }
   }
-  return issue.message ?? 'is invalid'
+  // Never the validator's own wording ("must NOT have …"): a keyword not worded above is named.
+  return 'is invalid'
+}
+
+/** How one branch of a union reads in "must be …": its value, its format, or its type. */
+function branchWords(branch: BranchSchema): string {
+  if ('const' in branch) return JSON.stringify(branch.const)
+  if (branch.type === 'null') return 'null'
+  if (branch.format !== undefined) return FORMAT_WORDS[branch.format] ?? `a valid ${branch.format}`
+  if (branch.description !== undefined) return lowerFirst(branch.description)
+  return typeWords(branch.type ?? 'value')
+}
+
+function typeWords(type: string): string {
+  return type === 'integer' || type === 'object' || type === 'array' ? `an ${type}` : `a ${type}`
+}
+
+/** "a, b or c". */
+function orList(items: string[]): string {
+  return items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`
 }
 
 function lowerFirst(text: string): string {

@@ -183,6 +183,31 @@ describe('validation messages and the quota', () => {
     for (const response of [pin, huge, body]) expect(response.body).not.toMatch(jargon)
   })
 
+  it('words a body with nothing to change and a value of no accepted form, never in the validator jargon', async () => {
+    const user = await signUp(t.app)
+    const patch = (payload: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: '/v1/org/billing',
+        headers: { ...bearer(user.access_token), 'content-type': 'application/json' },
+        payload,
+      })
+    const empty = await patch({})
+    expect(empty.statusCode).toBe(400)
+    expect(empty.json().error.details).toEqual([
+      { field: '(body)', message: '(body) must set at least one of plan, billing_email' },
+    ])
+    const wrong = await patch({ billing_email: 5 })
+    expect(wrong.statusCode).toBe(400)
+    expect(wrong.json().error.details).toEqual([
+      { field: 'billing_email', message: 'billing_email must be an email address or null' },
+    ])
+    for (const response of [empty, wrong]) {
+      expect(response.body).not.toMatch(jargon)
+      expect(response.body).not.toMatch(/accepted forms|properties/)
+    }
+  })
+
   it('does not spend the quota on an invalid address', async () => {
     const key = await createKey(t.app)
     const good = `/v1/users/${Keypair.random().publicKey()}/positions/vaultprotocol`
