@@ -20,6 +20,17 @@ export const LedgerPin = Type.String({
   description: LEDGER_PIN_WORDS,
 })
 
+/** The ledger of an `/at/{ledger}` path: a pin, or `latest`, the last indexed ledger. */
+export const AtLedger = Type.String({
+  pattern: '^([0-9]{1,19}|latest)$',
+  description: `${LEDGER_PIN_WORDS}, or latest (the last indexed ledger)`,
+})
+
+/** An `/at/{ledger}` path's ledger: `latest` is the checkpoint (null, as an omitted pin is). */
+export function parseAtLedger(value: string, field: string): number | bigint | null {
+  return value === 'latest' ? null : parseLedgerPin(value, field)
+}
+
 /**
  * Addresses recently found valid. Decoding a StrKey and its CRC16 costs about 12 µs in a busy
  * server, paid twice per data request (before the quota, and by the route); an address is valid

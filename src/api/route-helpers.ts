@@ -62,7 +62,7 @@ export function seekOfSurface(protocols: readonly string[]) {
     const { address, ledger } = request.params as { address?: string; ledger?: string }
     const raw = ledger ?? (request.query as { as_of_ledger?: string } | undefined)?.as_of_ledger
     if (typeof address !== 'string') return null
-    if (raw === undefined) return { protocols, address, pin: null }
+    if (raw === undefined || ledger === 'latest') return { protocols, address, pin: null }
     if (/^[0-9]{1,15}$/.test(raw)) return { protocols, address, pin: Number(raw) }
     return BEYOND_SAFE.test(raw) ? { protocols, address, pin: null } : null
   }

@@ -227,6 +227,40 @@ describe('vault positions at a ledger', () => {
     expect(plain.data.vaults[0].rate_ledger).toBeUndefined()
   })
 
+  it('/at/latest values the latest snapshot at the last indexed ledger, as /at/{that ledger} does', async () => {
+    // An account still holding vaults at the head, its last snapshot before it.
+    const [address, list] = [...model.snapshots].find(([, l]) => (l.at(-1)?.vaults.size ?? 0) > 0)!
+    const last = list.at(-1)!
+    const latest = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${address}/positions/vaultprotocol/at/latest`,
+      headers: apiKey(key),
+    })
+    expect(latest.statusCode).toBe(200)
+    const body = latest.json()
+    expect(body.meta.requested_ledger).toBeNull()
+    expect(body.meta.last_indexed_ledger).toBe(model.last)
+    expect(body.meta.as_of_ledger).toBe(last.ledger)
+    expect(body.data.vaults).toEqual(expectedVaults(last, model.last, true))
+    const pinned = await t.app.inject({
+      method: 'GET',
+      url: `/v1/users/${address}/positions/vaultprotocol/at/${model.last}`,
+      headers: apiKey(key),
+    })
+    expect(pinned.json().data).toEqual(body.data)
+    for (const bad of ['Latest', 'latest1', 'now']) {
+      const refused = await t.app.inject({
+        method: 'GET',
+        url: `/v1/users/${address}/positions/vaultprotocol/at/${bad}`,
+        headers: apiKey(key),
+      })
+      expect(refused.statusCode, bad).toBe(400)
+      expect(refused.json().error.details[0].message).toBe(
+        'ledger must be a ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger)',
+      )
+    }
+  })
+
   it('agrees with the reference model on every account at every ledger where something changed, and around it', async () => {
     let compared = 0
     for (const [address, list] of model.snapshots) {

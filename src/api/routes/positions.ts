@@ -10,7 +10,7 @@ import type { ProtocolModule } from '../../protocols/kit/protocol-module.ts'
 import { buildHistorySchema, buildPositionsSchema } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
-import { AddressParam, LedgerPin, parseLedgerPin } from '../params.ts'
+import { AddressParam, AtLedger, LedgerPin, parseAtLedger, parseLedgerPin } from '../params.ts'
 import {
   compileSurfaceSerializers,
   DATA_ERRORS,
@@ -108,17 +108,17 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
         config: { auth: 'api_key', scope: DATA_SCOPE, seek },
         schema: {
           summary: surface.atSummary,
-          description: surface.atDescription,
+          description: `${surface.atDescription} \`{ledger}\` may be \`latest\`: the last indexed ledger (what the positions are worth now; \`meta.requested_ledger\` is then null, as with no pin).`,
           tags: ['positions'],
           security: [{ apiKey: [] }],
-          params: Type.Object({ address: AddressParam, ledger: LedgerPin }),
+          params: Type.Object({ address: AddressParam, ledger: AtLedger }),
           querystring: Type.Object({}, { additionalProperties: false }),
           response: { 200: schema, ...DATA_ERRORS },
         },
       },
       (request, reply) => {
         const { address, ledger } = request.params as { address: string; ledger: string }
-        return answer(module, request, reply, address, parseLedgerPin(ledger, 'ledger'), true)
+        return answer(module, request, reply, address, parseAtLedger(ledger, 'ledger'), true)
       },
     )
 
