@@ -69,8 +69,11 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
         response: {
           200: Type.Object({
             data: Type.Array(AuditEventSchema),
-            next_cursor: Type.Union([Type.String(), Type.Null()], {
-              description: 'Pass as `cursor` for the next page; null on the last page',
+            meta: Type.Object({
+              limit: Type.Integer({ description: 'The page size used' }),
+              next_cursor: Type.Union([Type.String(), Type.Null()], {
+                description: 'Pass as `cursor` for the next (older) page; null on the last page',
+              }),
             }),
           }),
           ...errorResponses('invalid_request', 'unauthorized'),
@@ -98,7 +101,8 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
           client_ip: event.client_ip,
           details: event.details,
         })),
-        next_cursor: rows.length > limit && last ? encodeCursor(last.seq) : null,
+        // Paging in `meta`, as every list of the API has it.
+        meta: { limit, next_cursor: rows.length > limit && last ? encodeCursor(last.seq) : null },
       }
     },
   )

@@ -2,7 +2,10 @@ import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import { type ActivityPlace, type ProtocolActivity, readEventActivities } from '../kit/protocol-module.ts'
 import { AMM } from './id.ts'
 
-/** Every activity type of this module. A pair's deposit and withdraw events, its swaps, and LP token transfers between accounts. */
+/**
+ * Every activity type of this module. A pair's deposit and withdraw events, its swaps, and LP
+ * token transfers between accounts.
+ */
 export const AMM_ACTIVITY_TYPES: readonly string[] = [
   'add_liquidity',
   'remove_liquidity',

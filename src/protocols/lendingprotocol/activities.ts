@@ -18,7 +18,10 @@ export const POOL_REQUEST_EVENTS = [
 ] as const
 export type PoolRequestEvent = (typeof POOL_REQUEST_EVENTS)[number]
 
-/** Every activity type of the lending module. The pool events blend-contracts-v2 publishes that name an account (pool/src/events.rs). */
+/**
+ * Every activity type of the lending module. The pool events blend-contracts-v2 publishes that
+ * name an account (pool/src/events.rs).
+ */
 export const LENDING_ACTIVITY_TYPES: readonly string[] = [
   ...POOL_REQUEST_EVENTS,
   'new_auction',

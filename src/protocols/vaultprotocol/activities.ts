@@ -3,7 +3,10 @@ import type { NetworkConfig } from '../../chain/network.ts'
 import type { ProtocolActivity } from '../kit/protocol-module.ts'
 import { VAULT } from './id.ts'
 
-/** Every activity type of this module. FxDAO 0.6.0 publishes no events: each is read from a successful call (its function name, or `liquidated` for every vault a liquidation closes). */
+/**
+ * Every activity type of this module. FxDAO 0.6.0 publishes no events: each is read from a
+ * successful call (its function name, or `liquidated` for every vault a liquidation closes).
+ */
 export const VAULT_ACTIVITY_TYPES: readonly string[] = [
   'new_vault',
   'increase_collateral',

@@ -2,7 +2,10 @@ import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import { type ActivityPlace, type ProtocolActivity, readEventActivities } from '../kit/protocol-module.ts'
 import { YIELD } from './id.ts'
 
-/** Every activity type of this module. A vault's deposit, withdraw and rebalance events, and transfers of its shares. */
+/**
+ * Every activity type of this module. A vault's deposit, withdraw and rebalance events, and
+ * transfers of its shares.
+ */
 export const YIELD_ACTIVITY_TYPES: readonly string[] = ['deposit', 'withdraw', 'transfer', 'rebalance']
 
 /**
