@@ -44,6 +44,7 @@ import {
   resDataEntry,
   reserveCache,
   sourceOf,
+  writePositions,
 } from './state.ts'
 
 /** User liquidations: `new_auction` on unhealthy borrowers and the liquidator's fills. */
@@ -253,19 +254,7 @@ function fillTx(s: BlendSim, w: WorldState, pool: PoolState, account: number): S
     r.modified = w.sequence
     changes.push({ type: 3, state: before }, { type: 1, updated: resDataEntry(pool, r) })
   }
-  if (fillerState) {
-    const before = positionsEntry(s, pool, filler, fillerState)
-    fillerState.positions = fillerPos
-    fillerState.modified = w.sequence
-    changes.push(
-      { type: 3, state: before },
-      { type: 1, updated: positionsEntry(s, pool, filler, fillerState) },
-    )
-  } else {
-    const created = { positions: fillerPos, modified: w.sequence }
-    pool.users.set(filler, created)
-    changes.push({ type: 0, created: positionsEntry(s, pool, filler, created) })
-  }
+  writePositions(s, pool, w, filler, fillerState, fillerPos, changes)
   return {
     source: sourceOf(s, filler),
     contract: pool.id,

@@ -33,11 +33,11 @@ import {
   type BlendSim,
   byAsset,
   type PoolState,
-  positionsEntry,
   type Req,
   resDataEntry,
   reserveCache,
   sourceOf,
+  writePositions,
 } from './state.ts'
 
 /** Oracle prices (14 decimals) of the reserves, as the feed last published them. */
@@ -187,16 +187,7 @@ export function submit(
     r.modified = w.sequence
     changes.push({ type: 3, state: before }, { type: 1, updated: resDataEntry(pool, r) })
   }
-  if (existing) {
-    const before = positionsEntry(s, pool, account, existing)
-    existing.positions = pos
-    existing.modified = w.sequence
-    changes.push({ type: 3, state: before }, { type: 1, updated: positionsEntry(s, pool, account, existing) })
-  } else {
-    const user = { positions: pos, modified: w.sequence }
-    pool.users.set(account, user)
-    changes.push({ type: 0, created: positionsEntry(s, pool, account, user) })
-  }
+  writePositions(s, pool, w, account, existing, pos, changes)
   return {
     source: sourceOf(s, account),
     contract: pool.id,

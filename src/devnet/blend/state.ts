@@ -4,6 +4,7 @@ import { createSacEvents, type SacEvents } from '../ledger/sac-events.ts'
 import { buildAccountAddress, buildContractAddress } from '../ledger/scval.ts'
 import { BLEND_POOL_NAMES, type DevnetIdentities } from '../world/identities.ts'
 import { createRng, type Rng } from '../world/prng.ts'
+import type { WorldState } from '../world/world-state.ts'
 import {
   type AuctionValue,
   buildPoolInstanceStorage,
@@ -315,4 +316,29 @@ export function reserveCache(pool: PoolState, now: bigint) {
     return d
   }
   return { cache, toStore, load }
+}
+
+/**
+ * Writes an account's `Positions` entry in a transaction's changes: updated after its pre-image
+ * when the account had one (`existing`), created otherwise.
+ */
+export function writePositions(
+  s: BlendSim,
+  pool: PoolState,
+  w: WorldState,
+  account: number,
+  existing: UserState | undefined,
+  positions: PositionsValue,
+  changes: xdr.LedgerEntryChangeWire[],
+): void {
+  if (existing) {
+    const before = positionsEntry(s, pool, account, existing)
+    existing.positions = positions
+    existing.modified = w.sequence
+    changes.push({ type: 3, state: before }, { type: 1, updated: positionsEntry(s, pool, account, existing) })
+  } else {
+    const created = { positions, modified: w.sequence }
+    pool.users.set(account, created)
+    changes.push({ type: 0, created: positionsEntry(s, pool, account, created) })
+  }
 }
