@@ -189,6 +189,8 @@ export function expectLending(
 }
 
 const nullableDecimal = (value: bigint | null) => (value === null ? null : decimal(value, 7))
+/** Epoch seconds as RFC 3339 (UTC, milliseconds), as docs/api.md's conventions write timestamps. */
+const iso = (seconds: bigint | number) => new Date(Number(seconds) * 1000).toISOString()
 
 const f7 = (value: bigint | number) => decimal(BigInt(value), 7)
 const STATUS = ['admin_active', 'active', 'admin_on_ice', 'on_ice', 'admin_frozen', 'frozen', 'setup']
@@ -218,6 +220,57 @@ function rates(config: Record<string, number>, data: Record<string, bigint>, bst
   return [util, ir, floorDiv(ir * capture, S7)]
 }
 
+/**
+ * (1 + apr/n)^n − 1 at 7 decimals (blend-sdk-js reserve.ts: borrow n = 365, supply n = 52) as one
+ * exact fraction, its powers built by n plain multiplications, rounded up or down once.
+ */
+function apy(apr: bigint, n: number, up: boolean) {
+  const unit = BigInt(n) * S7
+  let grown = 1n
+  let denominator = 1n
+  for (let k = 0; k < n; k++) {
+    grown *= unit + apr
+    denominator *= unit
+  }
+  const numerator = (grown - denominator) * S7
+  return up ? ceilDiv(numerator, denominator) : floorDiv(numerator, denominator)
+}
+
+/**
+ * Emission APR of one reserve token as blend-ui's `estimateEmissionsApr` over the SDK's
+ * `emissionsPerYearPerToken`, with oracle prices: eps/10^14 × 31,536,000 × BLND price ÷ (held ×
+ * asset price), as one fraction rounded down; the rules for 0 and null as docs/api.md states them.
+ */
+function emissionAprOf(
+  model: LendingModel,
+  chain: DevnetChain,
+  pool: string,
+  id: number,
+  held: bigint,
+  decimals: number,
+  v: Valuing,
+) {
+  const data = stateAt(model, `${pool}|EmisData|${id}`, v.ledger)
+  if (!data) return [0n, null] as const
+  const { eps, expiration } = data.value as { eps: bigint; expiration: bigint }
+  const close = BigInt(model.base.closeTimes.get(v.ledger)!)
+  if (eps === 0n || expiration <= close) return [0n, null] as const
+  if (held === 0n) return [null, 'no_holders'] as const
+  const blnd = stateAt(model, `${pool}|BLNDTkn`, v.ledger)
+  if (!blnd) return [null, 'emission_token_missing'] as const
+  const asset = price(
+    model,
+    chain,
+    (stateAt(model, `${pool}|ResList`, v.ledger)!.value as string[])[id >> 1]!,
+    v,
+  )
+  if (asset.problem) return [null, asset.problem] as const
+  const b = price(model, chain, String(blnd.value), v)
+  if (b.problem) return [null, b.problem] as const
+  const numerator = eps * 31_536_000n * b.price * 10n ** BigInt(decimals + asset.decimals) * S7
+  return [floorDiv(numerator, 10n ** BigInt(14 + b.decimals) * held * asset.price), null] as const
+}
+
 /** The pool endpoint's `data` and `meta.as_of_ledger` at a ledger. */
 export function expectPool(model: LendingModel, chain: DevnetChain, pool: string, v: Valuing) {
   const info = chain.network.contracts.lendingprotocol.find((p) => p.address === pool)!
@@ -243,8 +296,10 @@ export function expectPool(model: LendingModel, chain: DevnetChain, pool: string
     const [su, bu] = [usd(supplied), usd(borrowed)]
     suppliedUsd = suppliedUsd === null || su === null ? null : suppliedUsd + su
     borrowedUsd = borrowedUsd === null || bu === null ? null : borrowedUsd + bu
+    const [supplyEmission, supplyReason] = emissionAprOf(model, chain, pool, index * 2 + 1, supplied, dec, v)
+    const [borrowEmission, borrowReason] = emissionAprOf(model, chain, pool, index * 2, borrowed, dec, v)
     return {
-      pool,
+      contract_address: pool,
       asset,
       index,
       decimals: dec,
@@ -269,8 +324,16 @@ export function expectPool(model: LendingModel, chain: DevnetChain, pool: string
       utilization: f7(util!),
       borrow_apr: f7(borrowApr!),
       supply_apr: f7(supplyApr!),
+      borrow_apy: f7(apy(borrowApr!, 365, true)),
+      supply_apy: f7(apy(supplyApr!, 52, false)),
+      rates_unavailable_reason: null,
+      supply_emission_apr: supplyEmission === null ? null : f7(supplyEmission),
+      supply_emission_apr_unavailable_reason: supplyReason,
+      borrow_emission_apr: borrowEmission === null ? null : f7(borrowEmission),
+      borrow_emission_apr_unavailable_reason: borrowReason,
+      computed_ledger: v.ledger,
       ir_mod: f7(d.ir_mod!),
-      last_time: Number(d.last_time),
+      last_accrued_at: iso(d.last_time!),
       rate_ledger: data.ledger,
       config_ledger: rc.ledger,
       supplied_usd: su === null ? null : f7(su),
@@ -282,7 +345,7 @@ export function expectPool(model: LendingModel, chain: DevnetChain, pool: string
   return {
     asOfLedger: asOf < 0 ? null : asOf,
     data: {
-      address: pool,
+      contract_address: pool,
       name: name ? String(name.value) : info.name,
       config: cfg
         ? {
@@ -313,15 +376,15 @@ export function expectEmissions(model: LendingModel, ledger: number) {
         if (!data) return []
         return [
           {
-            pool,
+            contract_address: pool,
             reserve_token_id: id,
             asset,
             token_type: id % 2 === 0 ? 'd_token' : 'b_token',
             share: shares[id] === undefined ? null : f7(shares[id]!),
             eps: decimal(data.value.eps, 14),
-            expiration: Number(data.value.expiration),
+            expires_at: iso(data.value.expiration),
             index: decimal(data.value.index, 14),
-            last_time: Number(data.value.last_time),
+            index_updated_at: iso(data.value.last_time),
             ledger: data.ledger,
           },
         ]

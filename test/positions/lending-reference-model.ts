@@ -10,7 +10,7 @@ import { buildReferenceModel, latestAtOrBefore, type ReferenceModel } from './re
  *   and its `UserEmis({reserve_id, user})` entries; a snapshot is written at a ledger where that
  *   state differs at the end from the start, each item keeping the ledger it last changed at;
  * - the pools' `ResList`, `ResData`, `ResConfig`, `EmisData`, `PoolEmis` and instance `Config`,
- *   `Name` are kept per ledger (the last write of a ledger stands);
+ *   `Name`, `BLNDTkn` are kept per ledger (the last write of a ledger stands);
  * - prices and close times come from the vault reference model's reading of Reflector.
  */
 
@@ -60,7 +60,7 @@ export interface RefPoolEvent {
 export interface LendingModel {
   base: ReferenceModel
   pools: string[]
-  /** `${pool}|${entry}`: `ResList`, `PoolEmis`, `Config`, `Name`, `ResData|asset`, `ResConfig|asset`, `EmisData|id`. */
+  /** `${pool}|${entry}`: `ResList`, `PoolEmis`, `Config`, `Name`, `BLNDTkn`, `ResData|asset`, `ResConfig|asset`, `EmisData|id`. */
   state: Map<string, Versioned[]>
   snapshots: Map<string, RefLendingSnapshot[]>
   events: RefPoolEvent[]
@@ -120,7 +120,8 @@ export function buildLendingModel(chain: DevnetChain): LendingModel {
         const pool = change.contract
         if (change.key === 'instance') {
           for (const [k, v] of change.val as [unknown, unknown][]) {
-            if (k === 'Config' || k === 'Name') putState(`${pool}|${k}`, ledger.sequence, v)
+            if (k === 'Config' || k === 'Name' || k === 'BLNDTkn')
+              putState(`${pool}|${k}`, ledger.sequence, v)
           }
           continue
         }

@@ -49,6 +49,7 @@ function readFixture() {
   return { ...found, closeTime: Number(lcm.v2.ledgerHeader.header.scpValue.closeTime) }
 }
 
+const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
 const decimal = (value: bigint, decimals: number) =>
   `${value / 10n ** BigInt(decimals)}.${(value % 10n ** BigInt(decimals)).toString().padStart(decimals, '0')}`
 
@@ -122,7 +123,10 @@ describe('pubnet ledger 63092996: a Blend Fixed v2 supply by a DeFindex strategy
     })
     expect(response.statusCode).toBe(200)
     const body = response.json()
+    expect(body.data.contract_address).toBe(POOL)
     const d = fixture.resData!
+    const supplied = (d.b_supply! * d.b_rate!) / 10n ** 12n
+    const borrowed = ceilDiv(d.d_supply! * d.d_rate!, 10n ** 12n)
     const usdc = body.data.reserves.find((r: { asset: string }) => r.asset === USDC)
     expect(usdc).toMatchObject({
       index: 1,
@@ -131,12 +135,25 @@ describe('pubnet ledger 63092996: a Blend Fixed v2 supply by a DeFindex strategy
       b_supply: decimal(d.b_supply!, 7),
       d_supply: decimal(d.d_supply!, 7),
       ir_mod: decimal(d.ir_mod!, 7),
-      last_time: Number(d.last_time),
+      last_accrued_at: new Date(Number(d.last_time) * 1000).toISOString(),
       rate_ledger: LEDGER,
       config_ledger: null,
       c_factor: null,
+      // Utilization needs the ResData alone (reserve.rs): ceil(borrowed × 10^7 / supplied).
+      utilization: decimal(ceilDiv(borrowed * 10n ** 7n, supplied), 7),
+      // The curve needs the ResConfig, which this store never saw.
       borrow_apr: null,
+      borrow_apy: null,
+      supply_apr: null,
+      supply_apy: null,
+      rates_unavailable_reason: 'config_missing',
+      computed_ledger: LEDGER,
     })
+    // The pool's emissions predate this store: unknown, not zero.
+    for (const side of ['supply', 'borrow']) {
+      expect(usdc[`${side}_emission_apr`]).toBeNull()
+      expect(usdc[`${side}_emission_apr_unavailable_reason`]).toBe('emissions_missing')
+    }
     expect(body.data.config).toBeNull()
     expect(body.meta).toMatchObject({ as_of_ledger: LEDGER, partial_result: true })
     expect(d.last_time).toBe(BigInt(fixture.closeTime))

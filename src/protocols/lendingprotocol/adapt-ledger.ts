@@ -17,7 +17,7 @@ import { readLendingActivities } from './activities.ts'
  * `UserEmis({reserve_id, user})` = `{accrued, index}`, are part of the account's state too: a claim
  * or an accrual changes what it is owed. The pool's own state is kept as history: `ResData(asset)`,
  * `ResConfig(asset)`, `ResList`, `EmisData(res_token_id)`, `PoolEmis`, and from instance storage
- * `Config` (PoolConfig) and `Name`.
+ * `Config` (PoolConfig), `Name` and `BLNDTkn` (the token it emits).
  */
 
 export type BalanceKind = 'collateral' | 'liabilities' | 'supply'
@@ -73,6 +73,8 @@ export const STATE = {
   poolEmis: 'PoolEmis',
   config: 'Config',
   name: 'Name',
+  /** The token the pool emits (BLND), from instance storage. */
+  emissionToken: 'BLNDTkn',
 } as const
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -165,7 +167,7 @@ export function adaptLendingLedger(ledger: DecodedLedger, pools: ReadonlySet<str
     for (const instance of tx.instanceChanges) {
       if (!pools.has(instance.contract)) continue
       for (const { key, value } of instance.storage) {
-        if (key === STATE.config || key === STATE.name) {
+        if (key === STATE.config || key === STATE.name || key === STATE.emissionToken) {
           states.push({ contract: instance.contract, key, value: toStoredValue(value) })
         }
       }

@@ -45,7 +45,7 @@ export const lendingProtocol: ProtocolModule = {
     dataSchema: LendingPoolData,
     summary: 'A Blend pool at a ledger',
     description:
-      "The pool's `PoolConfig` and name, and each reserve: asset, factors, interest curve, b/d rates and supplies, underlying supplied and borrowed, utilization, borrow and supply APR from the curve, and USD totals, each entry as the pool last wrote it at or before `as_of_ledger` (the head when omitted). `meta.as_of_ledger` is the latest ledger at which one of those entries was written. 404 for a contract the network description does not list as a Blend pool.",
+      "The pool's `PoolConfig` and name, and each reserve: asset, factors, interest curve, b/d rates and supplies, underlying supplied and borrowed, utilization, borrow and supply APR from the curve and their APYs as Blend's UI compounds them, BLND emission APR per side, and USD totals, each entry as the pool last wrote it at or before `as_of_ledger` (the head when omitted); `computed_ledger` is the ledger the figures are computed at. `meta.as_of_ledger` is the latest ledger at which one of those entries was written. 404 for a contract the network description does not list as a Blend pool.",
     find: (network, pool) => pools(network).find((p) => p.address === pool) ?? null,
     render: renderPool,
   },
@@ -61,7 +61,7 @@ export const lendingProtocol: ProtocolModule = {
     dataSchema: LendingEmissionsData,
     summary: 'Blend emissions at a ledger',
     description:
-      "Per pool and reserve token: eps, expiration, index and last_time as the pool's `EmisData` last stated them at or before `as_of_ledger` (not projected), with the reserve, whether it is the b- or d-token, and its share of the pool's emissions.",
+      "Per pool and reserve token: eps, `expires_at`, index and `index_updated_at` as the pool's `EmisData` last stated them at or before `as_of_ledger` (not projected), with the reserve, whether it is the b- or d-token, and its share of the pool's emissions.",
     empty: () => ({ emissions: [] }),
     render: renderEmissions,
   },

@@ -3,8 +3,37 @@ import { NullableAmount, nullableInteger, nullableString } from '../kit/response
 
 const SEVEN = '7 decimals'
 
+const Timestamp = (description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description })
+
+const RATES_REASONS = ['rate_missing', 'config_missing', 'pool_config_missing', null]
+const EMISSION_REASONS = [
+  'emissions_missing',
+  'rate_missing',
+  'config_missing',
+  'close_time_missing',
+  'no_holders',
+  'emission_token_missing',
+  'price_missing',
+  'price_stale',
+  null,
+]
+const EMISSION_REASONS_TEXT =
+  "`emissions_missing` (the token's `EmisData` was never seen and the store lacks the pool's history before its first ledger), `rate_missing` (no `ResData`), `config_missing` (the asset's decimals are unknown), `close_time_missing` (the ledger's close time is unknown, so expiry cannot be judged), `no_holders` (nothing supplied or borrowed: BLND per dollar held is undefined), `emission_token_missing` (the pool's `BLNDTkn` was never seen), `price_missing` or `price_stale` (the asset's or BLND's USD price)"
+
+const EmissionApr = (side: string) =>
+  NullableAmount(
+    `BLND emitted to ${side} a year, in USD per USD ${side === 'suppliers' ? 'supplied' : 'borrowed'}: eps × 31,536,000 × BLND price ÷ (${side === 'suppliers' ? 'supplied' : 'borrowed'} × the asset's price), both prices at the ledger, ${SEVEN} rounded down; 0 when the token has no \`EmisData\` (in a history the store holds whole), no eps, or its emissions expired by the ledger's close time; null with the reason otherwise`,
+  )
+const EmissionReason = (field: string) =>
+  Type.Unsafe<string | null>({
+    type: ['string', 'null'],
+    enum: EMISSION_REASONS,
+    description: `Why \`${field}\` is null: ${EMISSION_REASONS_TEXT}; null when it is set`,
+  })
+
 const Reserve = Type.Object({
-  pool: Type.String({ description: 'The Blend pool (C…)' }),
+  contract_address: Type.String({ description: 'The Blend pool (C…)' }),
   asset: Type.String({ description: "The reserve's asset contract (C…)" }),
   index: nullableInteger("The reserve's index in the pool's `ResList` (its key in `Positions`)"),
   decimals: nullableInteger("The asset's decimals (b- and d-tokens have the same)"),
@@ -38,8 +67,30 @@ const Reserve = Type.Object({
   supply_apr: NullableAmount(
     `borrow_apr × floor(utilization × (1 − backstop take rate)), rounded down; 0 with nothing borrowed, ${SEVEN}`,
   ),
+  borrow_apy: NullableAmount(
+    `(1 + borrow_apr / 365)^365 − 1: compounded daily, as Blend's UI estimates it, computed exactly and rounded up, ${SEVEN}`,
+  ),
+  supply_apy: NullableAmount(
+    `(1 + supply_apr / 52)^52 − 1: compounded weekly, as Blend's UI estimates it, computed exactly and rounded down, ${SEVEN}`,
+  ),
+  rates_unavailable_reason: Type.Unsafe<'rate_missing' | 'config_missing' | 'pool_config_missing' | null>({
+    type: ['string', 'null'],
+    enum: RATES_REASONS,
+    description:
+      "Why a rate is null: `rate_missing` (the reserve's `ResData` was never seen: every rate is null), `config_missing` (its `ResConfig`: the APRs and APYs), `pool_config_missing` (the pool's `Config`, whose backstop take rate the supply rates need); null when every rate is set",
+  }),
+  supply_emission_apr: EmissionApr('suppliers'),
+  supply_emission_apr_unavailable_reason: EmissionReason('supply_emission_apr'),
+  borrow_emission_apr: EmissionApr('borrowers'),
+  borrow_emission_apr_unavailable_reason: EmissionReason('borrow_emission_apr'),
+  computed_ledger: Type.Integer({
+    description:
+      "The ledger the utilization, APRs, APYs and emission APRs are computed at: the pin, or the checkpoint when the pin is above it or omitted. Their inputs are the entries in force there (`rate_ledger`, `config_ledger`, the pool config's `ledger`, the emissions endpoint's `ledger`) and the prices at or before it",
+  }),
   ir_mod: NullableAmount(`The rate modifier, ${SEVEN}`),
-  last_time: nullableInteger('When the pool last accrued the reserve (epoch seconds)'),
+  last_accrued_at: Timestamp(
+    'When the pool last accrued the reserve (`ResData.last_time`), RFC 3339; null when the `ResData` was never seen',
+  ),
   rate_ledger: nullableInteger('Ledger at which this `ResData` (rates, supplies, ir_mod) was written'),
   config_ledger: nullableInteger('Ledger at which this `ResConfig` was written'),
   supplied_usd: NullableAmount("supplied × the asset's USD price at the ledger, 7 decimals"),
@@ -73,7 +124,7 @@ const Config = Type.Unsafe<unknown>({
 
 /** `data` of `GET /v1/protocols/lendingprotocol/pools/{pool}`. */
 export const LendingPoolData = Type.Object({
-  address: Type.String({ description: 'The Blend pool (C…)' }),
+  contract_address: Type.String({ description: 'The Blend pool (C…)' }),
   name: Type.String({ description: "The pool's `Name`, or the network description's name for it" }),
   config: Config,
   reserves: Type.Array(Reserve, { description: 'By reserve index' }),
@@ -89,7 +140,7 @@ export const LendingReservesData = Type.Object({
 })
 
 const Emission = Type.Object({
-  pool: Type.String({ description: 'The Blend pool (C…)' }),
+  contract_address: Type.String({ description: 'The Blend pool (C…)' }),
   reserve_token_id: Type.Integer({
     description: 'reserve index × 2 for the d-token, × 2 + 1 for the b-token',
   }),
@@ -103,11 +154,11 @@ const Emission = Type.Object({
     `The token's share of the pool's emissions (\`PoolEmis\`), ${SEVEN}; null when it has none now`,
   ),
   eps: Type.String({ description: 'BLND emitted per second to all holders of the token, 14 decimals' }),
-  expiration: Type.Integer({ description: 'When emissions at this eps end (epoch seconds)' }),
+  expires_at: Timestamp('When emissions at this eps end (`expiration`), RFC 3339'),
   index: Type.String({
     description: 'BLND accrued per whole token since emissions began, 14 decimals, as last written',
   }),
-  last_time: Type.Integer({ description: 'When the index was last brought up to date (epoch seconds)' }),
+  index_updated_at: Timestamp('When the index was last brought up to date (`last_time`), RFC 3339'),
   ledger: Type.Integer({ description: 'Ledger at which this `EmisData` was written' }),
 })
 

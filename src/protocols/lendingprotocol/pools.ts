@@ -1,16 +1,17 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
 import { formatUnits } from '../kit/amounts.ts'
+import { historyComplete as poolHistoryComplete } from '../kit/coverage.ts'
 import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../kit/protocol-module.ts'
 import { addPricedAsset, createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../kit/valuation.ts'
 import { STATE } from './adapt-ledger.ts'
-import { emissionDataAt, poolSharesAt } from './emissions.ts'
-import { createCachedPoolReader, lendingContractObject } from './render-support.ts'
+import { bTokenId, dTokenId, emissionDataAt, poolSharesAt } from './emissions.ts'
+import { type EmissionAprProblem, emissionApr, type RatesProblem, reserveRates } from './rates.ts'
+import { createCachedPoolReader, isoFromEpochS, lendingContractObject } from './render-support.ts'
 import {
   type PoolConfig,
   type PoolReader,
   parsePoolConfig,
   readReserveOf,
-  reserveAprs,
   reserveAssetsAt,
   reserveTotals,
 } from './reserves.ts'
@@ -19,10 +20,11 @@ import {
 const STATUS_NAMES = ['admin_active', 'active', 'admin_on_ice', 'on_ice', 'admin_frozen', 'frozen', 'setup']
 
 const f7 = (value: bigint) => formatUnits(value, 7)
+const f7OrNull = (value: bigint | null) => (value === null ? null : f7(value))
 const usdOf = (value: bigint | null) => (value === null ? null : formatUnits(value, USD_DECIMALS))
 
 export interface ReserveObject {
-  pool: string
+  contract_address: string
   asset: string
   index: number | null
   decimals: number | null
@@ -47,8 +49,16 @@ export interface ReserveObject {
   utilization: string | null
   borrow_apr: string | null
   supply_apr: string | null
+  borrow_apy: string | null
+  supply_apy: string | null
+  rates_unavailable_reason: RatesProblem | null
+  supply_emission_apr: string | null
+  supply_emission_apr_unavailable_reason: EmissionAprProblem | null
+  borrow_emission_apr: string | null
+  borrow_emission_apr_unavailable_reason: EmissionAprProblem | null
+  computed_ledger: number
   ir_mod: string | null
-  last_time: number | null
+  last_accrued_at: string | null
   rate_ledger: number | null
   config_ledger: number | null
   supplied_usd: string | null
@@ -66,23 +76,32 @@ interface PoolState {
   partial: boolean
 }
 
+/** What every pool of one answer is read with. */
+interface PoolContext {
+  reader: PoolReader
+  network: NetworkConfig
+  query: StateQuery
+  /** The store's first ledger: an entry absent from a history it holds whole is absent on chain too. */
+  firstIndexed: number | null
+  priceOf: ReturnType<typeof createPriceLookup>['priceOf']
+  enrichment: Enrichment
+}
+
 const maxLedger = (a: number | null, b: number | null | undefined) =>
   b === null || b === undefined ? a : a === null ? b : Math.max(a, b)
 
 /** A pool's config and every reserve at a ledger, each entry as the pool last wrote it. */
-async function readPool(
-  reader: PoolReader,
-  network: NetworkConfig,
-  pool: ContractInfo,
-  ledger: number,
-  priceOf: ReturnType<typeof createPriceLookup>['priceOf'],
-  enrichment: Enrichment,
-): Promise<PoolState> {
-  const [configRow, nameRow] = await Promise.all([
+async function readPool(ctx: PoolContext, pool: ContractInfo): Promise<PoolState> {
+  const { reader, network, query, priceOf, enrichment } = ctx
+  const ledger = query.ledger
+  const [configRow, nameRow, tokenRow] = await Promise.all([
     reader.stateAt(pool.address, STATE.config, ledger),
     reader.stateAt(pool.address, STATE.name, ledger),
+    reader.stateAt(pool.address, STATE.emissionToken, ledger),
   ])
   const config = configRow ? parsePoolConfig(configRow) : null
+  const blnd = tokenRow ? String(JSON.parse(tokenRow.value)) : null
+  const historyComplete = poolHistoryComplete(pool, ctx.firstIndexed, ledger)
   const state: PoolState = {
     reserves: [],
     config,
@@ -98,7 +117,7 @@ async function readPool(
     const decimals = rc?.decimals ?? network.assets[asset]?.decimals ?? null
     if (data === null || rc === null || config === null) state.partial = true
     const totals = data ? reserveTotals(data) : null
-    const rates = data && rc && config ? reserveAprs(rc, data, config.bstopRate) : null
+    const rates = reserveRates(rc, data, config?.bstopRate ?? null)
     const units = (v: bigint | undefined) =>
       v === undefined || decimals === null ? null : formatUnits(v, decimals)
     const priced = await priceOf(asset)
@@ -111,8 +130,30 @@ async function readPool(
     state.borrowedUsd =
       borrowedUsd === null || state.borrowedUsd === null ? null : state.borrowedUsd + borrowedUsd
     addPricedAsset(enrichment, network, asset, priced, decimals ?? 7)
+    const emissionOf = async (side: 'supply' | 'borrow') => {
+      const id = side === 'supply' ? bTokenId(index) : dTokenId(index)
+      const result = await emissionApr({
+        emission: await emissionDataAt(reader, pool.address, id, ledger),
+        historyComplete,
+        data,
+        side,
+        decimals,
+        closeTime: query.closeTime,
+        tokenKnown: blnd !== null,
+        assetPrice: async () => priced,
+        blndPrice: async () => {
+          const p = await priceOf(blnd!)
+          addPricedAsset(enrichment, network, blnd!, p)
+          return p
+        },
+      })
+      if (result.problem === 'emissions_missing') state.partial = true
+      return result
+    }
+    const supplyEmission = await emissionOf('supply')
+    const borrowEmission = await emissionOf('borrow')
     state.reserves.push({
-      pool: pool.address,
+      contract_address: pool.address,
       asset,
       index: rc?.index ?? index,
       decimals,
@@ -134,11 +175,19 @@ async function readPool(
       backstop_credit: units(data?.backstopCredit),
       supplied: units(totals?.supplied),
       borrowed: units(totals?.borrowed),
-      utilization: rates ? f7(rates.util) : null,
-      borrow_apr: rates ? f7(rates.borrowApr) : null,
-      supply_apr: rates ? f7(rates.supplyApr) : null,
+      utilization: f7OrNull(rates.util),
+      borrow_apr: f7OrNull(rates.borrowApr),
+      supply_apr: f7OrNull(rates.supplyApr),
+      borrow_apy: f7OrNull(rates.borrowApy),
+      supply_apy: f7OrNull(rates.supplyApy),
+      rates_unavailable_reason: rates.problem,
+      supply_emission_apr: f7OrNull(supplyEmission.apr),
+      supply_emission_apr_unavailable_reason: supplyEmission.problem,
+      borrow_emission_apr: f7OrNull(borrowEmission.apr),
+      borrow_emission_apr_unavailable_reason: borrowEmission.problem,
+      computed_ledger: ledger,
       ir_mod: data ? f7(data.irMod) : null,
-      last_time: data ? Number(data.lastTime) : null,
+      last_accrued_at: data ? isoFromEpochS(data.lastTime) : null,
       rate_ledger: data?.ledger ?? null,
       config_ledger: rc?.ledger ?? null,
       supplied_usd: usdOf(suppliedUsd),
@@ -168,6 +217,25 @@ function configObject(config: PoolConfig | null) {
 
 type StateRendered = Rendered & { asOfLedger: number | null }
 
+async function createPoolContext(
+  deps: PositionsDeps,
+  network: NetworkConfig,
+  query: StateQuery,
+  enrichment: Enrichment,
+): Promise<{ ctx: PoolContext; prices: ReturnType<typeof createPriceLookup> }> {
+  const prices = createPriceLookup(deps.reader, network, query.ledger, query.closeTime, deps.maxPriceAgeS)
+  const head = await deps.reader.head()
+  const ctx: PoolContext = {
+    reader: createCachedPoolReader(deps.reader),
+    network,
+    query,
+    firstIndexed: head.firstIndexedLedger,
+    priceOf: prices.priceOf,
+    enrichment,
+  }
+  return { ctx, prices }
+}
+
 /** `GET /v1/protocols/lendingprotocol/pools/{pool}`: the pool's config and reserves at a ledger. */
 export async function renderPool(
   deps: PositionsDeps,
@@ -175,14 +243,13 @@ export async function renderPool(
   pool: ContractInfo,
   query: StateQuery,
 ): Promise<StateRendered> {
-  const reader = createCachedPoolReader(deps.reader)
-  const prices = createPriceLookup(deps.reader, network, query.ledger, query.closeTime, deps.maxPriceAgeS)
   const enrichment: Enrichment = { assets: {}, contracts: { [pool.address]: lendingContractObject(pool) } }
-  const state = await readPool(reader, network, pool, query.ledger, prices.priceOf, enrichment)
+  const { ctx, prices } = await createPoolContext(deps, network, query, enrichment)
+  const state = await readPool(ctx, pool)
   const { stalenessS, sources } = describePrices(await prices.used(), query.closeTime)
   return {
     data: {
-      address: pool.address,
+      contract_address: pool.address,
       name: state.name?.value ?? pool.name,
       config: configObject(state.config),
       reserves: state.reserves,
@@ -203,14 +270,13 @@ export async function renderReserves(
   network: NetworkConfig,
   query: StateQuery,
 ): Promise<StateRendered> {
-  const reader = createCachedPoolReader(deps.reader)
-  const prices = createPriceLookup(deps.reader, network, query.ledger, query.closeTime, deps.maxPriceAgeS)
   const enrichment: Enrichment = { assets: {}, contracts: {} }
+  const { ctx, prices } = await createPoolContext(deps, network, query, enrichment)
   const reserves: ReserveObject[] = []
   let asOfLedger: number | null = null
   let partial = false
   for (const pool of network.contracts.lendingprotocol) {
-    const state = await readPool(reader, network, pool, query.ledger, prices.priceOf, enrichment)
+    const state = await readPool(ctx, pool)
     if (state.reserves.length === 0) continue
     enrichment.contracts[pool.address] = lendingContractObject(pool)
     reserves.push(...state.reserves)
@@ -238,21 +304,21 @@ export async function renderEmissions(
   for (const pool of network.contracts.lendingprotocol) {
     const shares = await poolSharesAt(reader, pool.address, query.ledger)
     for (const [index, asset] of await reserveAssetsAt(reader, pool, query.ledger)) {
-      for (const id of [index * 2, index * 2 + 1]) {
+      for (const id of [dTokenId(index), bTokenId(index)]) {
         const data = await emissionDataAt(reader, pool.address, id, query.ledger)
         if (data === null) continue
         asOfLedger = maxLedger(asOfLedger, data.ledger)
         enrichment.contracts[pool.address] = lendingContractObject(pool)
         emissions.push({
-          pool: pool.address,
+          contract_address: pool.address,
           reserve_token_id: id,
           asset,
           token_type: id % 2 === 0 ? 'd_token' : 'b_token',
           share: shares.has(id) ? f7(shares.get(id)!) : null,
           eps: formatUnits(data.eps, 14),
-          expiration: Number(data.expiration),
+          expires_at: isoFromEpochS(data.expiration),
           index: formatUnits(data.index, 14),
-          last_time: Number(data.lastTime),
+          index_updated_at: isoFromEpochS(data.lastTime),
           ledger: data.ledger,
         })
       }

@@ -27,3 +27,12 @@ export function lendingContractObject(c: ContractInfo): ContractObject {
     version: c.version,
   }
 }
+
+/** Latest JavaScript date, in epoch seconds (ECMA-262: ±8.64 × 10^15 ms). */
+const MAX_DATE_S = 8_640_000_000_000n
+
+/** Epoch seconds as an RFC 3339 timestamp in UTC; null beyond what a date can hold (a u64 far in the future). */
+export function isoFromEpochS(seconds: bigint): string | null {
+  if (seconds < 0n || seconds > MAX_DATE_S) return null
+  return new Date(Number(seconds) * 1000).toISOString()
+}

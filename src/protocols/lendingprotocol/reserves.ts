@@ -216,21 +216,3 @@ export function curveRate(config: ReserveConfig, irMod: bigint, util: bigint): b
   const extra = mulCeil7(divCeil7(util - UTIL_95, UTIL_5), config.rThree)
   return extra + mulCeil7(irMod, config.rTwo + config.rOne + config.rBase)
 }
-
-/**
- * Borrow and supply APR with 7 decimals, as Blend's SDK computes them (blend-sdk-js reserve.ts
- * `setRates`): with nothing borrowed the borrow APR is `r_base` and the supply APR 0; otherwise
- * borrow = the curve's rate and supply = floor(borrow × floor((1 − backstop take rate) ×
- * utilization)). Simple annual rates, not compounded.
- */
-export function reserveAprs(
-  config: ReserveConfig,
-  data: ReserveData,
-  backstopRate: bigint,
-): { borrowApr: bigint; supplyApr: bigint; util: bigint } {
-  const util = utilization(data)
-  if (util === 0n) return { borrowApr: config.rBase, supplyApr: 0n, util }
-  const borrowApr = curveRate(config, data.irMod, util)
-  const capture = ((SCALAR_7 - backstopRate) * util) / SCALAR_7
-  return { borrowApr, supplyApr: (borrowApr * capture) / SCALAR_7, util }
-}
