@@ -72,7 +72,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
         config: { auth: 'api_key', scope: DATA_SCOPE },
         schema: {
           summary: `${module.name} TVL`,
-          description: `${tvl.description} Without \`interval\`: the TVL at \`as_of_ledger\` (the head when omitted; an answer in the state shape). With \`interval=hour|day\`: a series over \`from_ledger\`..\`to_ledger\` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most ${TVL_SERIES_MAX_POINTS} buckets). USD uses the oracle prices at or before each point's ledger.`,
+          description: `${tvl.description} Without \`interval\`: the TVL at \`as_of_ledger\` (the head when omitted; an answer in the state shape). With \`interval=hour|day\`: a series over \`from_ledger\`..\`to_ledger\` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most ${TVL_SERIES_MAX_POINTS} buckets). USD uses the prices at or before each point's ledger, each asset through the source the network description names for it (as in every answer).`,
           tags: ['protocols'],
           security: [{ apiKey: [] }],
           querystring: Type.Object(
