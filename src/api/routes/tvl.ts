@@ -20,7 +20,9 @@ const TvlAssetSchema = Type.Object({
   locked_usd: nullableString('locked × the USD price at the ledger, 7 decimals'),
   borrowed: nullableString('What users owe in it; null when the protocol lends none of it'),
   borrowed_usd: nullableString('borrowed × the USD price at the ledger, 7 decimals'),
-  usd_unavailable_reason: nullableString('price_missing, price_stale or asset_unknown; null when priced'),
+  usd_unavailable_reason: nullableString(
+    'Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued',
+  ),
 })
 
 const TvlPoint = {
@@ -29,7 +31,9 @@ const TvlPoint = {
   borrowed_usd: nullableString(
     'Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known',
   ),
-  usd_unavailable_reason: nullableString("The first unpriced asset's reason; null when all are priced"),
+  usd_unavailable_reason: nullableString(
+    'Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent)',
+  ),
   assets: Type.Array(TvlAssetSchema),
 }
 
