@@ -303,6 +303,7 @@ function checkYieldContracts(
 export function normalizeNetworkConfig(config: NetworkConfig): NetworkConfig {
   return {
     ...config,
+    assets: carryDenominationPrices(config),
     contracts: {
       ...config.contracts,
       lendingprotocol: config.contracts.lendingprotocol ?? [],
@@ -311,6 +312,27 @@ export function normalizeNetworkConfig(config: NetworkConfig): NetworkConfig {
     },
     ammprotocol: config.ammprotocol ?? { pairs: {} },
   }
+}
+
+/**
+ * A description stored before debt tokens named their own price source said it on the
+ * denomination (`price_asset`: an asset whose feed prices it, or null for exactly one dollar).
+ * That declaration is carried onto the debt token, so a store bound by an older indexer prices
+ * vault debt as before; a debt token that already names a source keeps it.
+ */
+function carryDenominationPrices(config: NetworkConfig): NetworkConfig['assets'] {
+  const assets = { ...config.assets }
+  for (const d of Object.values(config.vaultprotocol.denominations) as Array<{
+    debt_asset: string
+    price_asset?: string | null
+  }>) {
+    const token = assets[d.debt_asset]
+    if (!token || d.price_asset === undefined || token.price_feed || token.price_peg) continue
+    const feed = d.price_asset === null ? null : (assets[d.price_asset]?.price_feed ?? null)
+    if (d.price_asset === null) assets[d.debt_asset] = { ...token, price_peg: 'USD' }
+    else if (feed) assets[d.debt_asset] = { ...token, price_feed: feed }
+  }
+  return assets
 }
 
 /** Reads a NetworkConfig from an http(s) URL, a JSON file, or the name of a shipped description. */

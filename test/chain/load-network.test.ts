@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Address, Asset, hash, Networks, StrKey, xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { loadNetworkConfig, NetworkDescriptionError, SHIPPED_NETWORKS } from '../../src/chain/load-network.ts'
+import {
+  loadNetworkConfig,
+  NetworkDescriptionError,
+  normalizeNetworkConfig,
+  SHIPPED_NETWORKS,
+} from '../../src/chain/load-network.ts'
+import type { NetworkConfig } from '../../src/chain/network.ts'
 
 const FXDAO_ISSUER = 'GAVH5ZWACAY2PHPUG4FL3LHHJIYIHOFPSIUGM2KHK25CJWXHAV6QKDMN'
 const SOROSWAP_FACTORY = 'CA4HEQTL2WPEUYKYKCDOHCDNIV4QHNJ7EL4J4NQ6VADP7SYHVRYZ7AW2'
@@ -255,6 +261,42 @@ describe('loadNetworkConfig refuses a bad description with one clear error', () 
     const network = await loadNetworkConfig(write('no-amm.json', { ...rest, contracts }))
     expect(network.contracts.ammprotocol).toEqual([])
     expect(network.ammprotocol).toEqual({ pairs: {} })
+  })
+
+  it("carries a stored older description's denomination prices onto its debt tokens", () => {
+    // As an earlier indexer stored it: prices on the denominations, an EUR pseudo-asset.
+    const plain = (id: string) => {
+      const { price_feed: _, price_peg: __, ...rest } = pubnet.assets[id]
+      return rest
+    }
+    const eurFeed = { oracle: FOREX_FEED, asset: 'EUR' }
+    const gbpx = new Asset('GBPx', FXDAO_ISSUER).contractId(Networks.PUBLIC)
+    const stored = {
+      ...pubnet,
+      vaultprotocol: {
+        ...pubnet.vaultprotocol,
+        denominations: {
+          USD: { debt_asset: USDX, price_asset: null },
+          EUR: { debt_asset: EURX, price_asset: 'EUR' },
+          GBP: { debt_asset: gbpx, price_asset: 'GBP' },
+        },
+      },
+      assets: {
+        ...pubnet.assets,
+        [USDX]: plain(USDX),
+        [EURX]: plain(EURX),
+        [gbpx]: plain(gbpx),
+        EUR: { id: 'EUR', symbol: 'EUR', decimals: 7, tags: [], price_feed: eurFeed },
+      },
+    } as unknown as NetworkConfig
+    const network = normalizeNetworkConfig(stored)
+    expect(network.assets[USDX]?.price_peg).toBe('USD')
+    expect(network.assets[EURX]?.price_feed).toEqual(eurFeed)
+    // GBP named an asset the stored description lacks: nothing to carry, GBPx stays unpriced.
+    expect(network.assets[gbpx]?.price_feed ?? network.assets[gbpx]?.price_peg ?? null).toBeNull()
+    // A current description is left as it is.
+    const current = normalizeNetworkConfig(pubnet as NetworkConfig)
+    expect(current.assets).toEqual(pubnet.assets)
   })
 
   it('names a missing file', async () => {
