@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { StrKey } from '@stellar/stellar-sdk'
 import { type Static, Type } from 'typebox'
 import Value from 'typebox/value'
-import { CONTRACT_KINDS, type NetworkConfig } from './network.ts'
+import { CONTRACT_KINDS, type NetworkConfig, PRICE_PEGS } from './network.ts'
 import { deriveSoroswapPairId } from './soroswap-address.ts'
 
 /** Where a network's description lives when none is named: the RPC server's own `/network.json`. */
@@ -65,13 +65,7 @@ const NetworkSchema = Type.Object(
         collateral_asset: Type.String({ minLength: 1 }),
         denominations: Type.Record(
           Type.String(),
-          Type.Object(
-            {
-              debt_asset: Type.String({ minLength: 1 }),
-              price_asset: Type.Union([Type.String(), Type.Null()]),
-            },
-            { additionalProperties: false },
-          ),
+          Type.Object({ debt_asset: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
         ),
       },
       { additionalProperties: false },
@@ -96,6 +90,7 @@ const NetworkSchema = Type.Object(
           decimals: Type.Integer({ minimum: 0, maximum: 38 }),
           tags: Type.Array(Type.String()),
           price_feed: Type.Optional(Type.Union([PriceFeed, Type.Null()])),
+          price_peg: Type.Optional(Type.Union([...PRICE_PEGS.map((p) => Type.Literal(p)), Type.Null()])),
           $comment: Type.Optional(Type.String()),
         },
         { additionalProperties: false },
@@ -115,6 +110,8 @@ export class NetworkDescriptionError extends Error {
 
 /** Checks shape (schema), StrKey checksums and that every reference names something described. */
 export function parseNetworkConfig(value: unknown, source: string): NetworkConfig {
+  const retired = retiredFields(value)
+  if (retired.length > 0) throw new NetworkDescriptionError(source, retired)
   if (!Value.Check(NetworkSchema, value)) {
     const problems = [...Value.Errors(NetworkSchema, value)]
       .filter((e) => e.keyword !== 'boolean')
@@ -163,6 +160,8 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
         `assets.${id}.price_feed names ${asset.price_feed.oracle}, which is not in contracts.oracles`,
       )
     }
+    if (asset.price_feed && asset.price_peg)
+      problems.push(`assets.${id} names both a price_feed and a price_peg: one price source per asset`)
   }
   problems.push(...checkSoroswapPairs(config.passphrase, config.assets, config.ammprotocol?.pairs ?? {}, amm))
   const vault = config.vaultprotocol
@@ -171,15 +170,29 @@ export function parseNetworkConfig(value: unknown, source: string): NetworkConfi
   for (const [name, d] of Object.entries(vault.denominations)) {
     if (!config.assets[d.debt_asset])
       problems.push(`denomination ${name}: debt asset ${d.debt_asset} is not in assets`)
-    if (d.price_asset !== null && !config.assets[d.price_asset]?.price_feed) {
-      problems.push(`denomination ${name}: price asset ${d.price_asset} has no price_feed in assets`)
-    }
   }
   if (problems.length > 0) throw new NetworkDescriptionError(source, problems)
   return normalizeNetworkConfig(config as NetworkConfig)
 }
 
 type ContractInfoLike = { address: string; protocol: string; kind: string }
+
+/**
+ * Fields earlier descriptions had and this one no longer reads, each with what replaces it: named
+ * plainly rather than as the schema's "additional property".
+ */
+function retiredFields(value: unknown): string[] {
+  const denominations = (value as { vaultprotocol?: { denominations?: unknown } } | null)?.vaultprotocol
+    ?.denominations
+  if (typeof denominations !== 'object' || denominations === null) return []
+  return Object.entries(denominations as Record<string, unknown>).flatMap(([name, d]) =>
+    typeof d === 'object' && d !== null && 'price_asset' in d
+      ? [
+          `vaultprotocol.denominations.${name}.price_asset is no longer read: a debt token is priced through its own entry in assets (a price_feed naming its currency's feed, or price_peg "USD")`,
+        ]
+      : [],
+  )
+}
 
 /**
  * Soroswap cross-references: each listed pair has its tokens in `ammprotocol.pairs` and the other
@@ -290,6 +303,7 @@ function checkYieldContracts(
 export function normalizeNetworkConfig(config: NetworkConfig): NetworkConfig {
   return {
     ...config,
+    assets: carryDenominationPrices(config),
     contracts: {
       ...config.contracts,
       lendingprotocol: config.contracts.lendingprotocol ?? [],
@@ -298,6 +312,27 @@ export function normalizeNetworkConfig(config: NetworkConfig): NetworkConfig {
     },
     ammprotocol: config.ammprotocol ?? { pairs: {} },
   }
+}
+
+/**
+ * A description stored before debt tokens named their own price source said it on the
+ * denomination (`price_asset`: an asset whose feed prices it, or null for exactly one dollar).
+ * That declaration is carried onto the debt token, so a store bound by an older indexer prices
+ * vault debt as before; a debt token that already names a source keeps it.
+ */
+function carryDenominationPrices(config: NetworkConfig): NetworkConfig['assets'] {
+  const assets = { ...config.assets }
+  for (const d of Object.values(config.vaultprotocol.denominations) as Array<{
+    debt_asset: string
+    price_asset?: string | null
+  }>) {
+    const token = assets[d.debt_asset]
+    if (!token || d.price_asset === undefined || token.price_feed || token.price_peg) continue
+    const feed = d.price_asset === null ? null : (assets[d.price_asset]?.price_feed ?? null)
+    if (d.price_asset === null) assets[d.debt_asset] = { ...token, price_peg: 'USD' }
+    else if (feed) assets[d.debt_asset] = { ...token, price_feed: feed }
+  }
+  return assets
 }
 
 /** Reads a NetworkConfig from an http(s) URL, a JSON file, or the name of a shipped description. */

@@ -18,9 +18,22 @@ export interface AssetInfo {
   symbol: string
   decimals: number
   tags: string[]
-  /** The feed that prices it in USD; null or absent when no watched feed does. */
+  /**
+   * The feed that prices it in USD; null or absent when no watched feed does. A stablecoin of
+   * another currency names that currency's feed (FxDAO's EURx: the forex feed's `EUR`).
+   */
   price_feed?: PriceFeedRef | null
+  /**
+   * The currency the asset is worth exactly one unit of, by the description's declaration alone
+   * (FxDAO's USDx: `USD`), for an asset no feed prices. Never inferred from a symbol or a tag; an
+   * asset has a `price_feed` or a `price_peg`, not both.
+   */
+  price_peg?: PricePeg | null
 }
+
+/** The currencies an asset may be declared pegged to: USD, the unit every USD value is in. */
+export const PRICE_PEGS = ['USD'] as const
+export type PricePeg = (typeof PRICE_PEGS)[number]
 
 export type ContractStatus = 'active' | 'paused' | 'deprecated'
 
@@ -85,11 +98,13 @@ export interface NetworkConfig {
     /** DeFindex vaults and their strategies. */
     yieldprotocol: YieldContractInfo[]
   }
-  /** Vault protocol: denomination symbol -> debt token asset id and the asset id that prices it, and the collateral asset id. */
+  /**
+   * Vault protocol: denomination symbol -> its debt token's asset id, and the collateral asset id.
+   * A debt token is priced as every asset is, through its own entry in `assets`.
+   */
   vaultprotocol: {
     collateral_asset: string
-    /** `price_asset` null: the denomination is USD, exactly one dollar. */
-    denominations: Record<string, { debt_asset: string; price_asset: string | null }>
+    denominations: Record<string, { debt_asset: string }>
   }
   /** Soroswap pairs: pair contract -> its two tokens, `token_0` < `token_1` in the factory's order. */
   ammprotocol: {

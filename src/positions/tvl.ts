@@ -60,7 +60,9 @@ export async function renderTvl(
     if (row.borrowed !== null) borrows = true
     if (row.borrowed !== null)
       borrowedTotal = borrowedUsd === null || borrowedTotal === null ? null : borrowedTotal + borrowedUsd
-    if (problem !== null) reason ??= problem
+    // A reason explains a value it nulls: this row's, and a total only through an amount it adds.
+    const explains = problem !== null && (row.locked !== null || row.borrowed !== null)
+    if (explains) reason ??= problem
     const fmt = (v: bigint | null) => (v === null ? null : formatUnits(v, USD_DECIMALS))
     const amount = (v: bigint | null) =>
       v === null || !info ? (v === null ? null : v.toString()) : formatUnits(v, info.decimals)
@@ -70,19 +72,23 @@ export async function renderTvl(
       locked_usd: fmt(lockedUsd),
       borrowed: amount(row.borrowed),
       borrowed_usd: fmt(borrowedUsd),
-      usd_unavailable_reason: problem,
+      usd_unavailable_reason: explains ? problem : null,
     })
     if (info && priced) addPricedAsset(enrichment, network, row.asset, priced, info.decimals)
   }
   const held = locked.assets.length > 0
   const { stalenessS, sources } = describePrices(await prices.used(), closeTime)
+  const tvlUsd = held && total !== null ? formatUnits(total, USD_DECIMALS) : null
+  const borrowedUsd =
+    held && borrows && borrowedTotal !== null ? formatUnits(borrowedTotal, USD_DECIMALS) : null
+  // The top-level reason says why a top-level value is null; with both known there is nothing to explain.
+  const totalsNulled = (held && tvlUsd === null) || (held && borrows && borrowedUsd === null)
   return {
     data: {
       ledger,
-      tvl_usd: held && total !== null ? formatUnits(total, USD_DECIMALS) : null,
-      borrowed_usd:
-        held && borrows && borrowedTotal !== null ? formatUnits(borrowedTotal, USD_DECIMALS) : null,
-      usd_unavailable_reason: reason,
+      tvl_usd: tvlUsd,
+      borrowed_usd: borrowedUsd,
+      usd_unavailable_reason: totalsNulled ? reason : null,
       assets,
     },
     enrichment,

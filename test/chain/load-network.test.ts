@@ -3,11 +3,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Address, Asset, hash, Networks, StrKey, xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
-import { loadNetworkConfig, NetworkDescriptionError, SHIPPED_NETWORKS } from '../../src/chain/load-network.ts'
+import {
+  loadNetworkConfig,
+  NetworkDescriptionError,
+  normalizeNetworkConfig,
+  SHIPPED_NETWORKS,
+} from '../../src/chain/load-network.ts'
+import type { NetworkConfig } from '../../src/chain/network.ts'
 
 const FXDAO_ISSUER = 'GAVH5ZWACAY2PHPUG4FL3LHHJIYIHOFPSIUGM2KHK25CJWXHAV6QKDMN'
 const SOROSWAP_FACTORY = 'CA4HEQTL2WPEUYKYKCDOHCDNIV4QHNJ7EL4J4NQ6VADP7SYHVRYZ7AW2'
 const SOROSWAP_ROUTER = 'CAG5LRYQ5JVEUI5TEID72EYOVX44TTUJT5BQR2J6J77FH65PCCFAJDDH'
+/** Reflector's foreign-exchange feed (stellar-docs oracle providers page). */
+const FOREX_FEED = 'CBKGPWGKSKZF52CFHMTRR23TBWTPMRDIYZ4O2P5VS65BMHYH4DXMCJZC'
+const USDX = new Asset('USDx', FXDAO_ISSUER).contractId(Networks.PUBLIC)
+const EURX = new Asset('EURx', FXDAO_ISSUER).contractId(Networks.PUBLIC)
 
 /** The factory's pair address, written again from soroswap/core factory/src/pair.rs with the SDK's own types. */
 function soroswapPairFor(factory: string, a: string, b: string): string {
@@ -46,6 +56,19 @@ describe('the shipped mainnet description (networks/pubnet.json)', () => {
       expect(network.vaultprotocol.denominations[code]?.debt_asset).toBe(sac)
       expect(network.assets[sac]?.symbol).toBe(`${code}x`)
     }
+  })
+
+  it('prices EURx and GBPx through the forex feed under their currencies, and USDx by its declared USD peg', async () => {
+    const network = await loadNetworkConfig('pubnet')
+    const sac = (code: string) => new Asset(code, FXDAO_ISSUER).contractId(Networks.PUBLIC)
+    expect(network.assets[sac('EURx')]?.price_feed).toEqual({ oracle: FOREX_FEED, asset: 'EUR' })
+    expect(network.assets[sac('GBPx')]?.price_feed).toEqual({ oracle: FOREX_FEED, asset: 'GBP' })
+    expect(network.assets[sac('USDx')]?.price_peg).toBe('USD')
+    expect(network.assets[sac('USDx')]?.price_feed ?? null).toBeNull()
+    // A peg is only ever declared: no other asset is pegged, whatever its symbol or tags say.
+    const pegged = Object.values(network.assets).filter((a) => a.price_peg)
+    expect(pegged.map((a) => a.symbol)).toEqual(['USDx'])
+    expect(network.contracts.oracles.map((o) => o.address)).toContain(FOREX_FEED)
   })
 })
 
@@ -149,13 +172,43 @@ describe('loadNetworkConfig refuses a bad description with one clear error', () 
         ...pubnet,
         assets: {
           ...pubnet.assets,
-          EUR: {
-            ...pubnet.assets.EUR,
+          [EURX]: {
+            ...pubnet.assets[EURX],
             price_feed: { oracle: pubnet.contracts.vaultprotocol.address, asset: 'EUR' },
           },
         },
       },
       /not in contracts\.oracles/,
+    ],
+    [
+      'an asset with both a price feed and a peg',
+      {
+        ...pubnet,
+        assets: { ...pubnet.assets, [EURX]: { ...pubnet.assets[EURX], price_peg: 'USD' } },
+      },
+      /names both a price_feed and a price_peg/,
+    ],
+    [
+      'a peg to a currency other than USD',
+      {
+        ...pubnet,
+        assets: { ...pubnet.assets, [USDX]: { ...pubnet.assets[USDX], price_peg: 'EUR' } },
+      },
+      /price_peg/,
+    ],
+    [
+      "a denomination's price_asset (no longer read), named with what replaces it",
+      {
+        ...pubnet,
+        vaultprotocol: {
+          ...pubnet.vaultprotocol,
+          denominations: {
+            ...pubnet.vaultprotocol.denominations,
+            EUR: { debt_asset: EURX, price_asset: 'EUR' },
+          },
+        },
+      },
+      /denominations\.EUR\.price_asset is no longer read: a debt token is priced through its own entry in assets/,
     ],
     ['an unknown field', { ...pubnet, extra: 1 }, /additional properties/],
     [
@@ -190,7 +243,7 @@ describe('loadNetworkConfig refuses a bad description with one clear error', () 
     ],
     [
       'a negative decimals',
-      { ...pubnet, assets: { ...pubnet.assets, EUR: { ...pubnet.assets.EUR, decimals: -1 } } },
+      { ...pubnet, assets: { ...pubnet.assets, [EURX]: { ...pubnet.assets[EURX], decimals: -1 } } },
       /decimals/,
     ],
     ...soroswapRefusals(pubnet),
@@ -208,6 +261,42 @@ describe('loadNetworkConfig refuses a bad description with one clear error', () 
     const network = await loadNetworkConfig(write('no-amm.json', { ...rest, contracts }))
     expect(network.contracts.ammprotocol).toEqual([])
     expect(network.ammprotocol).toEqual({ pairs: {} })
+  })
+
+  it("carries a stored older description's denomination prices onto its debt tokens", () => {
+    // As an earlier indexer stored it: prices on the denominations, an EUR pseudo-asset.
+    const plain = (id: string) => {
+      const { price_feed: _, price_peg: __, ...rest } = pubnet.assets[id]
+      return rest
+    }
+    const eurFeed = { oracle: FOREX_FEED, asset: 'EUR' }
+    const gbpx = new Asset('GBPx', FXDAO_ISSUER).contractId(Networks.PUBLIC)
+    const stored = {
+      ...pubnet,
+      vaultprotocol: {
+        ...pubnet.vaultprotocol,
+        denominations: {
+          USD: { debt_asset: USDX, price_asset: null },
+          EUR: { debt_asset: EURX, price_asset: 'EUR' },
+          GBP: { debt_asset: gbpx, price_asset: 'GBP' },
+        },
+      },
+      assets: {
+        ...pubnet.assets,
+        [USDX]: plain(USDX),
+        [EURX]: plain(EURX),
+        [gbpx]: plain(gbpx),
+        EUR: { id: 'EUR', symbol: 'EUR', decimals: 7, tags: [], price_feed: eurFeed },
+      },
+    } as unknown as NetworkConfig
+    const network = normalizeNetworkConfig(stored)
+    expect(network.assets[USDX]?.price_peg).toBe('USD')
+    expect(network.assets[EURX]?.price_feed).toEqual(eurFeed)
+    // GBP named an asset the stored description lacks: nothing to carry, GBPx stays unpriced.
+    expect(network.assets[gbpx]?.price_feed ?? network.assets[gbpx]?.price_peg ?? null).toBeNull()
+    // A current description is left as it is.
+    const current = normalizeNetworkConfig(pubnet as NetworkConfig)
+    expect(current.assets).toEqual(pubnet.assets)
   })
 
   it('names a missing file', async () => {

@@ -283,8 +283,13 @@ describe('the devnet writes FxDAO vaults 0.6.0 as mainnet does', () => {
       start_ledger: START,
     })
     expect(n.contracts.oracles.map((o) => o.kind)).toEqual(['reflector'])
-    expect(n.vaultprotocol.denominations.USD?.price_asset).toBeNull()
-    expect(n.vaultprotocol.denominations.EUR?.price_asset).toBe('EUR')
+    // Stablecoins are priced as their currency: USDx by its declared peg, EURx through the EUR quote.
+    const oracle = n.contracts.oracles[0]!.address
+    expect(n.assets[n.vaultprotocol.denominations.USD!.debt_asset]).toMatchObject({ price_peg: 'USD' })
+    expect(n.assets[n.vaultprotocol.denominations.EUR!.debt_asset]?.price_feed).toEqual({
+      oracle,
+      asset: 'EUR',
+    })
     for (const d of Object.values(n.vaultprotocol.denominations)) {
       expect(StrKey.isValidContract(d.debt_asset)).toBe(true)
       expect(n.assets[d.debt_asset]?.decimals).toBe(7)

@@ -175,6 +175,9 @@ export interface AmmValuing {
 }
 
 function priceAt(model: AmmModel, chain: DevnetChain, asset: string, v: AmmValuing) {
+  // An asset the description declares pegged to USD is worth exactly one dollar, with no price row.
+  if (chain.network.assets[asset]?.price_peg === 'USD')
+    return { price: 1n, decimals: 0, problem: null, row: undefined }
   const feed = chain.network.assets[asset]?.price_feed
   const row = feed
     ? latestAtOrBefore(model.base.prices.get(`${feed.oracle}|${feed.asset}`), v.ledger)

@@ -377,9 +377,9 @@ export interface ExpectedVault {
   rate_ledger?: null
 }
 
-/** The price row the network description names for an asset (null: USD, exactly one). */
+/** The price row the network description names for an asset (null: declared pegged to USD, exactly one). */
 export function priceOf(model: ReferenceModel, chain: DevnetChain, asset: string | null, ledger: number) {
-  if (asset === null) return null
+  if (asset === null || chain.network.assets[asset]?.price_peg === 'USD') return null
   const feed = chain.network.assets[asset]?.price_feed
   if (!feed) return undefined
   return latestAtOrBefore(model.prices.get(`${feed.oracle}|${feed.asset}`), ledger)
@@ -394,7 +394,8 @@ export function expectVault(
   options: { valuationLedger: number; maxPriceAgeS: number; at: boolean },
 ): ExpectedVault {
   const xlm = chain.network.vaultprotocol.collateral_asset
-  const priceAsset = chain.network.vaultprotocol.denominations[denomination]?.price_asset ?? null
+  // The debt is worth what its stablecoin is worth, priced as the description says for that token.
+  const priceAsset = chain.network.vaultprotocol.denominations[denomination]?.debt_asset ?? null
   const closeTime = model.closeTimes.get(options.valuationLedger)!
   // Collateral and debt both carry 7 decimals; a price of d decimals scales USD by 10^d.
   const judge = (asset: string | null) => {

@@ -20,7 +20,9 @@ const TvlAssetSchema = Type.Object({
   locked_usd: nullableString('locked × the USD price at the ledger, 7 decimals'),
   borrowed: nullableString('What users owe in it; null when the protocol lends none of it'),
   borrowed_usd: nullableString('borrowed × the USD price at the ledger, 7 decimals'),
-  usd_unavailable_reason: nullableString('price_missing, price_stale or asset_unknown; null when priced'),
+  usd_unavailable_reason: nullableString(
+    'Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued',
+  ),
 })
 
 const TvlPoint = {
@@ -29,7 +31,9 @@ const TvlPoint = {
   borrowed_usd: nullableString(
     'Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known',
   ),
-  usd_unavailable_reason: nullableString("The first unpriced asset's reason; null when all are priced"),
+  usd_unavailable_reason: nullableString(
+    'Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent)',
+  ),
   assets: Type.Array(TvlAssetSchema),
 }
 
@@ -72,7 +76,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
         config: { auth: 'api_key', scope: DATA_SCOPE },
         schema: {
           summary: `${module.name} TVL`,
-          description: `${tvl.description} Without \`interval\`: the TVL at \`as_of_ledger\` (the head when omitted; an answer in the state shape). With \`interval=hour|day\`: a series over \`from_ledger\`..\`to_ledger\` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most ${TVL_SERIES_MAX_POINTS} buckets). USD uses the oracle prices at or before each point's ledger.`,
+          description: `${tvl.description} Without \`interval\`: the TVL at \`as_of_ledger\` (the head when omitted; an answer in the state shape). With \`interval=hour|day\`: a series over \`from_ledger\`..\`to_ledger\` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most ${TVL_SERIES_MAX_POINTS} buckets). USD uses the prices at or before each point's ledger, each asset through the source the network description names for it (as in every answer).`,
           tags: ['protocols'],
           security: [{ apiKey: [] }],
           querystring: Type.Object(

@@ -178,23 +178,17 @@ export function buildNetworkConfig(
   }
   DENOMINATIONS.forEach((denomination, i) => {
     const debtAsset = debt[i]!
-    // USD is exactly one dollar; the other denominations are priced by the oracle under their symbol.
-    const priceAsset = denomination === 'USD' ? null : denomination
-    denominations[denomination] = { debt_asset: debtAsset, price_asset: priceAsset }
+    denominations[denomination] = { debt_asset: debtAsset }
+    // Each stablecoin is priced as its currency: USDx at exactly one dollar by declaration (FxDAO's
+    // USD denomination), EURx and GBPx through the oracle's forex quotes, named by their symbols.
     assets[debtAsset] = {
       id: debtAsset,
       symbol: `${denomination}x`,
       decimals: 7,
       tags: ['stablecoin', 'debt'],
-    }
-    if (priceAsset !== null) {
-      assets[priceAsset] = {
-        id: priceAsset,
-        symbol: priceAsset,
-        decimals: 7,
-        tags: ['fiat', 'oracle'],
-        price_feed: { oracle, asset: priceAsset },
-      }
+      ...(denomination === 'USD'
+        ? { price_peg: 'USD' as const }
+        : { price_feed: { oracle, asset: denomination } }),
     }
   })
   // The feed quotes USDC and EURC by their asset contracts, as Blend reads them (`Asset::Stellar`).

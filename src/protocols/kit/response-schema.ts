@@ -14,8 +14,12 @@ export const NullableAmount = (description: string) => nullableString(descriptio
 
 export const AssetSchema = Type.Object({
   decimals: Type.Integer(),
-  price_source: nullableString('Oracle contract of the price; null when none was used'),
-  price_usd: nullableString("USD price used, in the feed's own decimals; null when missing"),
+  price_source: nullableString(
+    'Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used',
+  ),
+  price_usd: nullableString(
+    'USD price used, in the feed\'s own decimals ("1" for a pegged asset); null when missing',
+  ),
   symbol: Type.String(),
   tags: Type.Array(Type.String()),
 })

@@ -1,4 +1,4 @@
-import type { NetworkConfig } from '../../chain/network.ts'
+import type { NetworkConfig, PriceFeedRef, PricePeg } from '../../chain/network.ts'
 import type { PositionsReader, PriceRow } from '../../store/positions-read.ts'
 import { divHalfEven, formatUnits, pow10 } from './amounts.ts'
 import type { Enrichment } from './protocol-module.ts'
@@ -15,6 +15,8 @@ export interface Priced {
   row: PriceRow | null
   /** The oracle feed it came from, when one did. */
   feed: string | null
+  /** The currency the network description declares the asset pegged to, when it is priced so. */
+  peg?: PricePeg | null
   problem: PriceProblem | null
 }
 
@@ -36,6 +38,31 @@ export function toUsd(amount: bigint, amountDecimals: number, priced: Priced): b
   return shift >= 0 ? divHalfEven(product, pow10(shift)) : product * pow10(-shift)
 }
 
+/** An asset declared pegged: exactly one unit of the currency, USD being the unit of every value. */
+export function pegPrice(peg: PricePeg): Priced {
+  return { price: 1n, decimals: 0, row: null, feed: null, peg, problem: null }
+}
+
+/** Where the network description says an asset's USD price comes from: one feed, a declared peg, or nowhere. */
+export type PriceSource = { feed: PriceFeedRef; peg: null } | { feed: null; peg: PricePeg } | null
+
+/**
+ * The one rule of where a price comes from, for every answer: the feed the description names for
+ * the asset, or the peg it declares; nothing else (no symbol, tag or denomination is read).
+ */
+export function priceSourceOf(network: NetworkConfig, asset: string): PriceSource {
+  const info = network.assets[asset]
+  if (info?.price_feed) return { feed: info.price_feed, peg: null }
+  if (info?.price_peg) return { feed: null, peg: info.price_peg }
+  return null
+}
+
+/** `enrichment.assets[id].price_source`: the oracle feed's contract, `peg:USD`, or null when no price was used. */
+export function priceSourceLabel(priced: Priced): string | null {
+  if (priced.row) return priced.feed
+  return priced.peg && priced.problem === null ? `peg:${priced.peg}` : null
+}
+
 /** A stored price judged at a ledger's close time: older than `maxAgeS` is stale. */
 export function judgePrice(
   row: PriceRow | null,
@@ -55,8 +82,9 @@ export function judgePrice(
 }
 
 /**
- * USD prices of the network description's assets at one ledger, each through the feed the
- * description names for it; asked once per asset per answer.
+ * USD prices of the network description's assets at one ledger, each through the source the
+ * description names for it (`priceSourceOf`); asked once per asset per answer. Every answer that
+ * values an asset prices it here, so an asset priced in one answer is priced alike in all.
  */
 export function createPriceLookup(
   reader: PositionsReader,
@@ -70,12 +98,13 @@ export function createPriceLookup(
     priceOf(asset) {
       let priced = prices.get(asset)
       if (!priced) {
-        const feed = network.assets[asset]?.price_feed ?? null
+        const source = priceSourceOf(network, asset)
+        const feed = source?.feed
         priced = feed
           ? Promise.resolve(reader.priceAt(feed.oracle, feed.asset, ledger)).then((row) =>
               judgePrice(row, feed.oracle, closeTime, maxAgeS),
             )
-          : Promise.resolve(MISSING_PRICE)
+          : Promise.resolve(source?.peg ? pegPrice(source.peg) : MISSING_PRICE)
         prices.set(asset, priced)
       }
       return priced
@@ -113,7 +142,7 @@ export function addPricedAsset(
   const info = network.assets[asset]
   enrichment.assets[asset] = {
     decimals: info?.decimals ?? decimals,
-    price_source: priced.row ? priced.feed : null,
+    price_source: priceSourceLabel(priced),
     price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, priced.decimals),
     symbol: info?.symbol ?? asset,
     tags: info?.tags ?? [],

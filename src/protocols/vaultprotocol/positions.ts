@@ -3,8 +3,8 @@ import { divHalfEven, formatUnits, pow10 } from '../kit/amounts.ts'
 import type { Enrichment, PositionsDeps, Rendered, SnapshotRow, Valuation } from '../kit/protocol-module.ts'
 import {
   addPricedAsset,
+  createPriceLookup,
   describePrices,
-  judgePrice,
   type Priced,
   toUsd,
   USD_DECIMALS,
@@ -13,8 +13,6 @@ import type { StoredVault } from './stored-vault.ts'
 
 /** Ratios are reported with 4 decimals. */
 const RATIO_DECIMALS = 4
-/** USD is exactly one dollar: the one denomination priced without an oracle. */
-const ONE_USD: Priced = { price: 1n, decimals: 0, row: null, feed: null, problem: null }
 
 export interface VaultObject {
   collateral: string
@@ -35,7 +33,8 @@ export interface VaultObject {
 /**
  * Values one snapshot of an account's vaults: amounts as FxDAO stores them (plain debt, nothing to
  * accrue), USD with the prices at the valuation ledger (the snapshot's own on the snapshot surface,
- * the pin on `/at`).
+ * the pin on `/at`). The debt is priced as its stablecoin is in every answer: through the source
+ * the network description names for the debt token (EURx the EUR feed, USDx its declared USD peg).
  */
 export async function renderVaultSnapshot(
   deps: PositionsDeps,
@@ -44,31 +43,14 @@ export async function renderVaultSnapshot(
   snapshot: SnapshotRow,
   valuation: Valuation,
 ): Promise<Rendered> {
-  const { reader } = deps
   const data: { address: string; vaults: VaultObject[] } = { address, vaults: [] }
   const enrichment: Enrichment = { assets: {}, contracts: {} }
   const rendered: Rendered = { data, enrichment, oracleStalenessS: 0, sources: [], partial: false }
   const stored = JSON.parse(snapshot.positions) as StoredVault[]
   if (stored.length === 0) return rendered
 
-  const valuationLedger = valuation.ledger
   const closeTime = valuation.closeTime
-  const prices = new Map<string, Promise<Priced>>()
-  /** The USD price of an asset of the network description, through the feed it names. */
-  const priceOf = (asset: string | null): Promise<Priced> => {
-    if (asset === null) return Promise.resolve(ONE_USD)
-    let priced = prices.get(asset)
-    if (!priced) {
-      const feed = network.assets[asset]?.price_feed ?? null
-      priced = feed
-        ? Promise.resolve(reader.priceAt(feed.oracle, feed.asset, valuationLedger)).then((row) =>
-            judgePrice(row, feed.oracle, closeTime, deps.maxPriceAgeS),
-          )
-        : Promise.resolve({ price: 0n, decimals: 0, row: null, feed: null, problem: 'price_missing' })
-      prices.set(asset, priced)
-    }
-    return priced
-  }
+  const prices = createPriceLookup(deps.reader, network, valuation.ledger, closeTime, deps.maxPriceAgeS)
 
   const vaultContract = network.contracts.vaultprotocol
   const collateralAsset = network.vaultprotocol.collateral_asset
@@ -78,16 +60,16 @@ export async function renderVaultSnapshot(
     const debt = BigInt(vault.total_debt)
     const collateralDecimals = decimalsOf(network, collateralAsset)
     const debtDecimals = decimalsOf(network, denomination?.debt_asset)
-    const collateralPrice = await priceOf(collateralAsset)
-    const debtPrice = await priceOf(denomination?.price_asset ?? null)
-    const problem = denomination ? (collateralPrice.problem ?? debtPrice.problem) : 'price_missing'
+    const collateralPrice = await prices.priceOf(collateralAsset)
+    const debtPrice: Priced | null = denomination ? await prices.priceOf(denomination.debt_asset) : null
+    const problem = debtPrice ? (collateralPrice.problem ?? debtPrice.problem) : 'price_missing'
     const collateralUsd = problem ? null : toUsd(collateral, collateralDecimals, collateralPrice)
-    const debtUsd = problem ? null : toUsd(debt, debtDecimals, debtPrice)
+    const debtUsd = problem || !debtPrice ? null : toUsd(debt, debtDecimals, debtPrice)
     const object: VaultObject = {
       collateral: formatUnits(collateral, collateralDecimals),
       collateral_usd: collateralUsd === null ? null : formatUnits(collateralUsd, USD_DECIMALS),
       collateralization_ratio:
-        problem || debt === 0n
+        problem || !debtPrice || debt === 0n
           ? null
           : formatUnits(
               ratio(collateral, collateralDecimals, collateralPrice, debt, debtDecimals, debtPrice),
@@ -108,7 +90,7 @@ export async function renderVaultSnapshot(
     if (valuation.atPin) object.rate_ledger = null
     data.vaults.push(object)
     addPricedAsset(enrichment, network, collateralAsset, collateralPrice)
-    if (denomination) addPricedAsset(enrichment, network, denomination.debt_asset, debtPrice)
+    if (denomination && debtPrice) addPricedAsset(enrichment, network, denomination.debt_asset, debtPrice)
   }
   enrichment.contracts[vaultContract.address] = {
     name: vaultContract.name,
@@ -118,7 +100,7 @@ export async function renderVaultSnapshot(
     version: vaultContract.version,
   }
 
-  const { stalenessS, sources } = describePrices(await Promise.all(prices.values()), closeTime)
+  const { stalenessS, sources } = describePrices(await prices.used(), closeTime)
   rendered.oracleStalenessS = stalenessS
   rendered.sources = sources
   return rendered

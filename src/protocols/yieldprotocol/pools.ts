@@ -1,6 +1,7 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
 import { formatUnits } from '../kit/amounts.ts'
 import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../kit/protocol-module.ts'
+import { addPricedAsset, createPriceLookup, describePrices } from '../kit/valuation.ts'
 import { YIELD_STATE } from './adapt-ledger.ts'
 import { PRICE_DECIMALS, pricePerShare, readVaultFunds, SHARE_DECIMALS } from './funds.ts'
 import { decimalsOf, yieldContractObject } from './positions.ts'
@@ -61,20 +62,23 @@ async function renderVault(
   return { object, partial: funds.partial, asOfLedger: ledgerOf }
 }
 
-function enrich(network: NetworkConfig, vault: YieldContractInfo, enrichment: Enrichment, assets: string[]) {
+type PriceLookup = ReturnType<typeof createPriceLookup>
+
+/** The vault's contract and its assets, each with the price every other answer gives it at the ledger. */
+async function enrich(
+  network: NetworkConfig,
+  vault: YieldContractInfo,
+  enrichment: Enrichment,
+  assets: string[],
+  prices: PriceLookup,
+) {
   enrichment.contracts[vault.address] = yieldContractObject(vault)
-  for (const asset of assets) {
-    if (enrichment.assets[asset]) continue
-    const info = network.assets[asset]
-    enrichment.assets[asset] = {
-      decimals: decimalsOf(network, asset),
-      price_source: null,
-      price_usd: null,
-      symbol: info?.symbol ?? asset,
-      tags: info?.tags ?? [],
-    }
-  }
+  for (const asset of assets)
+    addPricedAsset(enrichment, network, asset, await prices.priceOf(asset), decimalsOf(network, asset))
 }
+
+const lookupAt = (deps: PositionsDeps, network: NetworkConfig, query: StateQuery) =>
+  createPriceLookup(deps.reader, network, query.ledger, query.closeTime, deps.maxPriceAgeS)
 
 /** One vault at a ledger, each entry as last written at or before it. */
 export async function renderYieldPool(
@@ -84,14 +88,17 @@ export async function renderYieldPool(
   query: StateQuery,
 ): Promise<Rendered & { asOfLedger: number | null }> {
   const enrichment: Enrichment = { assets: {}, contracts: {} }
+  const prices = lookupAt(deps, network, query)
   const { object, partial, asOfLedger } = await renderVault(deps, network, pool, query.ledger)
-  enrich(
+  await enrich(
     network,
     pool,
     enrichment,
     object.assets.map((a) => a.asset),
+    prices,
   )
-  return { data: object, enrichment, oracleStalenessS: 0, sources: [], partial, asOfLedger }
+  const { stalenessS, sources } = describePrices(await prices.used(), query.closeTime)
+  return { data: object, enrichment, oracleStalenessS: stalenessS, sources, partial, asOfLedger }
 }
 
 /** Every vault the network description lists, in its order. */
@@ -101,6 +108,7 @@ export async function renderYieldReserves(
   query: StateQuery,
 ): Promise<Rendered & { asOfLedger: number | null }> {
   const enrichment: Enrichment = { assets: {}, contracts: {} }
+  const prices = lookupAt(deps, network, query)
   const vaults: unknown[] = []
   let partial = false
   let asOf: number | null = null
@@ -109,14 +117,16 @@ export async function renderYieldReserves(
     vaults.push(r.object)
     partial ||= r.partial
     if (r.asOfLedger !== null && (asOf === null || r.asOfLedger > asOf)) asOf = r.asOfLedger
-    enrich(
+    await enrich(
       network,
       vault,
       enrichment,
       r.object.assets.map((a) => a.asset),
+      prices,
     )
   }
-  return { data: { vaults }, enrichment, oracleStalenessS: 0, sources: [], partial, asOfLedger: asOf }
+  const { stalenessS, sources } = describePrices(await prices.used(), query.closeTime)
+  return { data: { vaults }, enrichment, oracleStalenessS: stalenessS, sources, partial, asOfLedger: asOf }
 }
 
 export { vaultsOf }

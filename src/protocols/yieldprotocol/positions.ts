@@ -8,7 +8,7 @@ import type {
   SnapshotRow,
   Valuation,
 } from '../kit/protocol-module.ts'
-import { createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../kit/valuation.ts'
+import { addPricedAsset, createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../kit/valuation.ts'
 import type { StoredYieldBalance } from './adapt-ledger.ts'
 import {
   PRICE_DECIMALS,
@@ -122,15 +122,7 @@ export async function renderYieldSnapshot(
       const priced = await prices.priceOf(a.asset)
       const problem = amount === null ? 'rate_missing' : priced.problem
       const usd = problem === null && amount !== null ? toUsd(amount, decimals, priced) : null
-      const info = network.assets[a.asset]
-      if (!enrichment.assets[a.asset])
-        enrichment.assets[a.asset] = {
-          decimals,
-          price_source: priced.row ? priced.feed : null,
-          price_usd: priced.problem === 'price_missing' ? null : formatUnits(priced.price, priced.decimals),
-          symbol: info?.symbol ?? a.asset,
-          tags: info?.tags ?? [],
-        }
+      addPricedAsset(enrichment, network, a.asset, priced, decimals)
       positions.push({
         protocol: YIELD,
         contract_address: vault.address,

@@ -31,7 +31,7 @@ export const TEST_NETWORK: NetworkConfig = {
   },
   vaultprotocol: {
     collateral_asset: XLM_CONTRACT,
-    denominations: { USD: { debt_asset: XLM_CONTRACT, price_asset: null } },
+    denominations: { USD: { debt_asset: XLM_CONTRACT } },
   },
   ammprotocol: { pairs: {} },
   assets: {},
