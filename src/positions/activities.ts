@@ -40,7 +40,7 @@ export interface ActivityPage {
  * activity series, kept in bounded caches:
  * - an item depends only on its stored action, its ledger's close time, the prices at or before
  *   its ledger (all written in the batch that indexed that ledger, never changed after), the
- *   network description's assets and the price age limit;
+ *   network description (assets, pairs, vaults, denominations) and the price age limit;
  * - a page read at checkpoint H (its scan stops at H) holds the same items at a later checkpoint
  *   H' unless the account has an action in a ledger of (H, H'] that the page's range and cursor
  *   admit: ledgers are indexed in order, each with all its actions, so nothing joins at or below
