@@ -1,9 +1,8 @@
-import type { Awaitable } from '../awaitable.ts'
 import { createBoundedCache } from '../bounded-cache.ts'
 import type { NetworkConfig } from '../chain/network.ts'
 import { formatUnits } from '../protocols/kit/amounts.ts'
 import type { PositionsDeps } from '../protocols/kit/protocol-module.ts'
-import { judgePrice, MISSING_PRICE, toUsd, USD_DECIMALS } from '../protocols/kit/valuation.ts'
+import { USD_DECIMALS } from '../protocols/kit/valuation.ts'
 import type {
   ActivitiesReader,
   ActivityFilter,
@@ -12,106 +11,9 @@ import type {
   StoredActivity,
   StoredTransaction,
 } from '../store/activities.ts'
-import type { PriceRow } from '../store/positions-read.ts'
+import { type ActivityItem, valueActions } from './activity-items.ts'
 
-/**
- * Decoded actions as the API shows them: the amount in the asset's own decimals and its USD value
- * with the prices at the action's own ledger.
- */
-
-export interface ActivityItem {
-  protocol: string
-  type: string
-  contract: string
-  account: string
-  ledger: number
-  close_time: number | null
-  tx_hash: string
-  operation: number
-  event_index: number
-  asset: string | null
-  /** Smallest units, as the chain states them. */
-  amount_raw: string | null
-  amount: string | null
-  amount_usd: string | null
-  usd_unavailable_reason: string | null
-  details: Record<string, unknown>
-}
-
-/** Reads the latest price at or before each ledger asked, in one batch (the actions reader). */
-export interface BatchPriceReader {
-  pricesAt(
-    wanted: ReadonlyArray<{ oracle: string; asset: string; ledger: number }>,
-  ): Awaitable<Array<PriceRow | null>>
-}
-
-/**
- * Values actions together, each with the prices at its own ledger (at or before it, judged against
- * that ledger's close time): every distinct (feed, ledger) price the rows need is read in one
- * batch, then each action is built. Items come in the order of the rows.
- */
-export async function valueActions(
-  deps: PositionsDeps,
-  network: NetworkConfig | null,
-  rows: readonly StoredActivity[],
-  prices: BatchPriceReader,
-): Promise<ActivityItem[]> {
-  // The price each priced row needs, by (oracle, feed asset, ledger); rows of one ledger share it.
-  const wanted: Array<{ oracle: string; asset: string; ledger: number; closeTime: number | null }> = []
-  const slot = new Map<string, number>()
-  const need: Array<number | null> = rows.map((row) => {
-    if (row.amount === null || row.asset === null || network === null) return null
-    const asset = network.assets[row.asset]
-    if (asset === undefined) return null
-    const feed = network.assets[asset.id]?.price_feed
-    if (!feed) return null
-    const ledger = Number(row.ledger)
-    const key = `${feed.oracle}\u0000${feed.asset}\u0000${ledger}`
-    let index = slot.get(key)
-    if (index === undefined) {
-      index = wanted.length
-      slot.set(key, index)
-      wanted.push({ oracle: feed.oracle, asset: feed.asset, ledger, closeTime: row.close_time })
-    }
-    return index
-  })
-  const found = await prices.pricesAt(wanted)
-  const judged = wanted.map((w, i) => judgePrice(found[i] ?? null, w.oracle, w.closeTime, deps.maxPriceAgeS))
-  return rows.map((row, i) => {
-    const asset = row.asset === null || network === null ? undefined : network.assets[row.asset]
-    let amount: string | null = null
-    let usd: string | null = null
-    let reason: string | null = null
-    if (row.amount !== null) {
-      if (asset === undefined) reason = 'asset_unknown'
-      else {
-        const raw = BigInt(row.amount)
-        amount = formatUnits(raw, asset.decimals)
-        const index = need[i]
-        const priced = index === null || index === undefined ? MISSING_PRICE : judged[index]!
-        if (priced.problem) reason = priced.problem
-        else usd = formatUnits(toUsd(raw, asset.decimals, priced), USD_DECIMALS)
-      }
-    }
-    return {
-      protocol: row.protocol,
-      type: row.type,
-      contract: row.contract,
-      account: row.account,
-      ledger: Number(row.ledger),
-      close_time: row.close_time === null ? null : Number(row.close_time),
-      tx_hash: row.tx_hash,
-      operation: row.operation,
-      event_index: row.event_index,
-      asset: row.asset,
-      amount_raw: row.amount,
-      amount,
-      amount_usd: usd,
-      usd_unavailable_reason: reason,
-      details: JSON.parse(row.details) as Record<string, unknown>,
-    }
-  })
-}
+export type { ActivityItem, ActivityLeg } from './activity-items.ts'
 
 /** The cache key of an action's rendered item: its identity (see ActivityKey). */
 const itemKey = (k: ActivityKey) => `${k.ledger}:${k.tx_order}:${k.event_index}:${k.protocol}`
@@ -138,7 +40,7 @@ export interface ActivityPage {
  * activity series, kept in bounded caches:
  * - an item depends only on its stored action, its ledger's close time, the prices at or before
  *   its ledger (all written in the batch that indexed that ledger, never changed after), the
- *   network description's assets and the price age limit;
+ *   network description (assets, pairs, vaults, denominations) and the price age limit;
  * - a page read at checkpoint H (its scan stops at H) holds the same items at a later checkpoint
  *   H' unless the account has an action in a ledger of (H, H'] that the page's range and cursor
  *   admit: ledgers are indexed in order, each with all its actions, so nothing joins at or below
@@ -320,13 +222,13 @@ export function decodeActivityCursor(cursor: string): ChainPosition | null {
 export interface TransactionAnswer {
   hash: string
   ledger: number
-  close_time: number | null
+  closed_at: string | null
   successful: boolean
   /** Stroops. */
   fee_charged: string
   fee_account: string | null
   source_account: string | null
-  contract: string | null
+  contract_address: string | null
   function: string | null
   actions: ActivityItem[]
 }
@@ -341,12 +243,12 @@ export async function buildTransactionAnswer(
   return {
     hash: tx.hash,
     ledger: Number(tx.ledger),
-    close_time: tx.close_time === null ? null : Number(tx.close_time),
+    closed_at: tx.close_time === null ? null : new Date(Number(tx.close_time) * 1000).toISOString(),
     successful: Boolean(Number(tx.successful)),
     fee_charged: tx.fee_charged,
     fee_account: tx.fee_account,
     source_account: tx.source_account,
-    contract: tx.contract,
+    contract_address: tx.contract,
     function: tx.function,
     actions: await valueActions(deps, deps.network, rows, actions),
   }
@@ -374,8 +276,9 @@ export function buildSeries(items: readonly ActivityItem[], interval: Interval):
   const length = INTERVAL_S[interval]
   const buckets = new Map<number, { b: SeriesBucket; volume: bigint; priced: number }>()
   for (const item of items) {
-    if (item.close_time === null) continue
-    const start = Math.floor(item.close_time / length) * length
+    if (item.closed_at === null) continue
+    const closeTime = Date.parse(item.closed_at) / 1000
+    const start = Math.floor(closeTime / length) * length
     let entry = buckets.get(start)
     if (!entry) {
       entry = {

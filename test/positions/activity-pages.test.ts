@@ -5,7 +5,8 @@ import { createLogger } from '../../src/logger.ts'
 import type { ActivitiesTable } from '../../src/store/schema.ts'
 import { createTestApp, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
-import { decimal, roundHalfEven } from './reference-model.ts'
+import { expectedLegs, valueRefLegs } from './activity-reference.ts'
+import { decimal } from './reference-model.ts'
 
 // Short enough that some actions' prices are stale at their ledger, and others are not.
 const MAX_PRICE_AGE_S = 60
@@ -20,6 +21,18 @@ const DEVNET = {
   startLedger: 7000,
 }
 const MID = 7000 + 350
+/** Every reason an action or a leg goes unpriced in this world, and priced ones (null). */
+const REASONS_SEEN = [
+  'asset_unknown',
+  'leg:asset_unknown',
+  'leg:null',
+  'leg:price_stale',
+  'leg:protocol_token',
+  'no_amount',
+  'null',
+  'price_stale',
+  'protocol_token',
+]
 
 /** An `actions` row as the store holds it. */
 type StoredRow = ActivitiesTable
@@ -80,59 +93,40 @@ describe.each([
       .executeTakeFirst()
     const closeTime = closeRow ? Number(closeRow.close_time) : null
     const network = devnet.network
-    const asset = row.asset === null ? undefined : network.assets[row.asset]
-    let amount: string | null = null
-    let usd: string | null = null
-    let reason: string | null = null
-    if (row.amount !== null) {
-      if (asset === undefined) reason = 'asset_unknown'
-      else {
-        const raw = BigInt(row.amount)
-        amount = decimal(raw, asset.decimals)
-        const feed = network.assets[asset.id]?.price_feed
-        const price = feed
-          ? await db
-              .selectFrom('prices')
-              .selectAll()
-              .where('oracle', '=', feed.oracle)
-              .where('asset', '=', feed.asset)
-              .where('ledger', '<=', ledger)
-              .orderBy('ledger', 'desc')
-              .limit(1)
-              .executeTakeFirst()
-          : undefined
-        if (price === undefined) reason = 'price_missing'
-        else if (
-          closeTime !== null &&
-          closeTime - Math.floor(Number(price.timestamp_ms) / 1000) > MAX_PRICE_AGE_S
-        )
-          reason = 'price_stale'
-        else {
-          const shift = asset.decimals + Number(price.decimals) - 7
-          const product = raw * BigInt(price.price)
-          usd = decimal(
-            shift >= 0 ? roundHalfEven(product, 10n ** BigInt(shift)) : product * 10n ** BigInt(-shift),
-            7,
-          )
-        }
-      }
-    }
+    const { legs, details } = expectedLegs(
+      { ...row, details: JSON.parse(row.details) as Record<string, unknown> },
+      network,
+    )
+    const valued = await valueRefLegs(legs, network, closeTime, MAX_PRICE_AGE_S, async (oracle, asset) => {
+      const price = await db
+        .selectFrom('prices')
+        .selectAll()
+        .where('oracle', '=', oracle)
+        .where('asset', '=', asset)
+        .where('ledger', '<=', ledger)
+        .orderBy('ledger', 'desc')
+        .limit(1)
+        .executeTakeFirst()
+      return price === undefined
+        ? null
+        : {
+            price: BigInt(price.price),
+            decimals: Number(price.decimals),
+            timestampS: Math.floor(Number(price.timestamp_ms) / 1000),
+          }
+    })
     return {
       protocol: row.protocol,
       type: row.type,
-      contract: row.contract,
+      contract_address: row.contract,
       account: row.account,
       ledger,
-      close_time: closeTime,
+      closed_at: closeTime === null ? null : new Date(closeTime * 1000).toISOString(),
       tx_hash: row.tx_hash,
       operation: Number(row.operation),
       event_index: Number(row.event_index),
-      asset: row.asset,
-      amount_raw: row.amount,
-      amount,
-      amount_usd: usd,
-      usd_unavailable_reason: reason,
-      details: JSON.parse(row.details),
+      ...valued,
+      details,
     }
   }
 
@@ -197,15 +191,16 @@ describe.each([
 
   /** The hourly series of items, computed here: count, priced volume and unpriced count per hour. */
   const expectedSeries = (
-    items: Array<{ ledger: number; close_time: number | null; amount_usd: string | null }>,
+    items: Array<{ ledger: number; closed_at: string | null; amount_usd: string | null }>,
   ) => {
     const buckets = new Map<
       number,
       { from: number; to: number; count: number; volume: bigint; priced: number }
     >()
     for (const item of items) {
-      if (item.close_time === null) continue
-      const start = item.close_time - (item.close_time % 3600)
+      if (item.closed_at === null) continue
+      const closeTime = new Date(item.closed_at).getTime() / 1000
+      const start = closeTime - (closeTime % 3600)
       const b = buckets.get(start) ?? { from: item.ledger, to: item.ledger, count: 0, volume: 0n, priced: 0 }
       b.count++
       b.from = Math.min(b.from, item.ledger)
@@ -274,6 +269,13 @@ describe.each([
       for (const item of expected) {
         protocols.add(item.protocol)
         reasons.add(item.usd_unavailable_reason)
+        for (const leg of item.legs) reasons.add(`leg:${leg.usd_unavailable_reason}`)
+        // Every AMM and yield action that moves tokens names them, with amounts in their units.
+        if (['add_liquidity', 'remove_liquidity', 'swap', 'deposit', 'withdraw'].includes(item.type))
+          if (item.protocol === 'ammprotocol' || item.protocol === 'yieldprotocol') {
+            expect(item.legs.length, `${item.type} ${item.tx_hash}`).toBeGreaterThan(1)
+            for (const leg of item.legs) expect(leg.amount, `${item.type} ${item.tx_hash}`).not.toBeNull()
+          }
       }
     }
     expect([...protocols].sort()).toEqual([
@@ -283,7 +285,7 @@ describe.each([
       'yieldprotocol',
     ])
     // Priced items and every reason an item goes unpriced were compared.
-    expect([...reasons].map(String).sort()).toEqual(['asset_unknown', 'null', 'price_missing', 'price_stale'])
+    expect([...reasons].map(String).sort()).toEqual(REASONS_SEEN)
   }, 120_000)
 
   it('a repeated page (its items from the cache) is the same bytes; a protocol filter and an exact pin too', async () => {

@@ -11,7 +11,14 @@ import { decimal, latestAtOrBefore, roundHalfEven } from './reference-model.ts'
 export const REQUESTS = ['supply', 'withdraw', 'supply_collateral', 'withdraw_collateral', 'borrow', 'repay']
 /** A vault action as read from the call (FxDAO publishes no events), shaped like a pool event. */
 export type RefAction = RefPoolEvent & {
-  vault?: { account: string; asset: string | null; amount: bigint | null; also?: string }
+  vault?: {
+    account: string
+    asset: string | null
+    amount: bigint | null
+    also?: string
+    /** new_vault: the debt token minted to the caller and its amount. */
+    debt?: { asset: string; amount: bigint }
+  }
 }
 
 export function accountOf(event: RefAction): string | null {
@@ -41,12 +48,18 @@ export interface Activity {
   ledger: number
   tx_hash: string
   event_index: number
-  asset: string | null
-  amount_raw: string | null
-  amount: string | null
+  legs: Array<{
+    role: string
+    direction: string
+    asset: string | null
+    amount_raw: string
+    amount: string | null
+    amount_usd: string | null
+    usd_unavailable_reason: string | null
+  }>
   amount_usd: string | null
   usd_unavailable_reason: string | null
-  close_time: number
+  closed_at: string | null
 }
 
 /**
@@ -79,6 +92,7 @@ export function createActivityReference(
           asset: string | null,
           amount: bigint | null,
           also?: string,
+          debt?: { asset: string; amount: bigint },
         ) =>
           refs.push({
             ledger: ledger.sequence,
@@ -88,11 +102,12 @@ export function createActivityReference(
             watchedIndex: base + i,
             topics: [type],
             data: null,
-            vault: { account, asset, amount, ...(also ? { also } : {}) },
+            vault: { account, asset, amount, ...(also ? { also } : {}), ...(debt ? { debt } : {}) },
           })
         // biome-ignore lint/suspicious/noExplicitAny: native ScVal arguments of several shapes
         const a = tx.args as any[]
-        if (tx.fn === 'new_vault') push('new_vault', 0, a[1], xlm, a[3])
+        if (tx.fn === 'new_vault')
+          push('new_vault', 0, a[1], xlm, a[3], undefined, { asset: debtOf(a[4]), amount: a[2] })
         else if (tx.fn === 'increase_collateral' || tx.fn === 'withdraw_collateral')
           push(tx.fn, 0, a[1].account, xlm, a[3])
         else if (tx.fn === 'increase_debt' || tx.fn === 'pay_debt')
@@ -137,8 +152,12 @@ export function createActivityReference(
 
   /** USD of an amount at a ledger, from the reference model's own reading of Reflector. */
   const expectedUsd = (asset: string, amount: bigint, ledger: number) => {
-    const feed = devnet.chain.network.assets[asset]?.price_feed
-    const decimals = devnet.chain.network.assets[asset]!.decimals
+    const network = devnet.chain.network
+    const decimals = network.assets[asset]!.decimals
+    // The description's own source for the asset: a declared USD peg, or its feed.
+    if (network.assets[asset]?.price_peg === 'USD')
+      return { usd: decimal(roundHalfEven(amount, 10n ** BigInt(decimals - 7)), 7), reason: null }
+    const feed = network.assets[asset]?.price_feed
     const row = feed
       ? latestAtOrBefore(model.base.prices.get(`${feed.oracle}|${feed.asset}`), ledger)
       : undefined
@@ -151,24 +170,68 @@ export function createActivityReference(
     }
   }
 
+  /** FxDAO: the direction of the call's amount from the caller's side. */
+  const VAULT_DIRECTIONS: Record<string, string> = {
+    new_vault: 'sent',
+    increase_collateral: 'sent',
+    withdraw_collateral: 'received',
+    increase_debt: 'received',
+    pay_debt: 'sent',
+    redeem: 'sent',
+  }
+  /** Blend requests: the underlying's direction, the pool token's and which token it is. */
+  const REQUEST_LEGS: Record<string, [string, string, string]> = {
+    supply: ['sent', 'minted', 'shares'],
+    supply_collateral: ['sent', 'minted', 'shares'],
+    withdraw: ['received', 'burnt', 'shares'],
+    withdraw_collateral: ['received', 'burnt', 'shares'],
+    borrow: ['received', 'minted', 'debt'],
+    repay: ['sent', 'burnt', 'debt'],
+  }
+
   const checkActivity = (got: Activity, ref: RefAction) => {
     const [name, first] = ref.topics as [string, unknown]
+    const network = devnet.chain.network
+    const closedAt = new Date(model.base.closeTimes.get(ref.ledger)! * 1000).toISOString()
     if (ref.vault) {
-      const { account, asset, amount } = ref.vault
+      const { account, asset, amount, debt } = ref.vault
       expect(got).toMatchObject({
         protocol: 'vaultprotocol',
         type: name,
         account,
         ledger: ref.ledger,
+        closed_at: closedAt,
         tx_hash: ref.txHash,
         event_index: ref.watchedIndex,
-        asset,
-        amount_raw: amount === null ? null : amount.toString(),
       })
+      const legs: Array<Record<string, unknown>> = []
       if (asset !== null && amount !== null) {
         const { usd, reason } = expectedUsd(asset, amount, ref.ledger)
+        legs.push({
+          role: 'asset',
+          direction: VAULT_DIRECTIONS[name],
+          asset,
+          amount_raw: amount.toString(),
+          amount: decimal(amount, network.assets[asset]!.decimals),
+          amount_usd: usd,
+          usd_unavailable_reason: reason,
+        })
+        // The action is worth the amount its call names (new_vault: the collateral it sent).
         expect(got).toMatchObject({ amount_usd: usd, usd_unavailable_reason: reason })
+      } else expect(got).toMatchObject({ amount_usd: null, usd_unavailable_reason: 'no_amount' })
+      if (debt) {
+        const { usd, reason } = expectedUsd(debt.asset, debt.amount, ref.ledger)
+        legs.push({
+          role: 'asset',
+          direction: 'received',
+          asset: debt.asset,
+          amount_raw: debt.amount.toString(),
+          amount_usd: usd,
+          usd_unavailable_reason: reason,
+        })
       }
+      expect(got.legs).toHaveLength(legs.length)
+      for (const [i, leg] of legs.entries()) expect(got.legs[i]).toMatchObject(leg)
       return
     }
     expect(got).toMatchObject({
@@ -178,21 +241,55 @@ export function createActivityReference(
       ledger: ref.ledger,
       tx_hash: ref.txHash,
       event_index: ref.watchedIndex,
-      close_time: model.base.closeTimes.get(ref.ledger),
+      closed_at: closedAt,
     })
     if (REQUESTS.includes(name)) {
-      const amount = (ref.data as bigint[])[0]!
+      const [amount, tokens] = ref.data as bigint[]
       const asset = first as string
-      const { usd, reason } = expectedUsd(asset, amount, ref.ledger)
-      expect(got).toMatchObject({
-        asset,
-        amount_raw: amount.toString(),
-        amount: decimal(amount, devnet.chain.network.assets[asset]!.decimals),
-        amount_usd: usd,
-        usd_unavailable_reason: reason,
-      })
+      const decimals = network.assets[asset]!.decimals
+      const { usd, reason } = expectedUsd(asset, amount!, ref.ledger)
+      const [direction, tokenDirection, role] = REQUEST_LEGS[name]!
+      expect(got.legs).toEqual([
+        {
+          role: 'asset',
+          direction,
+          asset,
+          symbol: network.assets[asset]!.symbol,
+          amount_raw: amount!.toString(),
+          amount: decimal(amount!, decimals),
+          amount_usd: usd,
+          usd_unavailable_reason: reason,
+        },
+        {
+          role,
+          direction: tokenDirection,
+          asset,
+          symbol: network.assets[asset]!.symbol,
+          amount_raw: tokens!.toString(),
+          amount: decimal(tokens!, decimals),
+          amount_usd: null,
+          usd_unavailable_reason: 'protocol_token',
+        },
+      ])
+      expect(got).toMatchObject({ amount_usd: usd, usd_unavailable_reason: reason })
+    } else if (name === 'claim') {
+      // BLND, which the network description does not list: an amount, no price.
+      const amount = (ref.data as unknown[])[1] as bigint
+      expect(got.legs).toEqual([
+        {
+          role: 'asset',
+          direction: 'received',
+          asset: null,
+          symbol: null,
+          amount_raw: amount.toString(),
+          amount: decimal(amount, 7),
+          amount_usd: null,
+          usd_unavailable_reason: 'asset_unknown',
+        },
+      ])
+      expect(got).toMatchObject({ amount_usd: null, usd_unavailable_reason: 'asset_unknown' })
     } else {
-      expect(got.amount_usd).toBeNull()
+      expect(got).toMatchObject({ legs: [], amount_usd: null, usd_unavailable_reason: 'no_amount' })
     }
   }
 

@@ -212,7 +212,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
     expect(body.data).toMatchObject({
       hash: ref.txHash,
       ledger: ref.ledger,
-      close_time: model.base.closeTimes.get(ref.ledger),
+      closed_at: new Date(model.base.closeTimes.get(ref.ledger)! * 1000).toISOString(),
       successful: true,
     })
     expect(body.data.fee_charged).toMatch(/^[0-9]+$/)
@@ -226,7 +226,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
     const refTx = ledgers.flatMap((l) => l.txs).find((x) => x.hash === ref.txHash)!
     expect(body.data).toMatchObject({
       source_account: refTx.source,
-      contract: refTx.contract,
+      contract_address: refTx.contract,
       function: refTx.fn,
     })
     // A failed invocation of a watched contract: listed, with no actions.
@@ -245,7 +245,7 @@ describe('across protocols: all positions, protocols, transactions and activitie
         ledger: tx.ledger,
         successful: false,
         source_account: tx.source,
-        contract: tx.contract,
+        contract_address: tx.contract,
         function: tx.fn,
         actions: [],
       })

@@ -44,34 +44,65 @@ function spliceItems(envelope: string, items: string): string {
 /** The widest ledger range a series or filter can name (int64 pins above it match nothing more). */
 const LEDGER_MAX = Number.MAX_SAFE_INTEGER
 
+const Leg = Type.Object(
+  {
+    role: Type.Union([Type.Literal('asset'), Type.Literal('shares'), Type.Literal('debt')], {
+      description:
+        "`asset`: a token that moved; `shares`: the protocol's own claim token (LP tokens, df-tokens, b-tokens); `debt`: Blend d-tokens",
+    }),
+    direction: Type.Union(
+      [Type.Literal('sent'), Type.Literal('received'), Type.Literal('minted'), Type.Literal('burnt')],
+      {
+        description:
+          "From `account`'s side: an asset or token it sent or received, a protocol token minted to it or burnt from it",
+      },
+    ),
+    asset: nullableString(
+      "The token's contract (C…): the asset, the pair or vault for their shares, the reserve's asset for b-/d-tokens; null when the action does not name it",
+    ),
+    symbol: nullableString("The asset's symbol in the network description; null when it does not list it"),
+    amount_raw: Type.String({
+      description: "In the token's smallest units, as the chain states it",
+      pattern: '^[0-9]+$',
+    }),
+    amount: nullableString(
+      "amount_raw in the token's units, with exactly its decimals; null when they are unknown",
+    ),
+    amount_usd: nullableString(
+      "amount × the USD price at or before the action's ledger, 7 decimals, rounded half-even; null with a reason",
+    ),
+    usd_unavailable_reason: nullableString(
+      'Only when amount_usd is null: price_missing, price_stale, asset_unknown, protocol_token (shares and d-tokens are not valued)',
+    ),
+  },
+  { additionalProperties: false },
+)
+
 const Action = Type.Object({
   protocol: Type.String(),
   type: Type.String({
-    description: "The action's name in its protocol: `supply`, `borrow`, `fill_auction`, `claim`, ...",
+    description: "The action's name in its protocol: `supply`, `borrow`, `swap`, `deposit`, ...",
   }),
-  contract: Type.String({ description: 'The contract that emitted it' }),
-  account: Type.String({ description: 'The account whose position it concerns' }),
+  contract_address: Type.String({ description: 'The contract that emitted it (or, FxDAO, that was called)' }),
+  account: Type.String({ description: 'The account whose action it is (the legs are from its side)' }),
   ledger: Type.Integer(),
-  close_time: nullableInteger('Close time of its ledger, epoch seconds'),
+  closed_at: nullableString('Close time of its ledger (RFC 3339, UTC); null when unknown'),
   tx_hash: Type.String(),
   operation: Type.Integer({ description: 'Operation index in the transaction' }),
   event_index: Type.Integer({
     description: "Order of its event among the watched contracts' events of the transaction",
   }),
-  asset: nullableString('The asset it moved (C…), when it names one'),
-  amount_raw: nullableString(
-    "The amount moved in the asset's smallest units, as the chain states it",
-    '^[0-9]+$',
+  legs: Type.Array(Leg, {
+    description: 'Every asset and protocol token the action moved, each in its own units and in USD',
+  }),
+  amount_usd: nullableString(
+    "The action's USD value at its own ledger, 7 decimals: Σ amount_usd of the asset legs the account sent, or, when it sent none, of those it received",
   ),
-  amount: nullableString(
-    "amount_raw in the asset's units, with exactly its decimals; null when the asset is unknown",
-  ),
-  amount_usd: nullableString("amount × the USD price at or before the action's ledger, 7 decimals"),
   usd_unavailable_reason: nullableString(
-    'Why amount_usd is null although there is an amount: price_missing, price_stale, asset_unknown',
+    'Only when amount_usd is null: the reason of the first unpriced counted leg, `protocol_token` when it moved only protocol tokens, `no_amount` when it names no amount',
   ),
   details: Type.Record(Type.String(), Type.Unknown(), {
-    description: "The protocol's own fields of the action (integers as decimal strings)",
+    description: "The protocol's other fields of the action; amounts in their token's units",
   }),
 })
 
@@ -211,7 +242,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
             data: Type.Object({
               hash: Type.String(),
               ledger: Type.Integer(),
-              close_time: nullableInteger('Epoch seconds'),
+              closed_at: nullableString('Close time of its ledger (RFC 3339, UTC); null when unknown'),
               successful: Type.Boolean(),
               fee_charged: Type.String({ description: 'Fee charged, in stroops', pattern: '^[0-9]+$' }),
               fee_account: nullableString(
@@ -220,7 +251,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
               source_account: nullableString(
                 "The transaction's source account (the inner transaction's for a fee bump), from its envelope; null when it invokes no watched contract (it only touched one's data or events)",
               ),
-              contract: nullableString('The watched contract it invoked, from its envelope'),
+              contract_address: nullableString('The watched contract it invoked, from its envelope'),
               function: nullableString('The contract function it invoked, from its envelope'),
               actions: Type.Array(Action, { description: 'In event order' }),
             }),
@@ -264,7 +295,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
         ...common,
         summary: 'Get activities',
         description:
-          "The account's decoded protocol actions with `from_ledger <= ledger <= to_ledger` (inclusive, optional), of one `protocol` and one `type` when given, newest first (by ledger, transaction order, event order), a page of `limit` at a time. Each has its amount and its USD value at its own ledger. `meta.next_cursor` continues with older actions (null on the last page); a cursor stays valid while the indexer keeps ingesting, since new actions are newer than any page served.",
+          "The account's decoded protocol actions with `from_ledger <= ledger <= to_ledger` (inclusive, optional), of one `protocol` and one `type` when given, newest first (by ledger, transaction order, event order), a page of `limit` at a time. Each names what it moved (`legs`: assets and protocol tokens, in their own units) and its USD value at its own ledger. `meta.next_cursor` continues with older actions (null on the last page); a cursor stays valid while the indexer keeps ingesting, since new actions are newer than any page served.",
         params: Type.Object({ address: AddressParam }),
         querystring: Type.Object(
           {

@@ -2,6 +2,7 @@ import type { NetworkConfig } from '../../chain/network.ts'
 import type { ProtocolModule } from '../kit/protocol-module.ts'
 import { AMM_ACTIVITY_TYPES } from './activities.ts'
 import { adaptAmmLedger, ammItemKey } from './adapt-ledger.ts'
+import { describeAmmActivity } from './describe-activity.ts'
 import { AMM } from './id.ts'
 import { pairsOf, renderAllPairs, renderPair } from './pools.ts'
 import { renderAmmSnapshot } from './positions.ts'
@@ -21,6 +22,7 @@ export const ammProtocol: ProtocolModule = {
   // Token0/1, Reserve0/1 and TotalSupply live in each pair's instance storage.
   instanceStorage: (network) => pairs(network).map((c) => c.address),
   activityTypes: AMM_ACTIVITY_TYPES,
+  describeActivity: describeAmmActivity,
   createAdapter(network) {
     const addresses = new Set(pairs(network).map((c) => c.address))
     return { adaptLedger: (ledger) => adaptAmmLedger(ledger, addresses) }

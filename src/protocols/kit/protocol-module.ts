@@ -214,6 +214,48 @@ export interface StateSurface {
  */
 export type ProtocolActivity = DecodedActivity
 
+/** A stored activity as a module reads it back to describe it (`details` as stored: integers as decimal strings). */
+export interface StoredActivityFields {
+  type: string
+  contract: string
+  asset: string | null
+  /** Smallest units, a decimal string. */
+  amount: string | null
+  details: Record<string, unknown>
+}
+
+/**
+ * One thing an activity moved, from its `account`'s side: an asset it `sent` or `received`, or a
+ * protocol token (LP shares, df-tokens, b-/d-tokens) `minted` to it or `burnt` from it (`sent`
+ * when it transferred them).
+ */
+export interface ActivityLegSpec {
+  /** The token's contract (C…), or for b-/d-tokens the reserve's asset; null when the action does not name it. */
+  asset: string | null
+  role: 'asset' | 'shares' | 'debt'
+  direction: 'sent' | 'received' | 'minted' | 'burnt'
+  /** Smallest units. */
+  amount: bigint
+  /**
+   * For a protocol token, or an asset the network description does not list: its decimals (null
+   * when unknown). Otherwise the description's.
+   */
+  decimals?: number | null
+}
+
+/** An integer a stored activity's `details` hold (as a decimal string), or null when it holds none there. */
+export function storedInt(details: Record<string, unknown>, key: string): bigint | null {
+  const value = details[key]
+  return typeof value === 'string' && /^-?[0-9]+$/.test(value) ? BigInt(value) : null
+}
+
+/** What the activities endpoint shows of a stored activity besides its place in the chain. */
+export interface ActivityDescription {
+  legs: ActivityLegSpec[]
+  /** The protocol's other fields; an amount here is in its token's units (decimals), never raw only. */
+  details: Record<string, unknown>
+}
+
 /** One asset's amounts in a protocol's contracts at a ledger (smallest units of the asset). */
 export interface TvlAsset {
   asset: string
@@ -266,6 +308,8 @@ export interface ProtocolModule {
    * filter value, naming these); checked against what the adapters store in the cross-protocol tests.
    */
   activityTypes: readonly string[]
+  /** Its stored activities' legs and details, read back for the activities endpoint (pure). */
+  describeActivity(activity: StoredActivityFields, network: NetworkConfig): ActivityDescription
   /** The key of a stored item (as its adapter wrote it), so the account book can reload a snapshot. */
   itemKey(item: StoredItem): string
   positions: PositionsSurface

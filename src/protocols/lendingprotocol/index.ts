@@ -2,6 +2,7 @@ import type { NetworkConfig } from '../../chain/network.ts'
 import type { ProtocolModule } from '../kit/protocol-module.ts'
 import { LENDING_ACTIVITY_TYPES } from './activities.ts'
 import { adaptLendingLedger, lendingItemKey } from './adapt-ledger.ts'
+import { describeLendingActivity } from './describe-activity.ts'
 import { LENDING } from './id.ts'
 import { renderEmissions, renderPool, renderReserves } from './pools.ts'
 import { LendingEmissionsData, LendingPoolData, LendingReservesData } from './pools-schema.ts'
@@ -23,6 +24,7 @@ export const lendingProtocol: ProtocolModule = {
   // PoolConfig (the pool's oracle, backstop take rate, status) and Name live in instance storage.
   instanceStorage: (network) => pools(network).map((c) => c.address),
   activityTypes: LENDING_ACTIVITY_TYPES,
+  describeActivity: describeLendingActivity,
   createAdapter(network) {
     const addresses = new Set(pools(network).map((c) => c.address))
     return { adaptLedger: (ledger) => adaptLendingLedger(ledger, addresses) }

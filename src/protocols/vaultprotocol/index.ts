@@ -2,6 +2,7 @@ import type { NetworkConfig } from '../../chain/network.ts'
 import type { AccountGroupChange, ProtocolModule, StoredItem } from '../kit/protocol-module.ts'
 import { readVaultActivities, VAULT_ACTIVITY_TYPES } from './activities.ts'
 import { adaptVaultLedger } from './adapt-ledger.ts'
+import { describeVaultActivity } from './describe-activity.ts'
 import { VAULT } from './id.ts'
 import { renderVaultSnapshot, type VaultObject } from './positions.ts'
 import { VaultPositionsData } from './positions-schema.ts'
@@ -20,6 +21,7 @@ export const vaultProtocol: ProtocolModule = {
   // totals are kept as contract state for the TVL.
   instanceStorage: (network) => [network.contracts.vaultprotocol.address],
   activityTypes: VAULT_ACTIVITY_TYPES,
+  describeActivity: describeVaultActivity,
   createAdapter(network) {
     const contract = network.contracts.vaultprotocol.address
     return {

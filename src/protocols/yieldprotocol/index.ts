@@ -2,6 +2,7 @@ import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
 import type { ProtocolModule } from '../kit/protocol-module.ts'
 import { YIELD_ACTIVITY_TYPES } from './activities.ts'
 import { adaptYieldLedger, type YieldWatch, yieldItemKey } from './adapt-ledger.ts'
+import { describeYieldActivity } from './describe-activity.ts'
 import { YIELD } from './id.ts'
 import { renderYieldPool, renderYieldReserves, vaultsOf } from './pools.ts'
 import { YieldPoolData, YieldReservesData } from './pools-schema.ts'
@@ -40,6 +41,7 @@ export const yieldProtocol: ProtocolModule = {
   holderEntries: (network) =>
     Object.fromEntries([...assetHolders(network)].map(([asset, vaults]) => [asset, [...vaults]])),
   activityTypes: YIELD_ACTIVITY_TYPES,
+  describeActivity: describeYieldActivity,
   createAdapter(network) {
     const watch: YieldWatch = {
       vaults: new Set(vaultsOf(network).map((c) => c.address)),
