@@ -104,7 +104,8 @@ export function buildAmmModel(chain: DevnetChain): AmmModel {
             token1: storage.get('1') as string,
             reserve0: storage.get('2') as bigint,
             reserve1: storage.get('3') as bigint,
-            supply: (storage.get('["TotalSupply"]') as bigint | undefined) ?? null,
+            // Absent before the first mint: the LP token's read_total_supply answers 0.
+            supply: (storage.get('["TotalSupply"]') as bigint | undefined) ?? 0n,
           }
           const list = model.state.get(pair) ?? []
           if (list.at(-1)?.ledger === ledger.sequence) list.pop()

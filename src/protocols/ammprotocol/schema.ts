@@ -58,7 +58,9 @@ export const AmmPairData = Type.Object({
   token_1: nullableString('Token 1 (C…)'),
   reserve_0: NullableAmount("Reserve0 as the pair's instance entry states it, in token 0's decimals"),
   reserve_1: NullableAmount("Reserve1, in token 1's decimals"),
-  total_supply: NullableAmount('LP total supply (`TotalSupply`), 7 decimals'),
+  total_supply: NullableAmount(
+    "LP total supply (`TotalSupply`), 7 decimals; 0 when the pair's instance entry has no `TotalSupply` yet (before the first mint: the LP token reads it as 0); null when the entry was never seen",
+  ),
   price_0_in_1: NullableAmount(
     'Token 0 priced in token 1 by the reserves (reserve_1 / reserve_0 in display units), 18 decimals rounded down; null when a reserve is 0 or unknown',
   ),
