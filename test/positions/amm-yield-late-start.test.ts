@@ -178,8 +178,15 @@ describe('a store that starts after the contracts wrote their entries (Soroswap,
         const url = `/v1/protocols/ammprotocol/pools/${pair.address}?as_of_ledger=${pin}`
         const [a, b] = [await get(full, fullKey, url), await get(late, lateKey, url)]
         const where = `${pair.address}@${pin}`
+        // The late store's ledgers start inside every 24-hour window of this short devnet, after
+        // the pair's deployment: it cannot tell the day's swaps.
+        expect(b.data.volume_24h, where).toMatchObject({
+          from_ledger: null,
+          unavailable_reason: 'history_missing',
+        })
+        expect(a.data.volume_24h.from_ledger, where).toBe(START)
         if (seen(pair.address, 'instance', pin)) {
-          expect(b.data, where).toEqual(a.data)
+          expect({ ...b.data, volume_24h: null }, where).toEqual({ ...a.data, volume_24h: null })
           known++
         } else if (everWritten(pair.address, 'instance', pin)) {
           expect(a.data.total_supply, where).not.toBeNull()

@@ -3,7 +3,8 @@ import { gunzipSync } from 'node:zlib'
 import { Address, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { describe, expect, it } from 'vitest'
 import { loadNetworkConfig } from '../../src/chain/load-network.ts'
-import { annualize, expFixed, ledgerClosedBy, lnFixed } from '../../src/protocols/yieldprotocol/apy.ts'
+import { ledgerClosedBy } from '../../src/protocols/kit/ledger-times.ts'
+import { annualize, expFixed, lnFixed } from '../../src/protocols/yieldprotocol/apy.ts'
 import {
   pricePerShare,
   reportAndLock,

@@ -1,5 +1,3 @@
-import type { Awaitable } from '../../awaitable.ts'
-
 /**
  * A vault's APY from its price-per-share history, in fixed-point integers (no floating point):
  *
@@ -81,34 +79,6 @@ export function annualize(from: bigint, to: bigint, elapsedS: number): bigint | 
   // Beyond e^40 (an absurd yield) the number is not worth printing exactly.
   if (exponent > 40n * ONE) return null
   return (expFixed(exponent) - ONE) / 10n ** BigInt(WORK_DECIMALS - APY_DECIMALS)
-}
-
-export interface LedgerTimes {
-  closeTime(ledger: number): Awaitable<number | null>
-}
-
-/**
- * The latest ledger in [first, to] whose close time is at or before `time`; null when `first`
- * already closed after it (the store's ledgers do not reach back that far) or a close time is missing.
- */
-export async function ledgerClosedBy(
-  times: LedgerTimes,
-  first: number,
-  to: number,
-  time: number,
-): Promise<number | null> {
-  const firstClose = await times.closeTime(first)
-  if (firstClose === null || firstClose > time) return null
-  let lo = first
-  let hi = to
-  while (lo < hi) {
-    const mid = lo + Math.ceil((hi - lo) / 2)
-    const close = await times.closeTime(mid)
-    if (close === null) return null
-    if (close <= time) lo = mid
-    else hi = mid - 1
-  }
-  return lo
 }
 
 export const WINDOW_SECONDS = (days: number) => days * DAY_S

@@ -1,8 +1,9 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
 import { formatUnits } from '../kit/amounts.ts'
+import { ledgerClosedBy } from '../kit/ledger-times.ts'
 import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../kit/protocol-module.ts'
 import { YIELD_STATE } from './adapt-ledger.ts'
-import { APY_DECIMALS, APY_WINDOWS, annualize, ledgerClosedBy, WINDOW_SECONDS } from './apy.ts'
+import { APY_DECIMALS, APY_WINDOWS, annualize, WINDOW_SECONDS } from './apy.ts'
 import {
   PRICE_DECIMALS,
   pricePerShare,
