@@ -132,6 +132,28 @@ describe('a store that starts after the contracts wrote their entries (Soroswap,
     expect(known).toBeGreaterThan(0)
   }, 120_000)
 
+  it('DeFindex: the full store reads an entry it saw absent as the contract does (no VaultPos yet: 0 shares)', async () => {
+    const vaults = devnet.network.contracts.yieldprotocol.filter((c) => c.kind === 'defindex-vault')
+    let checked = 0
+    for (const vault of vaults) {
+      const strategy = vault.strategies![0]!
+      const first = (writes.get(`${strategy}|${JSON.stringify(['VaultPos', vault.address])}`) ?? [])[0]
+      for (const pin of [START, START + 1, START + 10, first === undefined ? head() : first - 1]) {
+        if (pin < START || (first !== undefined && pin >= first)) continue
+        const a = await get(
+          full,
+          fullKey,
+          `/v1/protocols/yieldprotocol/pools/${vault.address}?as_of_ledger=${pin}`,
+        )
+        expect(a.data.assets[0].strategies[0].shares, `${vault.address}@${pin}`).toBe('0.0000000')
+        expect(a.data.unavailable_reason).toBeNull()
+        expect(a.meta.partial_result).toBe(false)
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThan(0)
+  })
+
   it('DeFindex: a holder’s rows follow their vault’s funds; unknown funds are rate_missing, never 0', async () => {
     const vaults = new Set(
       devnet.network.contracts.yieldprotocol.filter((c) => c.kind === 'defindex-vault').map((c) => c.address),
