@@ -6,6 +6,7 @@ import type { SurfaceSerializers } from '../positions/answer-cache.ts'
 import type { PositionsDeps } from '../protocols/kit/protocol-module.ts'
 import { AssetSchema, ContractSchema, UsdTotalsSchema } from '../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../protocols/registry.ts'
+import { type ContractActivitiesReader, createActivitiesReader } from '../store/activities.ts'
 import type { SnapshotSeek } from '../store/request-state.ts'
 import { stringifyJson } from './json.ts'
 import { errorResponses } from './schemas.ts'
@@ -44,7 +45,19 @@ export function dataDeps(ctx: AppContext, request?: FastifyRequest): Awaitable<P
     network,
     maxPriceAgeS: ctx.config.maxPriceAgeS,
     nowS: Math.floor(ctx.clock.now() / 1000),
+    activities: activitiesOf(ctx.database),
   }))
+}
+
+/** One activities reader per database (its statements are prepared once). */
+const activityReaders = new WeakMap<AppContext['database'], ContractActivitiesReader>()
+function activitiesOf(database: AppContext['database']): ContractActivitiesReader {
+  let reader = activityReaders.get(database)
+  if (!reader) {
+    reader = createActivitiesReader(database)
+    activityReaders.set(database, reader)
+  }
+  return reader
 }
 
 /** A pin of 16 to 19 digits, without leading zeros (int64 reaches beyond 2^53): above any checkpoint. */

@@ -284,6 +284,9 @@ const MANY_SQL = {
       JOIN LATERAL (SELECT ledger, price, decimals, timestamp_ms FROM prices
         WHERE oracle = k.oracle AND asset = k.asset AND ledger <= k.ledger ORDER BY ledger DESC LIMIT 1) p ON true`,
 
+  ofContract: `SELECT ledger, details FROM activities
+      WHERE ledger >= $1 AND ledger <= $2 AND protocol = $3 AND contract = $4 AND type = $5
+      ORDER BY ledger, tx_order, event_index`,
   transactionActions: `SELECT ${ACTION_COLUMNS} FROM activities a LEFT JOIN ledgers l ON l.sequence = a.ledger
                          WHERE a.tx_hash = $1 ORDER BY a.event_index, a.protocol`,
   accountActions: `SELECT ${ACTION_COLUMNS} FROM account_activities x
@@ -296,7 +299,28 @@ const MANY_SQL = {
       ORDER BY x.ledger DESC, x.tx_order DESC, x.event_index DESC, x.protocol DESC LIMIT $12`,
 } as const
 
-export interface ActivitiesReader {
+/** One stored activity of a contract, as a protocol module reads it back (its own fields in `details`, JSON). */
+export interface ContractActivityRow {
+  ledger: number
+  details: string
+}
+
+/** What a protocol module may read of the stored activities: one contract's of one type over a ledger range. */
+export interface ContractActivitiesReader {
+  /**
+   * The activities of `type` the contract emitted in ledgers [from, to], in chain order: one range
+   * scan of the activities' primary key (ledger first), filtered by protocol, contract and type.
+   */
+  activitiesOfContract(
+    protocol: string,
+    contract: string,
+    type: string,
+    from: number,
+    to: number,
+  ): Awaitable<ContractActivityRow[]>
+}
+
+export interface ActivitiesReader extends ContractActivitiesReader {
   transaction(hash: string): Awaitable<StoredTransaction | null>
   activitiesOfTransaction(hash: string): Awaitable<StoredActivity[]>
   /** The account's actions matching the filter, newest first, at most `limit`. */
@@ -338,6 +362,8 @@ export function createActivitiesReader(database: Database): ActivitiesReader {
   return {
     transaction: (hash) => one<StoredTransaction>('transaction', [hash]),
     activitiesOfTransaction: (hash) => many<StoredActivity>('transactionActions', [hash]),
+    activitiesOfContract: (protocol, contract, type, from, to) =>
+      many<ContractActivityRow>('ofContract', [from, to, protocol, contract, type]),
     activitiesOfAccount(f) {
       const type = f.type ?? ''
       return many<StoredActivity>('accountActions', [...keysetParams(f), type, type, f.limit])

@@ -263,6 +263,7 @@ describe('AMM positions at a ledger (Soroswap pairs)', () => {
     for (const ledger of changes.filter((_, i) => i % 3 === 0))
       for (const pin of [ledger - 1, ledger]) pins.add(pin)
     expect(pins.size).toBeGreaterThan(50)
+    let traded = 0
     for (const pin of [...pins].sort((a, b) => a - b)) {
       const v = { at: true, ledger: pin, maxPriceAgeS: MAX_PRICE_AGE_S }
       const all = []
@@ -272,6 +273,7 @@ describe('AMM positions at a ledger (Soroswap pairs)', () => {
         const { status, body } = await get(`/v1/protocols/ammprotocol/pools/${pair}?as_of_ledger=${pin}`)
         expect(status).toBe(200)
         expect(body.data, `${pair}@${pin}`).toEqual(want.data)
+        if ((want.data.volume_24h.swaps ?? 0) > 0 && want.data.volume_24h.volume_usd !== null) traded++
         expect(body.meta).toMatchObject({ requested_ledger: pin, as_of_ledger: want.asOfLedger })
         all.push(want.data)
         if (want.asOfLedger !== null) asOf = Math.max(asOf ?? 0, want.asOfLedger)
@@ -280,6 +282,8 @@ describe('AMM positions at a ledger (Soroswap pairs)', () => {
       expect(reserves.body.data.pairs, `reserves@${pin}`).toEqual(all)
       expect(reserves.body.meta.as_of_ledger).toBe(asOf)
     }
+    // The 24-hour volume was checked where swaps had happened and were priced.
+    expect(traded).toBeGreaterThan(20)
   }, 180_000)
 
   it('answers 404 for a contract that is not a listed pair, 400 for a bad pin', async () => {

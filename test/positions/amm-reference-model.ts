@@ -104,7 +104,8 @@ export function buildAmmModel(chain: DevnetChain): AmmModel {
             token1: storage.get('1') as string,
             reserve0: storage.get('2') as bigint,
             reserve1: storage.get('3') as bigint,
-            supply: (storage.get('["TotalSupply"]') as bigint | undefined) ?? null,
+            // Absent before the first mint: the LP token's read_total_supply answers 0.
+            supply: (storage.get('["TotalSupply"]') as bigint | undefined) ?? 0n,
           }
           const list = model.state.get(pair) ?? []
           if (list.at(-1)?.ledger === ledger.sequence) list.pop()
@@ -262,10 +263,79 @@ export function expectAmm(
   }
 }
 
+/**
+ * The pair's 24 hours of trading ending at `v.ledger`, from the swap events read here: every ledger
+ * the model holds whose close time is within the 24 hours before the pin's (the model, like the
+ * store, starts where the pairs were deployed), fees 0.3 % of each input rounded up.
+ */
+export function expectVolume(model: AmmModel, chain: DevnetChain, pair: string, v: AmmValuing) {
+  const tokens = chain.network.ammprotocol.pairs[pair]!
+  const close = model.base.closeTimes.get(v.ledger)
+  if (close === undefined) {
+    // A pin before the first ledger: no ledger to count from.
+    const none = { swaps: null, token_0_in: null, token_0_out: null, token_1_in: null, token_1_out: null }
+    return {
+      from_ledger: null,
+      to_ledger: v.ledger,
+      ...none,
+      fees_0: null,
+      fees_1: null,
+      volume_usd: null,
+      fees_usd: null,
+      unavailable_reason: 'history_missing' as const,
+    }
+  }
+  const from = Math.min(
+    ...[...model.base.closeTimes].filter(([, c]) => c > close - 86_400).map(([ledger]) => ledger),
+  )
+  const swaps = model.events.filter(
+    (e) =>
+      e.contract === pair &&
+      e.topics[0] === 'SoroswapPair' &&
+      e.topics[1] === 'swap' &&
+      e.ledger >= from &&
+      e.ledger <= v.ledger,
+  )
+  const sum = (field: string) =>
+    swaps.reduce((a, e) => a + ((e.data as Record<string, bigint>)[field] ?? 0n), 0n)
+  const fee = (field: string) =>
+    swaps.reduce((a, e) => a + ((e.data as Record<string, bigint>)[field]! * 3n + 999n) / 1000n, 0n)
+  const [d0, d1] = [
+    chain.network.assets[tokens.token_0]!.decimals,
+    chain.network.assets[tokens.token_1]!.decimals,
+  ]
+  const [p0, p1] = [priceAt(model, chain, tokens.token_0, v), priceAt(model, chain, tokens.token_1, v)]
+  const problem = p0.problem ?? p1.problem
+  const usd = (a0: bigint, a1: bigint) =>
+    problem
+      ? null
+      : decimal(
+          roundHalfEven(a0 * p0.price, 10n ** BigInt(d0 + p0.decimals - 7)) +
+            roundHalfEven(a1 * p1.price, 10n ** BigInt(d1 + p1.decimals - 7)),
+          7,
+        )
+  const [in0, in1, f0, f1] = [sum('amount_0_in'), sum('amount_1_in'), fee('amount_0_in'), fee('amount_1_in')]
+  return {
+    from_ledger: from,
+    to_ledger: v.ledger,
+    swaps: swaps.length,
+    token_0_in: decimal(in0, d0),
+    token_0_out: decimal(sum('amount_0_out'), d0),
+    token_1_in: decimal(in1, d1),
+    token_1_out: decimal(sum('amount_1_out'), d1),
+    fees_0: decimal(f0, d0),
+    fees_1: decimal(f1, d1),
+    volume_usd: usd(in0, in1),
+    fees_usd: usd(f0, f1),
+    unavailable_reason: problem,
+  }
+}
+
 /** What the pool endpoint must answer for one pair at a ledger. */
 export function expectPair(model: AmmModel, chain: DevnetChain, pair: string, v: AmmValuing) {
   const s = pairStateAt(model, pair, v.ledger)
   const tokens = chain.network.ammprotocol.pairs[pair]!
+  const volume_24h = expectVolume(model, chain, pair, v)
   if (!s) {
     return {
       data: {
@@ -280,6 +350,7 @@ export function expectPair(model: AmmModel, chain: DevnetChain, pair: string, v:
         tvl_usd: null,
         state_ledger: null,
         usd_unavailable_reason: 'reserves_missing',
+        volume_24h,
       },
       asOfLedger: null,
     }
@@ -302,6 +373,7 @@ export function expectPair(model: AmmModel, chain: DevnetChain, pair: string, v:
       tvl_usd: problem ? null : decimal(usd(s.reserve0, d0, p0) + usd(s.reserve1, d1, p1), 7),
       state_ledger: s.ledger,
       usd_unavailable_reason: problem,
+      volume_24h,
     },
     asOfLedger: s.ledger,
   }

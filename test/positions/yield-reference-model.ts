@@ -234,5 +234,19 @@ export function expectYield(
       usd_unavailable_reason: amount === null ? 'rate_missing' : problem,
     }
   })
-  return { address, positions }
+  // One group per vault (the devnet's vaults hold one asset each): the row's value and the share of the supply.
+  const groups = snap.items.map((item, i) => {
+    const funds = vaultFundsAt(model, item.vault, v.at ? v.ledger : item.changedAt)
+    const row = positions[i]!
+    return {
+      contract_address: item.vault,
+      shares: decimal(item.shares, 7),
+      total_supply: decimal(funds.supply, 7),
+      share_of_pool: funds.supply === 0n ? null : decimal((item.shares * 10n ** 18n) / funds.supply, 18),
+      value_usd: row.amount_usd,
+      rate_ledger: funds.rateLedger,
+      usd_unavailable_reason: row.usd_unavailable_reason,
+    }
+  })
+  return { address, positions, groups }
 }

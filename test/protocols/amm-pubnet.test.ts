@@ -125,6 +125,21 @@ describe('pubnet ledger 63092990: a swap on the Soroswap XLM/USDC pair', () => {
       tvl_usd: null,
       state_ledger: LEDGER,
       usd_unavailable_reason: 'price_missing',
+      // One ledger of a pair trading since 2024: the store cannot tell the day's swaps.
+      volume_24h: {
+        from_ledger: null,
+        to_ledger: LEDGER,
+        swaps: null,
+        token_0_in: null,
+        token_0_out: null,
+        token_1_in: null,
+        token_1_out: null,
+        fees_0: null,
+        fees_1: null,
+        volume_usd: null,
+        fees_usd: null,
+        unavailable_reason: 'history_missing',
+      },
     })
     // The pair's history before this ledger was never ingested: the answer says so.
     expect(body.meta).toMatchObject({

@@ -87,8 +87,9 @@ describe('pubnet ledger 63092996: a deposit into the DeFindex Meru USDC vault', 
   const report = f.entry(VAULT, 'Report', FIXED) as Record<string, bigint>
   const idle = (f.entry(USDC, 'Balance', VAULT) as Record<string, bigint>).amount!
   // fetch_total_managed_funds on the state the ledger left: the Fixed strategy's balance at the
-  // pool's stored b_rate, its report brought up to it and gains locked; the YieldBlox strategy
-  // holds no shares (no VaultPos), so its balance is 0 and its all-zero Report locks nothing.
+  // pool's stored b_rate, its report brought up to it and gains locked. The YieldBlox strategy's
+  // VaultPos is not in the ledger: written (or not) before the store's first ledger, it is unknown,
+  // and so are the vault's managed funds and price per share.
   const balance =
     (((vaultPos * reserves.total_b_tokens!) / reserves.total_shares!) * bRate) / 1_000_000_000_000n
   const gains = report.gains_or_losses! + balance - report.prev_balance!
@@ -115,7 +116,7 @@ describe('pubnet ledger 63092996: a deposit into the DeFindex Meru USDC vault', 
     expect(vaultFee).toBe(50n)
   })
 
-  it("answers the depositor's df-tokens and the vault's price per share at the ledger", async () => {
+  it("answers the depositor's df-tokens; the funds, which need an entry the store never saw, are unknown", async () => {
     const response = await t.app.inject({
       url: `/v1/users/${DEPOSITOR}/positions/yieldprotocol`,
       headers: apiKey(key),
@@ -129,14 +130,26 @@ describe('pubnet ledger 63092996: a deposit into the DeFindex Meru USDC vault', 
         position_type: 'deposit',
         asset: USDC,
         shares: decimal(shares, 7),
-        amount: decimal((shares * total) / totalSupply, 7),
+        amount: null,
         amount_usd: null,
-        price_per_share: decimal((total * 10n ** 12n) / totalSupply, 12),
-        total_managed_funds: decimal(total, 7),
+        price_per_share: null,
+        total_managed_funds: null,
+        // The instance entry the deposit rewrote states it.
         total_supply: decimal(totalSupply, 7),
         rate_ledger: LEDGER,
         ledger: LEDGER,
-        usd_unavailable_reason: 'price_missing',
+        usd_unavailable_reason: 'rate_missing',
+      },
+    ])
+    expect(body.data.groups).toEqual([
+      {
+        contract_address: VAULT,
+        shares: decimal(shares, 7),
+        total_supply: decimal(totalSupply, 7),
+        share_of_pool: decimal((shares * 10n ** 18n) / totalSupply, 18),
+        value_usd: null,
+        rate_ledger: LEDGER,
+        usd_unavailable_reason: 'rate_missing',
       },
     ])
     // The vault's history before this ledger was never ingested: the answer says so.
@@ -166,24 +179,37 @@ describe('pubnet ledger 63092996: a deposit into the DeFindex Meru USDC vault', 
     expect(response.statusCode).toBe(200)
     const body = response.json()
     expect(body.data).toMatchObject({
-      vault: VAULT,
-      name: 'DeFindex-Vault-Meru',
-      symbol: 'MERU',
+      contract_address: VAULT,
+      // One name: the network description's, as in enrichment and GET /v1/protocols.
+      name: 'DeFindex Meru USDC',
+      share_symbol: 'MERU',
       total_supply: decimal(totalSupply, 7),
       vault_fee_bps: 50,
       protocol_fee_bps: 2000,
       rate_ledger: LEDGER,
+      unavailable_reason: 'rate_missing',
     })
+    expect(body.enrichment.contracts[VAULT].name).toBe(body.data.name)
+    expect(body.meta.partial_result).toBe(true)
+    // One ledger of history: no price per share a week or a month before.
+    const noHistory = {
+      apy: null,
+      from_ledger: null,
+      to_ledger: LEDGER,
+      unavailable_reason: 'history_missing',
+    }
     expect(body.data.assets).toEqual([
       {
         asset: USDC,
         idle: '0.0000000',
-        invested: decimal(total, 7),
-        total_managed_funds: decimal(total, 7),
-        price_per_share: decimal((total * 10n ** 12n) / totalSupply, 12),
+        invested: null,
+        total_managed_funds: null,
+        price_per_share: null,
+        apy_7d: noHistory,
+        apy_30d: noHistory,
         strategies: [
           {
-            address: FIXED,
+            contract_address: FIXED,
             name: 'USDC Autocompound Blend Fixed',
             paused: false,
             pool: POOL,
@@ -195,16 +221,16 @@ describe('pubnet ledger 63092996: a deposit into the DeFindex Meru USDC vault', 
             invested: decimal(balance - locked, 7),
           },
           {
-            address: YIELDBLOX,
+            contract_address: YIELDBLOX,
             name: 'USDC Autocompound Blend YieldBlox',
             paused: false,
             pool: 'CCCCIQSDILITHMM7PBSLVDT5MISSY7R26MNZXCX4H7J5JQ5FPIYOGYFS',
-            shares: '0.0000000',
+            shares: null,
             b_rate: null,
             b_rate_ledger: null,
-            balance: '0.0000000',
-            locked_fee: '0.0000000',
-            invested: '0.0000000',
+            balance: null,
+            locked_fee: null,
+            invested: null,
           },
         ],
       },

@@ -45,7 +45,7 @@ export const ammProtocol: ProtocolModule = {
     dataSchema: AmmPairData,
     summary: 'A Soroswap pair at a ledger',
     description:
-      "The pair's tokens, reserves and LP total supply as its instance entry last stated them at or before `as_of_ledger` (the head when omitted), each token's price in the other, and the USD TVL. `meta.as_of_ledger` is the ledger at which that entry was written. 404 for a contract the network description does not list as a Soroswap pair.",
+      "The pair's tokens, reserves and LP total supply as its instance entry last stated them at or before `as_of_ledger` (the head when omitted), each token's price in the other, the USD TVL, and the 24-hour volume and fees from the pair's stored swaps (`volume_24h`, with the ledger range it covers). `meta.as_of_ledger` is the ledger at which that entry was written. 404 for a contract the network description does not list as a Soroswap pair.",
     find: (network, pool) => pairs(network).find((p) => p.address === pool) ?? null,
     render: renderPair,
   },

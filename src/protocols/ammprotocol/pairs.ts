@@ -17,6 +17,10 @@ export interface PairAt {
   tokens: [string | null, string | null]
   /** Null when the store never saw the pair's instance entry at or before the ledger. */
   reserves: [bigint, bigint] | null
+  /**
+   * The LP supply: an instance entry without `TotalSupply` (before the first mint) reads 0, as the
+   * LP token's `read_total_supply` does (`unwrap_or(0)`); null only when the entry was never seen.
+   */
   totalSupply: bigint | null
   /** Ledger at which the entry used was written. */
   ledger: number | null
@@ -40,7 +44,7 @@ export async function readPairAt(
     address: pair,
     tokens: [stored?.token_0 ?? known?.token_0 ?? null, stored?.token_1 ?? known?.token_1 ?? null],
     reserves: r0 === null || r1 === null ? null : [r0, r1],
-    totalSupply: big(stored?.total_supply ?? null),
+    totalSupply: stored === null ? null : (big(stored.total_supply) ?? 0n),
     ledger: row?.ledger ?? null,
   }
 }

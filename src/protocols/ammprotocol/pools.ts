@@ -1,7 +1,14 @@
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
 import { formatUnits } from '../kit/amounts.ts'
 import type { Enrichment, PositionsDeps, Rendered, StateQuery } from '../kit/protocol-module.ts'
-import { addPricedAsset, createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../kit/valuation.ts'
+import {
+  addPricedAsset,
+  createPriceLookup,
+  describePrices,
+  type Priced,
+  toUsd,
+  USD_DECIMALS,
+} from '../kit/valuation.ts'
 import {
   ammContractObject,
   createCachedPairReader,
@@ -11,6 +18,7 @@ import {
   tokenDecimals,
 } from './pairs.ts'
 import type { AmmProblem } from './positions.ts'
+import { type PairVolume, pairVolume } from './volume.ts'
 
 export interface PairObject {
   contract_address: string
@@ -24,6 +32,7 @@ export interface PairObject {
   tvl_usd: string | null
   state_ledger: number | null
   usd_unavailable_reason: AmmProblem | null
+  volume_24h: PairVolume
 }
 
 /** The watched pairs (the factory and router are listed beside them). */
@@ -32,8 +41,11 @@ export const pairsOf = (network: NetworkConfig): ContractInfo[] =>
 
 /** One pair at a ledger, priced through the network description's feeds. */
 async function pairObject(
+  deps: PositionsDeps,
   network: NetworkConfig,
+  pair: ContractInfo,
   state: PairAt,
+  query: StateQuery,
   priceOf: ReturnType<typeof createPriceLookup>['priceOf'],
   enrichment: Enrichment,
 ): Promise<{ object: PairObject; partial: boolean }> {
@@ -44,8 +56,10 @@ async function pairObject(
   const reserves = state.reserves
   let tvl: bigint | null = null
   let problem: AmmProblem | null = reserves === null ? 'reserves_missing' : null
+  let priced: [Priced | null, Priced | null] = [null, null]
   if (t0 !== null && t1 !== null) {
     const [p0, p1] = [await priceOf(t0), await priceOf(t1)]
+    priced = [p0, p1]
     addPricedAsset(enrichment, network, t0, p0, d0.decimals)
     addPricedAsset(enrichment, network, t1, p1, d1.decimals)
     problem ??= p0.problem ?? p1.problem
@@ -66,6 +80,7 @@ async function pairObject(
       tvl_usd: tvl === null ? null : formatUnits(tvl, USD_DECIMALS),
       state_ledger: state.ledger,
       usd_unavailable_reason: problem,
+      volume_24h: await pairVolume(deps, network, pair, state.tokens, priced, query),
     },
   }
 }
@@ -85,7 +100,15 @@ async function renderPairs(
   let asOfLedger: number | null = null
   for (const [i, state] of states.entries()) {
     // Prices are asked in pair order, so sources and enrichment come out in the same order every time.
-    const { object, partial: p } = await pairObject(network, state, prices.priceOf, enrichment)
+    const { object, partial: p } = await pairObject(
+      deps,
+      network,
+      pairs[i]!,
+      state,
+      query,
+      prices.priceOf,
+      enrichment,
+    )
     objects.push(object)
     partial ||= p
     if (state.ledger !== null) asOfLedger = Math.max(asOfLedger ?? 0, state.ledger)

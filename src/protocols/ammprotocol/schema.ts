@@ -51,6 +51,39 @@ export const AmmPositionsData = Type.Object({
   groups: Type.Array(Group, { description: 'One per pair, in the order of the rows' }),
 })
 
+const tokenAmount = (what: string, token: 0 | 1) =>
+  NullableAmount(`${what}, in token ${token}'s decimals; null with unavailable_reason history_missing`)
+
+const Volume = Type.Object(
+  {
+    from_ledger: nullableInteger(
+      "First ledger of the window: the first one closed after the pin's close time minus 24 hours (the store's first ledger when it holds the pair's whole history); null when the stored ledgers do not cover the window",
+    ),
+    to_ledger: Type.Integer({ description: 'Last ledger of the window: the ledger answered for' }),
+    swaps: nullableInteger("The pair's swaps in [from_ledger, to_ledger]"),
+    token_0_in: tokenAmount('Σ amount_0_in of the swaps (token 0 paid in)', 0),
+    token_0_out: tokenAmount('Σ amount_0_out (token 0 paid out)', 0),
+    token_1_in: tokenAmount('Σ amount_1_in', 1),
+    token_1_out: tokenAmount('Σ amount_1_out', 1),
+    fees_0: tokenAmount('Σ ceil(amount_0_in × 3 / 1000): the 0.3 % fee the pair keeps of every input', 0),
+    fees_1: tokenAmount('Σ ceil(amount_1_in × 3 / 1000)', 1),
+    volume_usd: NullableAmount(
+      'token_0_in × price_0 + token_1_in × price_1 at the ledger answered for (each swap counted once, by what it paid in), 7 decimals',
+    ),
+    fees_usd: NullableAmount('fees_0 × price_0 + fees_1 × price_1, 7 decimals'),
+    unavailable_reason: Type.Unsafe<'history_missing' | 'price_missing' | 'price_stale' | null>({
+      type: ['string', 'null'],
+      enum: ['history_missing', 'price_missing', 'price_stale', null],
+      description:
+        'history_missing: the store cannot tell every swap of the window (its ledgers start inside it and the pair is older), every figure null; price_missing / price_stale: the USD figures are null; null when all are set',
+    }),
+  },
+  {
+    description:
+      "The pair's trading over the 24 hours of close time ending at the ledger, from its stored swaps",
+  },
+)
+
 /** One pair at a ledger. */
 export const AmmPairData = Type.Object({
   contract_address: Type.String({ description: 'The Soroswap pair (C…)' }),
@@ -58,7 +91,9 @@ export const AmmPairData = Type.Object({
   token_1: nullableString('Token 1 (C…)'),
   reserve_0: NullableAmount("Reserve0 as the pair's instance entry states it, in token 0's decimals"),
   reserve_1: NullableAmount("Reserve1, in token 1's decimals"),
-  total_supply: NullableAmount('LP total supply (`TotalSupply`), 7 decimals'),
+  total_supply: NullableAmount(
+    "LP total supply (`TotalSupply`), 7 decimals; 0 when the pair's instance entry has no `TotalSupply` yet (before the first mint: the LP token reads it as 0); null when the entry was never seen",
+  ),
   price_0_in_1: NullableAmount(
     'Token 0 priced in token 1 by the reserves (reserve_1 / reserve_0 in display units), 18 decimals rounded down; null when a reserve is 0 or unknown',
   ),
@@ -70,6 +105,7 @@ export const AmmPairData = Type.Object({
     "Ledger at which the pair's instance entry used was written; null when never seen",
   ),
   usd_unavailable_reason: Problem,
+  volume_24h: Volume,
 })
 
 export const AmmReservesData = Type.Object({

@@ -1,9 +1,10 @@
 import type { TSchema } from 'typebox'
 import type { DecodedLedger } from '../../chain/decode-ledger.ts'
 import type { ContractInfo, NetworkConfig } from '../../chain/network.ts'
-import type { DecodedActivity } from '../../store/activities.ts'
+import type { ContractActivitiesReader, DecodedActivity } from '../../store/activities.ts'
 import type { PositionsReader, SnapshotRow } from '../../store/positions-read.ts'
 
+export type { ContractActivitiesReader, ContractActivityRow } from '../../store/activities.ts'
 /**
  * The store's read shapes a module works with (a snapshot row, a state row, a price row, the reader
  * itself): part of the module interface, so a protocol imports them from here, never from the store.
@@ -104,6 +105,8 @@ export interface PositionsDeps {
   maxPriceAgeS: number
   /** Epoch seconds, for data staleness. */
   nowS: number
+  /** The stored activities of a contract (a pair's swaps for its 24-hour volume); absent: not offered. */
+  activities?: ContractActivitiesReader
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Awaitable } from '../../awaitable.ts'
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
 import { pow10 } from '../kit/amounts.ts'
-import type { StateRow } from '../kit/protocol-module.ts'
+import { historyComplete } from '../kit/coverage.ts'
+import type { PositionsReader, StateRow } from '../kit/protocol-module.ts'
 import { SCALAR_12 } from '../kit/scales.ts'
 import { YIELD_STATE } from './adapt-ledger.ts'
 
@@ -19,6 +20,13 @@ import { YIELD_STATE } from './adapt-ledger.ts'
  *                     then locked_fee += floor(gains × VaultFee / 10^4) when gains are positive
  *   invested_i      = Σ_s (balance_s − locked_fee_s)
  *   total_i         = idle_i + invested_i
+ *
+ * Known versus unknown, one rule: an entry the store saw reads as stored; an entry it saw absent
+ * reads as the contracts read it (no `TotalSupply` in a vault instance the store saw: 0, as the
+ * df-token's total supply reads before the first mint; no `VaultPos`, idle balance or `Report`
+ * while the store holds the vault's whole history: 0 and an empty report, as `unwrap_or` makes
+ * them); an entry the store never saw (written before its first ledger) is unknown, null, and
+ * everything computed from it is null too.
  */
 
 /** df-tokens have 7 decimals (vault/src/lib.rs constructor). */
@@ -28,6 +36,18 @@ export const PRICE_DECIMALS = 12
 
 export interface StateReader {
   stateAt(contract: string, key: string, ledger: number): Awaitable<StateRow | null>
+}
+
+/**
+ * Whether the store saw every entry the vault wrote up to `ledger` (it started no later than the
+ * vault's deployment, or at genesis): then an entry it never saw is absent on chain too.
+ */
+export async function vaultHistoryComplete(
+  reader: Pick<PositionsReader, 'head'>,
+  vault: YieldContractInfo,
+  ledger: number,
+): Promise<boolean> {
+  return historyComplete(vault, (await reader.head()).firstIndexedLedger, ledger)
 }
 
 export interface StrategyReserves {
@@ -83,8 +103,8 @@ export interface StrategyFunds {
   name: string | null
   paused: boolean | null
   pool: string | null
-  /** The vault's strategy shares (`VaultPos`). */
-  shares: bigint
+  /** The vault's strategy shares (`VaultPos`); null when the entry was never seen. */
+  shares: bigint | null
   reserves: StrategyReserves | null
   /** The pool's stored b_rate used, and the ledger it was written at (null: not needed or unknown). */
   bRate: bigint | null
@@ -99,7 +119,8 @@ export interface StrategyFunds {
 
 export interface AssetFunds {
   asset: string
-  idle: bigint
+  /** The vault's balance of the asset; null when the entry was never seen. */
+  idle: bigint | null
   invested: bigint | null
   total: bigint | null
   strategies: StrategyFunds[]
@@ -107,13 +128,14 @@ export interface AssetFunds {
 
 export interface VaultFunds {
   vault: string
-  totalSupply: bigint
+  /** df-tokens issued; null when the vault's instance entry was never seen. */
+  totalSupply: bigint | null
   vaultFeeBps: bigint | null
   protocolFeeBps: bigint | null
   assets: AssetFunds[]
   /** The latest ledger at which an entry used was written (null: none seen). */
   stateLedger: number | null
-  /** Something the totals need was never seen by the store. */
+  /** Something the totals need was never seen by the store (a figure above is null for it). */
   partial: boolean
 }
 
@@ -163,10 +185,9 @@ async function assetSets(
   network: NetworkConfig,
   vault: YieldContractInfo,
   ledger: number,
+  countRow: StateRow | null,
   seen: (row: StateRow | null) => void,
 ): Promise<Array<{ asset: string; strategies: StrategyRef[] }>> {
-  const countRow = await reader.stateAt(vault.address, YIELD_STATE.totalAssets, ledger)
-  seen(countRow)
   const count = intOf(countRow)
   if (count !== null) {
     const rows = await Promise.all(
@@ -199,34 +220,45 @@ async function assetSets(
   }))
 }
 
-/** The vault's funds at `ledger`, each entry as last written at or before it. */
+/**
+ * The vault's funds at `ledger`, each entry as last written at or before it. `complete`: the store
+ * holds the vault's whole history up to `ledger` (`vaultHistoryComplete`), so an entry it never saw
+ * is absent on chain; otherwise such an entry is unknown.
+ */
 export async function readVaultFunds(
   reader: StateReader,
   network: NetworkConfig,
   vault: YieldContractInfo,
   ledger: number,
+  complete: boolean,
 ): Promise<VaultFunds> {
   let stateLedger: number | null = null
   let partial = false
   const seen = (row: StateRow | null) => {
     if (row && (stateLedger === null || row.ledger > stateLedger)) stateLedger = row.ledger
   }
-  const [supplyRow, feeRow, protocolFeeRow] = await Promise.all([
+  const [supplyRow, feeRow, protocolFeeRow, countRow] = await Promise.all([
     reader.stateAt(vault.address, YIELD_STATE.totalSupply, ledger),
     reader.stateAt(vault.address, YIELD_STATE.vaultFee, ledger),
     reader.stateAt(vault.address, YIELD_STATE.protocolFee, ledger),
+    reader.stateAt(vault.address, YIELD_STATE.totalAssets, ledger),
   ])
-  for (const row of [supplyRow, feeRow, protocolFeeRow]) seen(row)
-  // `TotalSupply` is written by the first mint: absent, the vault has issued nothing.
-  const totalSupply = intOf(supplyRow) ?? 0n
+  for (const row of [supplyRow, feeRow, protocolFeeRow, countRow]) seen(row)
+  // `TotalSupply` is written by the first mint into the instance entry, which every write of the
+  // vault rewrites whole: an instance seen without it has issued nothing.
+  const instanceSeen = supplyRow !== null || feeRow !== null || protocolFeeRow !== null || countRow !== null
+  const totalSupply = supplyRow ? intOf(supplyRow) : instanceSeen || complete ? 0n : null
+  if (totalSupply === null) partial = true
+  // A persistent entry the store never saw: absent on chain when it holds the vault's whole history.
+  const absent = <T>(zero: T): T | null => (complete ? zero : null)
   const vaultFeeBps = intOf(feeRow)
   const descriptions = new Map(network.contracts.yieldprotocol.map((c) => [c.address, c]))
   const assets: AssetFunds[] = []
-  for (const set of await assetSets(reader, network, vault, ledger, seen)) {
+  for (const set of await assetSets(reader, network, vault, ledger, countRow, seen)) {
     const idleRow = await reader.stateAt(set.asset, YIELD_STATE.assetBalance(vault.address), ledger)
     seen(idleRow)
-    // No balance entry in the asset's contract: the vault holds none of it.
-    const idle = big(idleRow ? JSON.parse(idleRow.value) : null) ?? 0n
+    // No balance entry in the asset's contract: the vault holds none of it, if the store would have seen one.
+    const idle = idleRow ? big(JSON.parse(idleRow.value)) : absent(0n)
     const strategies = await Promise.all(
       set.strategies.map(async (ref): Promise<StrategyFunds> => {
         const [posRow, reservesRow, configRow, reportRow] = await Promise.all([
@@ -244,11 +276,12 @@ export async function readVaultFunds(
           isRecord(config) && typeof config.asset === 'string'
             ? config.asset
             : (described?.asset ?? set.asset)
-        const shares = big(posRow ? JSON.parse(posRow.value) : null) ?? 0n
+        const shares = posRow ? big(JSON.parse(posRow.value)) : absent(0n)
         const reserves = parseReserves(reservesRow)
         let bRate: bigint | null = null
         let bRateLedger: number | null = null
         if (
+          shares !== null &&
           shares !== 0n &&
           reserves &&
           reserves.totalShares !== 0n &&
@@ -262,15 +295,18 @@ export async function readVaultFunds(
           bRate = isRecord(v) ? big(v.b_rate) : null
           bRateLedger = bRate === null ? null : resData!.ledger
         }
-        const balance = strategyBalance(shares, reserves, bRate)
-        const report = parseReport(reportRow) ?? { gainsOrLosses: 0n, lockedFee: 0n, prevBalance: 0n }
+        const balance = shares === null ? null : strategyBalance(shares, reserves, bRate)
+        // `get_report` reads an absent Report as all zeros.
+        const report = reportRow
+          ? parseReport(reportRow)
+          : absent({ gainsOrLosses: 0n, lockedFee: 0n, prevBalance: 0n })
         // Without the vault's fee, the lock is known only when there are no gains to lock.
         const gains =
-          balance === null
+          balance === null || report === null
             ? null
             : report.gainsOrLosses + balance - (report.prevBalance === 0n ? balance : report.prevBalance)
         const locked =
-          balance === null || gains === null
+          balance === null || gains === null || report === null
             ? null
             : vaultFeeBps !== null
               ? reportAndLock(report, balance, vaultFeeBps).lockedFee
@@ -295,12 +331,12 @@ export async function readVaultFunds(
     let invested: bigint | null = 0n
     for (const s of strategies)
       invested = invested === null || s.invested === null ? null : invested + s.invested
-    if (invested === null) partial = true
+    if (invested === null || idle === null || strategies.some((s) => s.shares === null)) partial = true
     assets.push({
       asset: set.asset,
       idle,
       invested,
-      total: invested === null ? null : idle + invested,
+      total: invested === null || idle === null ? null : idle + invested,
       strategies,
     })
   }

@@ -61,18 +61,18 @@ export const yieldProtocol: ProtocolModule = {
     dataSchema: YieldPositionsData,
     summary: 'Yield positions (DeFindex vaults)',
     description:
-      "The latest snapshot at or before `as_of_ledger` (latest state when omitted): one row per (vault, asset) with the account's df-tokens from the vault's `Balance` entry. Each row is valued with the vault's price per share computed from its state as it stood at that row's own `ledger` (idle funds + each strategy's balance from its shares, its `Reserves` and the Blend pool's stored b_rate, less locked fees), USD with prices at `meta.as_of_ledger`: sweeping pins over a dormant holder returns identical data.",
+      "The latest snapshot at or before `as_of_ledger` (latest state when omitted): one row per (vault, asset) with the account's df-tokens from the vault's `Balance` entry, and one group per vault. Each row is valued with the vault's price per share computed from its state as it stood at that row's own `ledger` (idle funds + each strategy's balance from its shares, its `Reserves` and the Blend pool's stored b_rate, less locked fees), USD with prices at `meta.as_of_ledger`: sweeping pins over a dormant holder returns identical data.",
     atSummary: 'Yield positions valued at a ledger',
     atDescription:
       "The same df-tokens as the snapshot surface, valued with the vault's state at the ledger: its price per share as `fetch_total_managed_funds` computes it with the Blend reserve's b_rate as the pool last stored it at or before the ledger (not projected to the ledger's time); `rate_ledger` is the latest ledger at which an entry used was written. A dormant holder's value grows with the reserve's stored b_rate.",
-    empty: (address) => ({ address, positions: [] }),
+    empty: (address) => ({ address, positions: [], groups: [] }),
     render: renderYieldSnapshot,
   },
   pools: {
     dataSchema: YieldPoolData,
     summary: 'A DeFindex vault at a ledger',
     description:
-      "The vault's df-token supply, fees, and per asset its idle funds, each strategy's shares, balance, locked fee and invested funds, the total managed funds and the price per share, each entry as last written at or before `as_of_ledger` (the head when omitted). `meta.as_of_ledger` is the latest ledger at which one of those entries was written. 404 for a contract the network description does not list as a DeFindex vault.",
+      "The vault's df-token supply, fees, and per asset its idle funds, each strategy's shares, balance, locked fee and invested funds, the total managed funds, the price per share and its APY over 7 and 30 days of close time (from the price per share at the ledger closed that long before), each entry as last written at or before `as_of_ledger` (the head when omitted). An entry written before the store's first ledger and never seen since is unknown: its figures are null with `unavailable_reason` and the answer is partial. `meta.as_of_ledger` is the latest ledger at which one of those entries was written. 404 for a contract the network description does not list as a DeFindex vault.",
     find: (network, pool) => vaultsOf(network).find((v) => v.address === pool) ?? null,
     render: (deps, network, pool, query) => renderYieldPool(deps, network, pool, query),
   },

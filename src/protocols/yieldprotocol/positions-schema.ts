@@ -1,6 +1,13 @@
 import { Type } from 'typebox'
 import { Amount, NullableAmount, nullableInteger } from '../kit/response-schema.ts'
 
+const Problem = Type.Unsafe<'price_missing' | 'price_stale' | 'rate_missing' | null>({
+  type: ['string', 'null'],
+  enum: ['price_missing', 'price_stale', 'rate_missing', null],
+  description:
+    "Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set",
+})
+
 const Position = Type.Object({
   protocol: Type.String({ description: '`yieldprotocol`' }),
   contract_address: Type.String({ description: 'The DeFindex vault (C…)' }),
@@ -25,16 +32,28 @@ const Position = Type.Object({
   total_managed_funds: NullableAmount(
     "The vault's managed funds of the asset (idle + the strategies' balances less locked fees), in the asset's decimals",
   ),
-  total_supply: Amount('Every df-token of the vault, 7 decimals'),
+  total_supply: NullableAmount(
+    "Every df-token of the vault, 7 decimals; 0 before the first mint; null when the vault's instance entry was never seen",
+  ),
   rate_ledger: nullableInteger(
     "The latest ledger at which an entry the price was computed from was written (the vault's, its strategies', the Blend reserve's `ResData`); null when none was seen",
   ),
   ledger: Type.Integer({ description: 'Ledger at which this balance itself last changed' }),
-  usd_unavailable_reason: Type.Unsafe<'price_missing' | 'price_stale' | 'rate_missing' | null>({
-    type: ['string', 'null'],
-    enum: ['price_missing', 'price_stale', 'rate_missing', null],
-    description: "Why amount_usd is null (rate_missing: the vault's funds are unknown); null when it is set",
-  }),
+  usd_unavailable_reason: Problem,
+})
+
+const Group = Type.Object({
+  contract_address: Type.String({ description: 'The DeFindex vault (C…)' }),
+  shares: Amount('df-tokens held, 7 decimals'),
+  total_supply: NullableAmount(
+    "The vault's df-token supply at the valuation (the 1,000 locked to the vault included)",
+  ),
+  share_of_pool: NullableAmount(
+    'shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown',
+  ),
+  value_usd: NullableAmount('Σ amount_usd of the vault’s rows; null when one is unavailable'),
+  rate_ledger: nullableInteger('The latest ledger at which an entry the valuation used was written'),
+  usd_unavailable_reason: Problem,
 })
 
 /** `data` of the yield positions answer (the routes add `enrichment` and `meta`). */
@@ -43,4 +62,5 @@ export const YieldPositionsData = Type.Object({
   positions: Type.Array(Position, {
     description: 'One row per (vault, asset) the account holds df-tokens of',
   }),
+  groups: Type.Array(Group, { description: 'One per vault, in the order of the rows' }),
 })

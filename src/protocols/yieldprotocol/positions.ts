@@ -1,9 +1,10 @@
 import type { NetworkConfig, YieldContractInfo } from '../../chain/network.ts'
-import { formatUnits } from '../kit/amounts.ts'
+import { formatUnits, pow10 } from '../kit/amounts.ts'
 import type {
   ContractObject,
   Enrichment,
   PositionsDeps,
+  PositionsReader,
   Rendered,
   SnapshotRow,
   Valuation,
@@ -15,9 +16,9 @@ import {
   pricePerShare,
   readVaultFunds,
   SHARE_DECIMALS,
-  type StateReader,
   underlyingOf,
   type VaultFunds,
+  vaultHistoryComplete,
 } from './funds.ts'
 import { YIELD } from './id.ts'
 
@@ -34,11 +35,27 @@ export interface YieldPosition {
   amount_usd: string | null
   price_per_share: string | null
   total_managed_funds: string | null
-  total_supply: string
+  total_supply: string | null
   rate_ledger: number | null
   ledger: number
-  usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
+  usd_unavailable_reason: YieldProblem | null
 }
+
+export type YieldProblem = 'price_missing' | 'price_stale' | 'rate_missing'
+
+/** One per vault the account holds df-tokens of, in the shape of an AMM pair's group. */
+export interface YieldGroup {
+  contract_address: string
+  shares: string
+  total_supply: string | null
+  share_of_pool: string | null
+  value_usd: string | null
+  rate_ledger: number | null
+  usd_unavailable_reason: YieldProblem | null
+}
+
+/** Shares of a pool are reported with 18 decimals, rounded down, as the AMM's are. */
+const SHARE_OF_POOL_DECIMALS = 18
 
 export function yieldContractObject(c: YieldContractInfo): ContractObject {
   return {
@@ -51,13 +68,15 @@ export function yieldContractObject(c: YieldContractInfo): ContractObject {
 }
 
 /** Vault funds per (vault, ledger), each read once per answer. */
-export function createFundsCache(reader: StateReader, network: NetworkConfig) {
+export function createFundsCache(reader: PositionsReader, network: NetworkConfig) {
   const cache = new Map<string, Promise<VaultFunds>>()
   return (vault: YieldContractInfo, ledger: number) => {
     const id = `${vault.address}\u0000${ledger}`
     let found = cache.get(id)
     if (!found) {
-      found = readVaultFunds(reader, network, vault, ledger)
+      found = vaultHistoryComplete(reader, vault, ledger).then((complete) =>
+        readVaultFunds(reader, network, vault, ledger, complete),
+      )
       cache.set(id, found)
     }
     return found
@@ -81,9 +100,10 @@ export async function renderYieldSnapshot(
   valuation: Valuation,
 ): Promise<Rendered> {
   const positions: YieldPosition[] = []
+  const groups: YieldGroup[] = []
   const enrichment: Enrichment = { assets: {}, contracts: {} }
   const rendered: Rendered = {
-    data: { address, positions },
+    data: { address, positions, groups },
     enrichment,
     oracleStalenessS: 0,
     sources: [],
@@ -115,13 +135,18 @@ export async function renderYieldSnapshot(
     enrichment.contracts[vault.address] = yieldContractObject(vault)
     if (funds.partial) rendered.partial = true
     const shares = BigInt(item.shares)
+    const supply = funds.totalSupply
+    let value: bigint | null = 0n
+    let groupProblem: YieldProblem | null = null
     for (const a of funds.assets) {
       const decimals = decimalsOf(network, a.asset)
-      const amount = a.total === null ? null : underlyingOf(shares, a.total, funds.totalSupply)
-      const pps = a.total === null ? null : pricePerShare(a.total, funds.totalSupply, decimals)
+      const amount = a.total === null || supply === null ? null : underlyingOf(shares, a.total, supply)
+      const pps = a.total === null || supply === null ? null : pricePerShare(a.total, supply, decimals)
       const priced = await prices.priceOf(a.asset)
       const problem = amount === null ? 'rate_missing' : priced.problem
       const usd = problem === null && amount !== null ? toUsd(amount, decimals, priced) : null
+      value = value === null || usd === null ? null : value + usd
+      groupProblem ??= problem
       addPricedAsset(enrichment, network, a.asset, priced, decimals)
       positions.push({
         protocol: YIELD,
@@ -133,12 +158,24 @@ export async function renderYieldSnapshot(
         amount_usd: usd === null ? null : formatUnits(usd, USD_DECIMALS),
         price_per_share: pps === null ? null : formatUnits(pps, PRICE_DECIMALS),
         total_managed_funds: a.total === null ? null : formatUnits(a.total, decimals),
-        total_supply: formatUnits(funds.totalSupply, SHARE_DECIMALS),
+        total_supply: supply === null ? null : formatUnits(supply, SHARE_DECIMALS),
         rate_ledger: funds.stateLedger,
         ledger: item.ledger,
         usd_unavailable_reason: problem,
       })
     }
+    groups.push({
+      contract_address: vault.address,
+      shares: formatUnits(shares, SHARE_DECIMALS),
+      total_supply: supply === null ? null : formatUnits(supply, SHARE_DECIMALS),
+      share_of_pool:
+        supply === null || supply <= 0n
+          ? null
+          : formatUnits((shares * pow10(SHARE_OF_POOL_DECIMALS)) / supply, SHARE_OF_POOL_DECIMALS),
+      value_usd: value === null || funds.assets.length === 0 ? null : formatUnits(value, USD_DECIMALS),
+      rate_ledger: funds.stateLedger,
+      usd_unavailable_reason: funds.assets.length === 0 ? 'rate_missing' : groupProblem,
+    })
   }
   const { stalenessS, sources } = describePrices(await prices.used(), valuation.closeTime)
   rendered.oracleStalenessS = stalenessS

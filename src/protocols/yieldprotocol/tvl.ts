@@ -1,7 +1,6 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import type { PositionsDeps, TvlAsset, TvlSurface } from '../kit/protocol-module.ts'
-import { readVaultFunds } from './funds.ts'
-import { vaultsOf } from './pools.ts'
+import { fundsAt, vaultsOf } from './pools.ts'
 
 /**
  * What DeFindex vaults manage at a ledger, per asset over every watched vault: each vault's total
@@ -15,7 +14,7 @@ async function lockedAt(deps: PositionsDeps, network: NetworkConfig, ledger: num
   let asOfLedger: number | null = null
   let partial = false
   for (const vault of vaultsOf(network)) {
-    const funds = await readVaultFunds(deps.reader, network, vault, ledger)
+    const funds = await fundsAt(deps, network, vault, ledger)
     // No entry of the vault seen at or before the ledger: its funds are unknown, not zero.
     if (funds.stateLedger === null) {
       partial = true
