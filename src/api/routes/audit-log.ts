@@ -1,12 +1,10 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
-import { AppError } from '../../errors.ts'
 import { AUDIT_ACTIONS, type AuditAction, listAuditEvents } from '../../store/audit-log.ts'
 import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
+import { invalidCursor, PageCursor, PageLimit, PageMeta, parsePageLimit } from '../params.ts'
 import { errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
-
-export const AUDIT_LOG_DEFAULT_LIMIT = 100
 
 const AuditEventSchema = Type.Object({
   id: Type.String(),
@@ -35,11 +33,7 @@ function encodeCursor(seq: number): string {
 
 function decodeCursor(cursor: string): number {
   const match = /^a1:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
-  if (!match?.[1]) {
-    throw new AppError('invalid_request', 'invalid querystring: cursor', {
-      details: [{ field: 'cursor', message: 'cursor must be a next_cursor value from an earlier page' }],
-    })
-  }
+  if (!match?.[1]) throw invalidCursor()
   return Number(match[1])
 }
 
@@ -54,35 +48,16 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
           'Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked. Each event is written in the same transaction as the change it records.',
         tags: ['organization'],
         security: [{ bearer: [] }],
-        querystring: Type.Object({
-          limit: Type.Optional(
-            Type.String({
-              pattern: '^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$',
-              // Worded to complete "<field> must be …" in a validation error's details.
-              description: `A whole number from 1 to 500 (default ${AUDIT_LOG_DEFAULT_LIMIT})`,
-            }),
-          ),
-          cursor: Type.Optional(
-            Type.String({ minLength: 1, maxLength: 64, description: 'The `next_cursor` of an earlier page' }),
-          ),
-        }),
+        querystring: Type.Object({ limit: Type.Optional(PageLimit), cursor: Type.Optional(PageCursor) }),
         response: {
-          200: Type.Object({
-            data: Type.Array(AuditEventSchema),
-            meta: Type.Object({
-              limit: Type.Integer({ description: 'The page size used' }),
-              next_cursor: Type.Union([Type.String(), Type.Null()], {
-                description: 'Pass as `cursor` for the next (older) page; null on the last page',
-              }),
-            }),
-          }),
+          200: Type.Object({ data: Type.Array(AuditEventSchema), meta: PageMeta }),
           ...errorResponses('invalid_request', 'unauthorized'),
         },
       },
     },
     async (request) => {
       const caller = requireBearer(request)
-      const limit = request.query.limit === undefined ? AUDIT_LOG_DEFAULT_LIMIT : Number(request.query.limit)
+      const limit = parsePageLimit(request.query.limit)
       const beforeSeq = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor)
       // One row more than the page tells whether another page follows.
       const rows = await listAuditEvents(ctx.database.db, caller.organizationId, {
