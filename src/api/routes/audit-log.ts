@@ -6,9 +6,33 @@ import { requireBearer } from '../caller.ts'
 import { invalidCursor, PageCursor, PageLimit, PageMeta, parsePageLimit } from '../params.ts'
 import { errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
 
+const described = (description: string) => Type.Optional(Type.String({ description }))
+
+const AuditDetailsSchema = Type.Object(
+  {
+    slug: described('organization.created: the organization slug'),
+    name: described('api_key.created, api_key.rotated: the key name'),
+    key_prefix: described('api_key.created, api_key.rotated: the prefix of the (new) key'),
+    scopes: Type.Optional(
+      Type.Array(Type.String(), { description: 'api_key.created, api_key.rotated: the scopes granted' }),
+    ),
+    new_key_id: described('api_key.rotated: the key that replaces the rotated one'),
+    old_key_expires_at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'api_key.rotated: when the rotated key stops working (RFC 3339)',
+      }),
+    ),
+    from: described('organization.plan_changed: the plan before'),
+    to: described('organization.plan_changed: the plan after'),
+    max_plan: described('organization.plan_changed: the highest plan the operator allows, after'),
+  },
+  { description: 'Facts of the event, the fields its action has; null when it has none' },
+)
+
 const AuditEventSchema = Type.Object({
   id: Type.String(),
-  at: Timestamp,
+  occurred_at: Timestamp,
   action: Type.Unsafe<AuditAction>(Type.Union(AUDIT_ACTIONS.map((action) => Type.Literal(action)))),
   actor: Type.Union([Type.String(), Type.Null()], {
     description: 'The user who acted, `admin` for the operator, or null for an unauthenticated attempt',
@@ -19,9 +43,7 @@ const AuditEventSchema = Type.Object({
   client_ip: Type.Union([Type.String(), Type.Null()], {
     description: 'The client address (see TRUST_PROXY); null for the CLI',
   }),
-  details: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
-    description: 'Facts of the event: a key name and prefix, the plans before and after, a replacement key',
-  }),
+  details: Type.Union([AuditDetailsSchema, Type.Null()]),
 })
 
 const CURSOR_VERSION = 'a1'
@@ -69,7 +91,7 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
       return {
         data: page.map((event) => ({
           id: event.id,
-          at: toRfc3339(event.at),
+          occurred_at: toRfc3339(event.at),
           action: event.action,
           actor: event.actor,
           target: event.target,
