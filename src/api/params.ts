@@ -37,9 +37,8 @@ export function parsePageLimit(value: string | undefined): number {
 
 /** The 400 of a cursor that no page handed out (edited, truncated, or of another list). */
 export function invalidCursor(): AppError {
-  return new AppError('invalid_request', 'invalid querystring: cursor', {
-    details: [{ field: 'cursor', message: 'cursor must be the next_cursor of an earlier page, unchanged' }],
-  })
+  const message = 'cursor must be the next_cursor of an earlier page, unchanged'
+  return new AppError('invalid_request', message, { details: [{ field: 'cursor', message }] })
 }
 const MAX_SAFE_PIN = BigInt(Number.MAX_SAFE_INTEGER)
 
