@@ -39,6 +39,8 @@ interface Property {
   path: string
   name: string
   schema: JsonSchema
+  /** Set on a property found missing or misplaced by the walk itself: the rule it breaks. */
+  broken?: string
 }
 
 /**
@@ -140,9 +142,23 @@ function formatsOf(schema: JsonSchema): Set<string | undefined> {
 
 function collect(operation: string, schema: JsonSchema | undefined, path: string, out: Property[]): void {
   if (!schema) return
+  // A reason sits beside the value it explains.
+  const names = Object.keys(schema.properties ?? {})
+  if (names.includes('usd_unavailable_reason') && !names.some((name) => name.endsWith('_usd'))) {
+    const at = path === '' ? 'usd_unavailable_reason' : `${path}.usd_unavailable_reason`
+    const broken = 'a usd_unavailable_reason sits beside the *_usd value it explains'
+    out.push({ operation, path: at, name: 'usd_unavailable_reason', schema: {}, broken })
+  }
   // Every protocol's position rows come with their groups: the pair is checked as one property.
   if (schema.properties?.positions && !schema.properties.groups) {
-    out.push({ operation, path: path === '' ? 'groups' : `${path}.groups`, name: 'groups', schema: {} })
+    const broken = 'every protocol has groups beside its positions'
+    out.push({
+      operation,
+      path: path === '' ? 'groups' : `${path}.groups`,
+      name: 'groups',
+      schema: {},
+      broken,
+    })
   }
   for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) {
     collect(operation, branch, path, out)
@@ -169,7 +185,7 @@ function violationsOf(property: Property, contractWords: ReadonlySet<string> = n
   const found: string[] = []
   const flag = (rule: string) => found.push(`${operation} ${path}: ${rule}`)
   const description = schema.description ?? ''
-  if (name === 'groups' && !types.has('array')) flag('every protocol has groups beside its positions')
+  if (property.broken) flag(property.broken)
 
   // 1. A contract's own address is `contract_address`; `address` is only the account asked about.
   if (CONTRACT_SYNONYMS.has(name)) flag('a contract address is named contract_address')
@@ -282,10 +298,14 @@ describe('the API grammar, over the OpenAPI document', () => {
       probe('data.tokens', 'tokens', { type: 'string', description: 'Comma-separated ids' }),
     ).toHaveLength(1)
     expect(probe('next_cursor', 'next_cursor', { type: 'string' })).toHaveLength(1)
-    const rows = { type: 'object', properties: { positions: { type: 'array' } } }
+    const rows = {
+      type: 'object',
+      properties: { positions: { type: 'array' }, usd_unavailable_reason: { type: 'string' } },
+    }
     const found: Property[] = []
     collect('GET /v1/x', rows, 'data', found)
     expect(found.flatMap((p) => violationsOf(p))).toEqual([
+      'GET /v1/x data.usd_unavailable_reason: a usd_unavailable_reason sits beside the *_usd value it explains',
       'GET /v1/x data.groups: every protocol has groups beside its positions',
     ])
     expect(probe('meta.next_cursor', 'next_cursor', { type: ['string', 'null'] })).toEqual([])
