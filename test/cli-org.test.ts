@@ -116,7 +116,7 @@ describe('operator commands: create-key and set-plan', () => {
       actor: 'admin',
       target: created.api_key_id,
       client_ip: null,
-      details: { name: 'ops', key_prefix: created.key_prefix, scopes: 'data:read' },
+      details: { name: 'ops', key_prefix: created.key_prefix, scopes: ['data:read'] },
     })
   })
 

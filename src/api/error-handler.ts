@@ -141,10 +141,8 @@ function fromFrameworkError(error: FastifyError): AppError | null {
       field,
       message: `${field} ${messageOf(issue)}`,
     }))
-    const names = details.map((d) => d.field).join(', ')
-    return new AppError('invalid_request', `invalid ${error.validationContext ?? 'request'}: ${names}`, {
-      details,
-    })
+    // The message is the details' own sentences: what each field must be, in plain words.
+    return new AppError('invalid_request', details.map((d) => d.message).join('; '), { details })
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

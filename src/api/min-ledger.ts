@@ -17,8 +17,9 @@ const LEDGER_CLOSE_S = 5
  */
 export const MinLedgerParam = Type.String({
   ...(LedgerPin as unknown as { pattern: string }),
+  // Worded to complete "<field> must be …" in a validation error's details.
   description:
-    'A ledger number (a whole number from 0 to 2^63-1) the index must have reached; below it the answer is 409 ledger_not_indexed',
+    'A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)',
 })
 
 /**

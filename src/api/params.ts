@@ -3,6 +3,43 @@ import { Type } from 'typebox'
 import { AppError } from '../errors.ts'
 
 const INT64_MAX = 2n ** 63n - 1n
+
+/** Page size of a management list (API keys, audit log) when `limit` is omitted, and its largest. */
+export const PAGE_LIMIT_DEFAULT = 100
+export const PAGE_LIMIT_MAX = 500
+
+/** `limit` of a management list: 1 to 500, as history and activity pages take it. */
+export const PageLimit = Type.String({
+  pattern: '^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$',
+  // Worded to complete "<field> must be …" in a validation error's details.
+  description: `A whole number from 1 to ${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`,
+})
+
+/** `cursor` of a management list: the `meta.next_cursor` of an earlier page. */
+export const PageCursor = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'The next_cursor of an earlier page, unchanged',
+})
+
+/** The `meta` of a management list's page. */
+export const PageMeta = Type.Object({
+  limit: Type.Integer({ description: 'The page size used' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as `cursor` for the next (older) page; null on the last page',
+  }),
+})
+
+/** A page's `limit` (already shaped by `PageLimit`), or the default. */
+export function parsePageLimit(value: string | undefined): number {
+  return value === undefined ? PAGE_LIMIT_DEFAULT : Number(value)
+}
+
+/** The 400 of a cursor that no page handed out (edited, truncated, or of another list). */
+export function invalidCursor(): AppError {
+  const message = 'cursor must be the next_cursor of an earlier page, unchanged'
+  return new AppError('invalid_request', message, { details: [{ field: 'cursor', message }] })
+}
 const MAX_SAFE_PIN = BigInt(Number.MAX_SAFE_INTEGER)
 
 export const AddressParam = Type.String({

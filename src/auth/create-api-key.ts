@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { AppError } from '../errors.ts'
 import { insertApiKey } from '../store/api-keys.ts'
-import { insertAuditEvent } from '../store/audit-log.ts'
+import { type AuditDetails, insertAuditEvent } from '../store/audit-log.ts'
 import { getOrganizationBySlug, insertOrganization } from '../store/organizations.ts'
 import type { Schema } from '../store/schema.ts'
 import { generateApiKey, hashApiKey, keyPrefixOf } from './api-key.ts'
@@ -74,8 +74,8 @@ export async function insertNewApiKey(
 }
 
 /** The audit details of a new key: what identifies it in a listing. */
-export function keyDetails(key: NewApiKey, name: string): Record<string, string> {
-  return { name, key_prefix: key.prefix, scopes: key.scopes.join(' ') }
+export function keyDetails(key: NewApiKey, name: string): AuditDetails {
+  return { name, key_prefix: key.prefix, scopes: [...key.scopes] }
 }
 
 /**

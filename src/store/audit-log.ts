@@ -17,6 +17,23 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
+/** Facts of an event, by action; each field is set by the actions it belongs to. */
+export interface AuditDetails {
+  /** organization.created */
+  slug?: string
+  /** api_key.created and api_key.rotated: the key's name, prefix and scopes */
+  name?: string
+  key_prefix?: string
+  scopes?: string[]
+  /** api_key.rotated: the new key, and when the old one stops working */
+  new_key_id?: string
+  old_key_expires_at?: string
+  /** organization.plan_changed */
+  from?: string
+  to?: string
+  max_plan?: string
+}
+
 /** Who acted: a user id, the operator (`admin`, over HTTP or the CLI), or nobody authenticated. */
 export type AuditActor = string | 'admin' | null
 
@@ -27,7 +44,7 @@ export interface AuditEventInput {
   actor: AuditActor
   target: string | null
   clientIp: string | null
-  details?: Record<string, string> | null
+  details?: AuditDetails | null
 }
 
 export interface AuditEvent {
@@ -38,7 +55,7 @@ export interface AuditEvent {
   actor: string | null
   target: string | null
   client_ip: string | null
-  details: Record<string, string> | null
+  details: AuditDetails | null
 }
 
 /**
@@ -77,6 +94,17 @@ export async function listAuditEvents(
     ...row,
     seq: Number(row.seq),
     action: row.action as AuditAction,
-    details: row.details === null ? null : (JSON.parse(row.details) as Record<string, string>),
+    details: row.details === null ? null : readDetails(row.details),
   }))
+}
+
+/**
+ * Stored details as the API answers them. Events written before scopes were stored as a list
+ * hold them space-joined ("data:read other"): read as the list they are.
+ */
+function readDetails(stored: string): AuditDetails {
+  const details = JSON.parse(stored) as Omit<AuditDetails, 'scopes'> & { scopes?: string[] | string }
+  const { scopes } = details
+  if (typeof scopes !== 'string') return details as AuditDetails
+  return { ...details, scopes: scopes.split(' ').filter((scope) => scope !== '') }
 }

@@ -7,12 +7,12 @@ const json = { 'content-type': 'application/json' }
 
 interface Event {
   id: string
-  at: string
+  occurred_at: string
   action: string
   actor: string | null
   target: string | null
   client_ip: string | null
-  details: Record<string, string> | null
+  details: Record<string, string | string[]> | null
 }
 
 describe('the audit log', () => {
@@ -94,7 +94,7 @@ describe('the audit log', () => {
     expect(new Set(got.map((e) => e.id)).size).toBe(got.length)
     expect(got.map(({ id: _id, ...rest }) => rest)).toEqual([
       {
-        at: at(8),
+        occurred_at: at(8),
         action: 'user.logout',
         actor: user.user_id,
         target: user.user_id,
@@ -102,7 +102,7 @@ describe('the audit log', () => {
         details: null,
       },
       {
-        at: at(7),
+        occurred_at: at(7),
         action: 'organization.plan_changed',
         actor: user.user_id,
         target: org,
@@ -110,7 +110,7 @@ describe('the audit log', () => {
         details: { from: 'pro', to: 'free', max_plan: 'pro' },
       },
       {
-        at: at(6),
+        occurred_at: at(6),
         action: 'organization.plan_changed',
         actor: 'admin',
         target: org,
@@ -118,7 +118,7 @@ describe('the audit log', () => {
         details: { from: 'free', to: 'pro', max_plan: 'pro' },
       },
       {
-        at: at(5),
+        occurred_at: at(5),
         action: 'api_key.revoked',
         actor: user.user_id,
         target: user.api_key.api_key_id,
@@ -126,7 +126,7 @@ describe('the audit log', () => {
         details: null,
       },
       {
-        at: at(4),
+        occurred_at: at(4),
         action: 'api_key.rotated',
         actor: user.user_id,
         target: adminKey.api_key_id,
@@ -134,13 +134,13 @@ describe('the audit log', () => {
         details: {
           name: 'ops',
           key_prefix: rotated.json().key_prefix,
-          scopes: 'data:read',
+          scopes: ['data:read'],
           new_key_id: rotated.json().api_key_id,
           old_key_expires_at: at(4 + 120),
         },
       },
       {
-        at: at(3),
+        occurred_at: at(3),
         action: 'user.login',
         actor: user.user_id,
         target: user.user_id,
@@ -148,7 +148,7 @@ describe('the audit log', () => {
         details: null,
       },
       {
-        at: at(2),
+        occurred_at: at(2),
         action: 'user.login_failed',
         actor: null,
         target: user.user_id,
@@ -156,23 +156,23 @@ describe('the audit log', () => {
         details: null,
       },
       {
-        at: at(1),
+        occurred_at: at(1),
         action: 'api_key.created',
         actor: 'admin',
         target: adminKey.api_key_id,
         client_ip: '127.0.0.1',
-        details: { name: 'ops', key_prefix: adminKey.key_prefix, scopes: 'data:read' },
+        details: { name: 'ops', key_prefix: adminKey.key_prefix, scopes: ['data:read'] },
       },
       {
-        at: at(0),
+        occurred_at: at(0),
         action: 'api_key.created',
         actor: user.user_id,
         target: user.api_key.api_key_id,
         client_ip: '127.0.0.1',
-        details: { name: 'default', key_prefix: user.api_key.key_prefix, scopes: 'data:read' },
+        details: { name: 'default', key_prefix: user.api_key.key_prefix, scopes: ['data:read'] },
       },
       {
-        at: at(0),
+        occurred_at: at(0),
         action: 'user.created',
         actor: user.user_id,
         target: user.user_id,
@@ -180,7 +180,7 @@ describe('the audit log', () => {
         details: null,
       },
       {
-        at: at(0),
+        occurred_at: at(0),
         action: 'organization.created',
         actor: user.user_id,
         target: org,
@@ -237,6 +237,53 @@ describe('the audit log', () => {
     expect(exact.meta).toEqual({ limit: 8, next_cursor: null })
     expect(exact).not.toHaveProperty('next_cursor')
     expect((await page(user)).json().data.length).toBe(8)
+  })
+
+  it('answers scopes as a list, events stored before as a space-joined string included', async () => {
+    const user = await signUp(t.app)
+    t.clock.advance(1000)
+    // As an earlier version wrote a key's creation: its scopes joined by spaces in one string.
+    await t.database.db
+      .insertInto('audit_events')
+      .values({
+        id: 'evt_written_by_older_ver',
+        organization_id: user.organization_id,
+        at: t.clock.now(),
+        action: 'api_key.created',
+        actor: 'admin',
+        target: 'key_older',
+        client_ip: null,
+        details: JSON.stringify({ name: 'old', key_prefix: 'strata_abcde', scopes: 'data:read other:scope' }),
+      })
+      .execute()
+    t.clock.advance(1000)
+    await t.database.db
+      .insertInto('audit_events')
+      .values({
+        id: 'evt_no_scopes_older_ver0',
+        organization_id: user.organization_id,
+        at: t.clock.now(),
+        action: 'api_key.created',
+        actor: 'admin',
+        target: 'key_none',
+        client_ip: null,
+        details: JSON.stringify({ name: 'none', key_prefix: 'strata_fghij', scopes: '' }),
+      })
+      .execute()
+    const got = await events(user)
+    const byTarget = new Map(got.map((event) => [event.target, event]))
+    expect(byTarget.get('key_older')?.details).toEqual({
+      name: 'old',
+      key_prefix: 'strata_abcde',
+      scopes: ['data:read', 'other:scope'],
+    })
+    expect(byTarget.get('key_none')?.details?.scopes).toEqual([])
+    expect(byTarget.get(user.api_key.api_key_id)?.details?.scopes).toEqual(['data:read'])
+    // Every event names its time occurred_at, an RFC 3339 string; no bare `at`.
+    for (const event of got) {
+      expect(Object.keys(event)).not.toContain('at')
+      expect(new Date(event.occurred_at).toISOString()).toBe(event.occurred_at)
+    }
   })
 
   it('answers 400 naming limit or cursor for bad values', async () => {

@@ -488,12 +488,12 @@ describe('across protocols: all positions, protocols, transactions and activitie
     const network = devnet.chain.network
     const vault = body.data.find((p: { name: string }) => p.name === 'vaultprotocol')
     expect(vault).toMatchObject({ kind: 'vault', indexed_to_ledger: devnet.latestLedger() })
-    expect(vault.contracts.map((c: { address: string }) => c.address)).toEqual([
+    expect(vault.contracts.map((c: { contract_address: string }) => c.contract_address)).toEqual([
       network.contracts.vaultprotocol.address,
     ])
     const lending = body.data.find((p: { name: string }) => p.name === 'lendingprotocol')
     expect(lending.kind).toBe('lending')
-    expect(lending.contracts.map((c: { address: string }) => c.address).sort()).toEqual(
+    expect(lending.contracts.map((c: { contract_address: string }) => c.contract_address).sort()).toEqual(
       network.contracts.lendingprotocol.map((c) => c.address).sort(),
     )
     expect(lending.contracts[0]).toMatchObject({ status: 'active', history_complete: true })

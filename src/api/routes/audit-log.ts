@@ -1,16 +1,38 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
-import { AppError } from '../../errors.ts'
 import { AUDIT_ACTIONS, type AuditAction, listAuditEvents } from '../../store/audit-log.ts'
 import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
+import { invalidCursor, PageCursor, PageLimit, PageMeta, parsePageLimit } from '../params.ts'
 import { errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
 
-export const AUDIT_LOG_DEFAULT_LIMIT = 100
+const described = (description: string) => Type.Optional(Type.String({ description }))
+
+const AuditDetailsSchema = Type.Object(
+  {
+    slug: described('organization.created: the organization slug'),
+    name: described('api_key.created, api_key.rotated: the key name'),
+    key_prefix: described('api_key.created, api_key.rotated: the prefix of the (new) key'),
+    scopes: Type.Optional(
+      Type.Array(Type.String(), { description: 'api_key.created, api_key.rotated: the scopes granted' }),
+    ),
+    new_key_id: described('api_key.rotated: the key that replaces the rotated one'),
+    old_key_expires_at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'api_key.rotated: when the rotated key stops working (RFC 3339)',
+      }),
+    ),
+    from: described('organization.plan_changed: the plan before'),
+    to: described('organization.plan_changed: the plan after'),
+    max_plan: described('organization.plan_changed: the highest plan the operator allows, after'),
+  },
+  { description: 'Facts of the event, the fields its action has; null when it has none' },
+)
 
 const AuditEventSchema = Type.Object({
   id: Type.String(),
-  at: Timestamp,
+  occurred_at: Timestamp,
   action: Type.Unsafe<AuditAction>(Type.Union(AUDIT_ACTIONS.map((action) => Type.Literal(action)))),
   actor: Type.Union([Type.String(), Type.Null()], {
     description: 'The user who acted, `admin` for the operator, or null for an unauthenticated attempt',
@@ -21,9 +43,7 @@ const AuditEventSchema = Type.Object({
   client_ip: Type.Union([Type.String(), Type.Null()], {
     description: 'The client address (see TRUST_PROXY); null for the CLI',
   }),
-  details: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
-    description: 'Facts of the event: a key name and prefix, the plans before and after, a replacement key',
-  }),
+  details: Type.Union([AuditDetailsSchema, Type.Null()]),
 })
 
 const CURSOR_VERSION = 'a1'
@@ -35,11 +55,7 @@ function encodeCursor(seq: number): string {
 
 function decodeCursor(cursor: string): number {
   const match = /^a1:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
-  if (!match?.[1]) {
-    throw new AppError('invalid_request', 'invalid querystring: cursor', {
-      details: [{ field: 'cursor', message: 'cursor must be a next_cursor value from an earlier page' }],
-    })
-  }
+  if (!match?.[1]) throw invalidCursor()
   return Number(match[1])
 }
 
@@ -54,35 +70,16 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
           'Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked. Each event is written in the same transaction as the change it records.',
         tags: ['organization'],
         security: [{ bearer: [] }],
-        querystring: Type.Object({
-          limit: Type.Optional(
-            Type.String({
-              pattern: '^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$',
-              // Worded to complete "<field> must be …" in a validation error's details.
-              description: `A whole number from 1 to 500 (default ${AUDIT_LOG_DEFAULT_LIMIT})`,
-            }),
-          ),
-          cursor: Type.Optional(
-            Type.String({ minLength: 1, maxLength: 64, description: 'The `next_cursor` of an earlier page' }),
-          ),
-        }),
+        querystring: Type.Object({ limit: Type.Optional(PageLimit), cursor: Type.Optional(PageCursor) }),
         response: {
-          200: Type.Object({
-            data: Type.Array(AuditEventSchema),
-            meta: Type.Object({
-              limit: Type.Integer({ description: 'The page size used' }),
-              next_cursor: Type.Union([Type.String(), Type.Null()], {
-                description: 'Pass as `cursor` for the next (older) page; null on the last page',
-              }),
-            }),
-          }),
+          200: Type.Object({ data: Type.Array(AuditEventSchema), meta: PageMeta }),
           ...errorResponses('invalid_request', 'unauthorized'),
         },
       },
     },
     async (request) => {
       const caller = requireBearer(request)
-      const limit = request.query.limit === undefined ? AUDIT_LOG_DEFAULT_LIMIT : Number(request.query.limit)
+      const limit = parsePageLimit(request.query.limit)
       const beforeSeq = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor)
       // One row more than the page tells whether another page follows.
       const rows = await listAuditEvents(ctx.database.db, caller.organizationId, {
@@ -94,7 +91,7 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
       return {
         data: page.map((event) => ({
           id: event.id,
-          at: toRfc3339(event.at),
+          occurred_at: toRfc3339(event.at),
           action: event.action,
           actor: event.actor,
           target: event.target,
