@@ -118,7 +118,7 @@ describe('the strata command', () => {
         url: '/v1/org/api-keys',
         headers: { authorization: `Bearer ${login.json().access_token}` },
       })
-      expect(keys.json().data.map((k: { id: string }) => k.id)).toEqual([created.api_key_id])
+      expect(keys.json().map((k: { id: string }) => k.id)).toEqual([created.api_key_id])
       // What the commands did is in the organization's audit log, by the operator, from no address.
       const audit = await app.inject({
         method: 'GET',

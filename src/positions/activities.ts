@@ -259,8 +259,8 @@ export const INTERVAL_S = { hour: 3600, day: 86_400 } as const
 export type Interval = keyof typeof INTERVAL_S
 
 export interface SeriesBucket {
-  /** Start of the bucket, epoch seconds (UTC hour or day). */
-  start_time: number
+  /** Start of the bucket (UTC hour or day), RFC 3339. */
+  starts_at: string
   /** First and last ledger of the bucket holding one of the account's actions. */
   from_ledger: number
   to_ledger: number
@@ -274,7 +274,7 @@ export interface SeriesBucket {
 /** Groups valued actions (any order) into buckets by their ledger's close time, oldest first. */
 export function buildSeries(items: readonly ActivityItem[], interval: Interval): SeriesBucket[] {
   const length = INTERVAL_S[interval]
-  const buckets = new Map<number, { b: SeriesBucket; volume: bigint; priced: number }>()
+  const buckets = new Map<number, { start: number; b: SeriesBucket; volume: bigint; priced: number }>()
   for (const item of items) {
     if (item.closed_at === null) continue
     const closeTime = Date.parse(item.closed_at) / 1000
@@ -282,8 +282,9 @@ export function buildSeries(items: readonly ActivityItem[], interval: Interval):
     let entry = buckets.get(start)
     if (!entry) {
       entry = {
+        start,
         b: {
-          start_time: start,
+          starts_at: new Date(start * 1000).toISOString(),
           from_ledger: item.ledger,
           to_ledger: item.ledger,
           count: 0,
@@ -306,7 +307,7 @@ export function buildSeries(items: readonly ActivityItem[], interval: Interval):
     }
   }
   return [...buckets.values()]
-    .sort((x, y) => x.b.start_time - y.b.start_time)
+    .sort((x, y) => x.start - y.start)
     .map(({ b, volume, priced }) => ({
       ...b,
       volume_usd: priced === 0 ? null : formatUnits(volume, USD_DECIMALS),

@@ -49,33 +49,14 @@ export function createApiKeyLookup(database: Database): (keyHash: string) => Pro
   }
 }
 
-/** Where a page of the key list starts: after this key, in the list's order. */
-export interface ApiKeyPosition {
-  createdAt: number
-  id: string
-}
-
-/**
- * One page of the organization's keys, newest first (creation time, then id, both descending: a
- * total order, so a page never repeats or skips a key however many share a creation time): those
- * after `after`, if given.
- */
-export async function listApiKeys(
-  db: Kysely<Schema>,
-  organizationId: string,
-  options: { limit: number; after: ApiKeyPosition | null },
-): Promise<ApiKeyRow[]> {
-  let query = db.selectFrom('api_keys').selectAll().where('organization_id', '=', organizationId)
-  const after = options.after
-  if (after !== null) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-      ]),
-    )
-  }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute()
+export async function listApiKeys(db: Kysely<Schema>, organizationId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute()
 }
 
 export async function getApiKey(

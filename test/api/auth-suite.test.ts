@@ -322,7 +322,7 @@ describe('shared auth suite: every protected route', () => {
     expect(org.id).toBe(user.organization_id)
     const keys = (
       await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(user.access_token) })
-    ).json().data
+    ).json()
     expect(keys.map((k: { id: string }) => k.id)).not.toContain(otherKey.api_key_id)
     const revoke = await t.app.inject({
       method: 'DELETE',
@@ -347,7 +347,7 @@ describe('shared auth suite: every protected route', () => {
     expect(data.statusCode).toBe(200)
     const theirKeys = (
       await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(other.access_token) })
-    ).json().data as Array<{ id: string; expires_at: string | null; revoked: boolean }>
+    ).json() as Array<{ id: string; expires_at: string | null; revoked: boolean }>
     expect(theirKeys.find((k) => k.id === otherKey.api_key_id)).toMatchObject({
       expires_at: null,
       revoked: false,

@@ -34,7 +34,7 @@ describe('rotating an API key', () => {
   const listKeys = async (user: SignedUp) =>
     (
       await t.app.inject({ method: 'GET', url: '/v1/org/api-keys', headers: bearer(user.access_token) })
-    ).json().data as KeyRecord[]
+    ).json() as KeyRecord[]
 
   it('answers a new key with the same name and scopes; the old key lives out its window, then 401', async () => {
     const user = await signUp(t.app)

@@ -52,7 +52,7 @@ describe('signup', () => {
       url: '/v1/org/api-keys',
       headers: bearer(body.access_token),
     })
-    expect(keys.json().data).toMatchObject([{ id: body.api_key.api_key_id, name: 'default', revoked: false }])
+    expect(keys.json()).toMatchObject([{ id: body.api_key.api_key_id, name: 'default', revoked: false }])
   })
 
   it('refuses reserved slugs with 409 naming the slug, creating nothing', async () => {

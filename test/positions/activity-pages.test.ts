@@ -214,7 +214,7 @@ describe.each([
     return [...buckets]
       .sort(([a], [b]) => a - b)
       .map(([start, b]) => ({
-        start_time: start,
+        starts_at: new Date(start * 1000).toISOString(),
         from_ledger: b.from,
         to_ledger: b.to,
         count: b.count,

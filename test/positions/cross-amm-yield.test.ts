@@ -456,7 +456,8 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
       const series = await get(`/v1/protocols/${protocol}/tvl?interval=hour`)
       expect(series.status).toBe(200)
       const points = series.body.data.points as Array<{
-        start_time: number
+        starts_at: string
+        closed_at: string | null
         ledger: number
         tvl_usd: string | null
         as_of_ledger: number | null
@@ -468,7 +469,9 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
         const close = lending.base.closeTimes.get(l)!
         lastOfBucket.set(close - (close % 3600), l)
       }
-      expect(points.map((p) => [p.start_time, p.ledger])).toEqual([...lastOfBucket])
+      expect(points.map((p) => [Date.parse(p.starts_at) / 1000, p.ledger])).toEqual([...lastOfBucket])
+      for (const p of points)
+        expect(p.closed_at).toBe(new Date(lending.base.closeTimes.get(p.ledger)! * 1000).toISOString())
       expect(points.length).toBeGreaterThan(1)
       for (const point of points) {
         const expected = expectedTvl(protocol, point.ledger)

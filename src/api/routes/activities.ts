@@ -10,7 +10,7 @@ import {
   type Interval,
 } from '../../positions/activities.ts'
 import { coverageComplete } from '../../positions/answer.ts'
-import { nullableInteger, nullableString } from '../../protocols/kit/response-schema.ts'
+import { nullableInteger, nullableString, nullableTimestamp } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { type ActivityFilter, createActivitiesReader } from '../../store/activities.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
@@ -27,7 +27,7 @@ import {
   sendData,
   sendJson,
 } from '../route-helpers.ts'
-import { errorResponses } from '../schemas.ts'
+import { errorResponses, Timestamp } from '../schemas.ts'
 
 /** Where a page's rendered items go in its serialized envelope (serialized with an empty list). */
 const EMPTY_LIST = '"activities":[]'
@@ -86,7 +86,7 @@ const Action = Type.Object({
   contract_address: Type.String({ description: 'The contract that emitted it (or, FxDAO, that was called)' }),
   account: Type.String({ description: 'The account whose action it is (the legs are from its side)' }),
   ledger: Type.Integer(),
-  closed_at: nullableString('Close time of its ledger (RFC 3339, UTC); null when unknown'),
+  closed_at: nullableTimestamp('Close time of its ledger (RFC 3339, UTC); null when unknown'),
   tx_hash: Type.String(),
   operation: Type.Integer({ description: 'Operation index in the transaction' }),
   event_index: Type.Integer({
@@ -242,7 +242,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
             data: Type.Object({
               hash: Type.String(),
               ledger: Type.Integer(),
-              closed_at: nullableString('Close time of its ledger (RFC 3339, UTC); null when unknown'),
+              closed_at: nullableTimestamp('Close time of its ledger (RFC 3339, UTC); null when unknown'),
               successful: Type.Boolean(),
               fee_charged: Type.String({ description: 'Fee charged, in stroops', pattern: '^[0-9]+$' }),
               fee_account: nullableString(
@@ -405,7 +405,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
               interval: Type.String(),
               buckets: Type.Array(
                 Type.Object({
-                  start_time: Type.Integer({ description: 'Start of the bucket, epoch seconds (UTC)' }),
+                  starts_at: Timestamp,
                   from_ledger: Type.Integer({ description: "Ledger of the bucket's oldest action" }),
                   to_ledger: Type.Integer({ description: "Ledger of the bucket's newest action" }),
                   count: Type.Integer(),

@@ -32,7 +32,7 @@ const AuditDetailsSchema = Type.Object(
 
 const AuditEventSchema = Type.Object({
   id: Type.String(),
-  occurred_at: Timestamp,
+  at: Timestamp,
   action: Type.Unsafe<AuditAction>(Type.Union(AUDIT_ACTIONS.map((action) => Type.Literal(action)))),
   actor: Type.Union([Type.String(), Type.Null()], {
     description: 'The user who acted, `admin` for the operator, or null for an unauthenticated attempt',
@@ -91,7 +91,7 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
       return {
         data: page.map((event) => ({
           id: event.id,
-          occurred_at: toRfc3339(event.at),
+          at: toRfc3339(event.at),
           action: event.action,
           actor: event.actor,
           target: event.target,

@@ -3,11 +3,10 @@ import { createApiKey, DEFAULT_SCOPES, KNOWN_SCOPES } from '../../auth/create-ap
 import { MAX_ROTATION_OVERLAP_S, rotateApiKey } from '../../auth/rotate-api-key.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
-import { type ApiKeyPosition, listApiKeys, revokeApiKey } from '../../store/api-keys.ts'
+import { listApiKeys, revokeApiKey } from '../../store/api-keys.ts'
 import { insertAuditEvent } from '../../store/audit-log.ts'
 import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
-import { invalidCursor, PageCursor, PageLimit, PageMeta, parsePageLimit } from '../params.ts'
 import {
   DisplayName,
   errorResponses,
@@ -34,19 +33,6 @@ const ApiKeyRecord = Type.Object({
   last_used_at: NullableTimestamp,
   expires_at: NullableTimestamp,
 })
-
-const CURSOR_PATTERN = /^k1:(\d{1,15}):([A-Za-z0-9_-]{1,100})$/
-
-/** Opaque to clients: the key after which the next page starts, in the list's order. */
-function encodeCursor(position: ApiKeyPosition): string {
-  return Buffer.from(`k1:${position.createdAt}:${position.id}`).toString('base64url')
-}
-
-function decodeCursor(cursor: string): ApiKeyPosition {
-  const match = CURSOR_PATTERN.exec(Buffer.from(cursor, 'base64url').toString('utf8'))
-  if (!match?.[1] || !match[2]) throw invalidCursor()
-  return { createdAt: Number(match[1]), id: match[2] }
-}
 
 export function registerKeyRoutes(app: App, ctx: AppContext): void {
   app.post(
@@ -119,41 +105,25 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'List API keys',
         description:
-          "The keys of the caller's organization, newest first, a page at a time like every list. Never the secret: prefix and metadata only.",
+          "Every key of the caller's organization, newest first. Never the secret: prefix and metadata only.",
         tags: ['api keys'],
         security: [{ bearer: [] }],
-        querystring: Type.Object({ limit: Type.Optional(PageLimit), cursor: Type.Optional(PageCursor) }),
-        response: {
-          200: Type.Object({ data: Type.Array(ApiKeyRecord), meta: PageMeta }),
-          ...errorResponses('invalid_request', 'unauthorized'),
-        },
+        response: { 200: Type.Array(ApiKeyRecord), ...errorResponses('unauthorized') },
       },
     },
     async (request) => {
       const caller = requireBearer(request)
-      const limit = parsePageLimit(request.query.limit)
-      const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor)
-      // One row more than the page tells whether another page follows.
-      const rows = await listApiKeys(ctx.database.db, caller.organizationId, { limit: limit + 1, after })
-      const page = rows.slice(0, limit)
-      const last = page.at(-1)
-      return {
-        data: page.map((row) => ({
-          id: row.id,
-          name: row.name,
-          prefix: row.prefix,
-          scopes: JSON.parse(row.scopes) as string[],
-          revoked: row.revoked_at !== null,
-          created_at: toRfc3339(row.created_at),
-          last_used_at: toRfc3339(row.last_used_at),
-          expires_at: toRfc3339(row.expires_at),
-        })),
-        meta: {
-          limit,
-          next_cursor:
-            rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-        },
-      }
+      const rows = await listApiKeys(ctx.database.db, caller.organizationId)
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        prefix: row.prefix,
+        scopes: JSON.parse(row.scopes) as string[],
+        revoked: row.revoked_at !== null,
+        created_at: toRfc3339(row.created_at),
+        last_used_at: toRfc3339(row.last_used_at),
+        expires_at: toRfc3339(row.expires_at),
+      }))
     },
   )
 

@@ -2,12 +2,17 @@ import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { answerState, coverageComplete } from '../../positions/answer.ts'
 import { bucketPoints, renderTvl, type TvlInterval } from '../../positions/tvl.ts'
-import { buildStateSchema, nullableInteger, nullableString } from '../../protocols/kit/response-schema.ts'
+import {
+  buildStateSchema,
+  nullableInteger,
+  nullableString,
+  nullableTimestamp,
+} from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
 import { LedgerPin, parseLedgerPin } from '../params.ts'
 import { DATA_SCOPE, dataDeps, invalid, sendData } from '../route-helpers.ts'
-import { errorResponses } from '../schemas.ts'
+import { errorResponses, Timestamp } from '../schemas.ts'
 
 /** A series answers at most this many buckets; a wider range is refused, naming the field. */
 export const TVL_SERIES_MAX_POINTS = 1000
@@ -49,8 +54,10 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
         interval: Type.String(),
         points: Type.Array(
           Type.Object({
-            start_time: Type.Integer({ description: 'Start of the bucket, epoch seconds (UTC)' }),
-            close_time: nullableInteger("Close time of the bucket's last ledger"),
+            starts_at: Timestamp,
+            closed_at: nullableTimestamp(
+              "Close time of the bucket's last ledger, RFC 3339; null when unknown",
+            ),
             as_of_ledger: nullableInteger('The newest state entry used at that ledger'),
             partial_result: Type.Boolean(),
             ...TvlPoint,
@@ -166,8 +173,8 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
                 rendered.partial || !coverageComplete(module.coverage(network), first, ledger)
               partial ||= pointPartial
               points.push({
-                start_time: start,
-                close_time: closeTime,
+                starts_at: new Date(start * 1000).toISOString(),
+                closed_at: closeTime === null ? null : new Date(closeTime * 1000).toISOString(),
                 as_of_ledger: rendered.asOfLedger,
                 partial_result: pointPartial,
                 ...rendered.data,

@@ -4,6 +4,9 @@ import { type TSchema, Type } from 'typebox'
 // handles a type array directly, while anyOf makes it validate every value to choose a branch.
 export const nullableString = (description: string, pattern?: string) =>
   Type.Unsafe<string | null>({ type: ['string', 'null'], description, ...(pattern ? { pattern } : {}) })
+/** A time as the API writes every time: an RFC 3339 string in UTC (`*_at`), null when unknown. */
+export const nullableTimestamp = (description: string) =>
+  Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description })
 export const nullableInteger = (description: string) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], description })
 

@@ -1,10 +1,12 @@
 import { Type } from 'typebox'
-import { NullableAmount, nullableInteger, nullableString } from '../kit/response-schema.ts'
+import {
+  NullableAmount,
+  nullableInteger,
+  nullableString,
+  nullableTimestamp as Timestamp,
+} from '../kit/response-schema.ts'
 
 const SEVEN = '7 decimals'
-
-const Timestamp = (description: string) =>
-  Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'date-time', description })
 
 const RATES_REASONS = ['rate_missing', 'config_missing', 'pool_config_missing', null]
 const EMISSION_REASONS = [
