@@ -196,13 +196,15 @@ describe('the answer cache: bodies byte for byte as the uncached path writes the
     expect(cache.stats().misses).toBe(before.misses)
   })
 
-  it('leaves the /at surface and int64 pins beyond 2^53 to the uncached path', async () => {
+  it('leaves the /at surfaces (one protocol or all) and int64 pins beyond 2^53 to the uncached path', async () => {
     const [address] = await accounts()
     const urls = [
       ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}/at/${START + 300}`),
       ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}?as_of_ledger=9007199254740993`),
       ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}/history?to_ledger=9007199254740993`),
       `/v1/users/${address}/positions?as_of_ledger=9007199254740993`,
+      `/v1/users/${address}/positions/at/${START + 300}`,
+      `/v1/users/${address}/positions/at/latest`,
     ]
     const stats = t.ctx.caches.answers.stats()
     await expectSame(urls)
@@ -303,6 +305,10 @@ describe('the answer cache: what it keeps and when it lets go', () => {
     assets: [],
     contracts: [],
     oracleStalenessS: 0,
+    valuedAt: ledger,
+    valuedCloseTime: null,
+    valuationLedger: null,
+    oldestPriceS: null,
     sources: [],
     partial: false,
     totals: NO_TOTALS,
