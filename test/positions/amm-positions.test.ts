@@ -126,6 +126,10 @@ describe('AMM positions at a ledger (Soroswap pairs)', () => {
           expect(body.data, where).toEqual(want.data)
           expect(Object.keys(body.enrichment.assets).sort(), where).toEqual(want.assets)
           expect(body.meta.oracle_staleness_seconds, where).toBe(want.oracleStalenessS)
+          // The ledger whose prices value it: the snapshot's own, or the pin on /at.
+          expect(body.meta.valuation_ledger, where).toBe(
+            snap.balances.length === 0 ? null : at ? pin : snap.ledger,
+          )
           compared++
         }
       }

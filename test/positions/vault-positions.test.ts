@@ -293,6 +293,13 @@ describe('vault positions at a ledger', () => {
         expect(body.data.vaults, `${address}@${pin}`).toEqual(
           expected ? expectedVaults(expected, expected.ledger) : [],
         )
+        // Valued at the snapshot's own ledger; staleness measured from the pin asked about.
+        const valued = expected && expected.vaults.size > 0 ? expected : null
+        expect(body.meta.valuation_ledger, `${address}@${pin}`).toBe(valued?.ledger ?? null)
+        const oldest = valued ? oldestVaultPriceS(model, devnet.chain, valued, valued.ledger) : null
+        expect(body.meta.oracle_staleness_seconds, `${address}@${pin}`).toBe(
+          oldest === null ? 0 : Math.max(0, model.closeTimes.get(pin)! - oldest),
+        )
         compared++
       }
     }
