@@ -306,6 +306,8 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
         expect(body.meta).toMatchObject({
           requested_ledger: pin,
           as_of_ledger: want.asOfLedger,
+          // Protocol state is valued at the ledger asked about, whatever ledger its entries were written at.
+          valuation_ledger: pin,
           partial_result: false,
         })
         all.push(...want.data.reserves)
@@ -314,6 +316,7 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
       const reserves = await get(`/v1/protocols/lendingprotocol/reserves?as_of_ledger=${pin}`)
       expect(reserves.body.data.reserves, `reserves@${pin}`).toEqual(all)
       expect(reserves.body.meta.as_of_ledger).toBe(asOf)
+      expect(reserves.body.meta.valuation_ledger).toBe(pin)
       const emissions = await get(`/v1/protocols/lendingprotocol/emissions?as_of_ledger=${pin}`)
       expect(emissions.body.data.emissions, `emissions@${pin}`).toEqual(expectEmissions(model, pin))
     }
