@@ -87,6 +87,24 @@ export async function startDemoNetwork(
   }
 }
 
+/**
+ * The banner's runnable examples of the two questions the API answers about an account: what it
+ * held at a ledger (the snapshot surface, each protocol valued at its own snapshot's ledger) and
+ * what it is worth now (`/at/latest`: every protocol valued at the last indexed ledger, so the
+ * totals add up). `pastLedger` is a ledger of the demo's history to ask about.
+ */
+export function demoExamples(baseUrl: string, key: string, holder: string, pastLedger: number): string[] {
+  const curl = (path: string) => `  curl -H 'x-svc-token: ${key}' '${baseUrl}/v1/users/${holder}${path}'`
+  return [
+    `What it held at ledger ${pastLedger} (each protocol valued at its own snapshot's ledger):`,
+    curl(`/positions/vaultprotocol?as_of_ledger=${pastLedger}`),
+    curl(`/positions?as_of_ledger=${pastLedger}`),
+    'What it is worth now (every protocol valued at the last indexed ledger; a ledger number instead of latest: worth then):',
+    curl('/positions/vaultprotocol/at/latest'),
+    curl('/positions/at/latest'),
+  ]
+}
+
 /** Where demos keep their databases, relative to the directory `npm start` runs in. */
 export const DEMO_DIR = './.strata'
 const DEMO_FILE = /^demo-(\d+)\.db(-wal|-shm|-journal)?$/

@@ -41,7 +41,18 @@ export interface CachedSurface {
   /** Its assets and contracts, each `"id":{…}` in the answer's order, for merging several sections. */
   assets: ReadonlyArray<readonly [string, string]>
   contracts: ReadonlyArray<readonly [string, string]>
+  /** Close time of the valuation ledger minus the oldest price timestamp used (0: none used). */
   oracleStalenessS: number
+  /** The ledger whose prices valued the rendering and its close time; null for the empty answer. */
+  valuedAt: number | null
+  valuedCloseTime: number | null
+  /**
+   * `valuation_ledger` as answers state it: `valuedAt` when the answer holds a USD value (priced or
+   * not), null when nothing was valued.
+   */
+  valuationLedger: number | null
+  /** The oldest timestamp of the prices used, epoch seconds (null: none), for a request's staleness. */
+  oldestPriceS: number | null
   /** `oracle:C…` sources of the prices used. */
   sources: readonly string[]
   /** Protocol state the rendering needs was never seen by the store. */
@@ -51,19 +62,32 @@ export interface CachedSurface {
   totalsJson: string
 }
 
+/** What a section's oracle staleness is measured from, per request (see `stalenessAt`). */
+export interface SectionValuation {
+  valuedAt: number | null
+  valuedCloseTime: number | null
+  oldestPriceS: number | null
+}
+
 /**
  * The all-protocols answer for an address at one combination of serving snapshots, serialized up
  * to its `meta`: the sections (each section's `partial_result` is part of the entry's key), the
- * merged enrichment and the USD totals. What `meta` takes from the sections is kept beside it;
- * the rest of `meta` (the pin, the head, staleness) is written per request.
+ * merged enrichment and the USD totals. Each section's `oracle_staleness_seconds` depends on the
+ * ledger a request asks about, so the body is kept in pieces around them and they are written per
+ * request, as the rest of `meta` (the pin, the head, staleness) is.
  */
 export interface CachedAllPositions {
-  /** `{"data":…,"enrichment":…,"meta":` : the body before `meta`'s object. */
-  head: string
+  /**
+   * `{"data":…,"enrichment":…,"meta":` : the body before `meta`'s object, cut where each section's
+   * oracle staleness goes (one piece more than there are sections).
+   */
+  pieces: readonly string[]
+  /** Per section, in order: what its staleness is measured from. */
+  sections: readonly SectionValuation[]
   /** The newest section's served ledger (null: no section had a snapshot). */
   asOfLedger: number | null
-  /** The largest section oracle staleness. */
-  oracleStalenessS: number
+  /** The valuation ledger every valued section shares; null when none was valued or they differ. */
+  valuationLedger: number | null
   /** Whether any section is partial. */
   partial: boolean
   /** Every section's sources, each once, in the merged answer's order. */
@@ -132,7 +156,8 @@ export function allPositionsKey(
 const ENTRY_OVERHEAD = 320
 
 function allEntrySize(key: string, a: CachedAllPositions): number {
-  let size = ENTRY_OVERHEAD + key.length + a.head.length
+  let size = ENTRY_OVERHEAD + key.length + 48 * a.sections.length
+  for (const piece of a.pieces) size += 16 + piece.length
   for (const source of a.sources) size += 32 + source.length
   return size
 }
@@ -241,12 +266,20 @@ export function createAnswerCache(budgetBytes: number): AnswerCache {
   }
 }
 
-/** A module's rendering (or its empty answer) serialized for the cache. */
+/** Where a rendering was valued: the ledger, its close time and the oldest price it used. */
+export interface Valued {
+  ledger: number
+  closeTime: number | null
+  oldestPriceS: number | null
+}
+
+/** A module's rendering (or its empty answer: `valued` null) serialized for the cache. */
 export function serializeSurface(
   module: ProtocolModule,
   ledger: number | null,
   rendered: Rendered,
   serializers: SurfaceSerializers,
+  valued: Valued | null,
 ): CachedSurface {
   const assets = Object.keys(rendered.enrichment.assets).map(
     (id) =>
@@ -267,6 +300,10 @@ export function serializeSurface(
     assets,
     contracts,
     oracleStalenessS: rendered.oracleStalenessS,
+    valuedAt: valued?.ledger ?? null,
+    valuedCloseTime: valued?.closeTime ?? null,
+    valuationLedger: valued !== null && totals.held ? valued.ledger : null,
+    oldestPriceS: valued?.oldestPriceS ?? null,
     sources: rendered.sources,
     partial: rendered.partial,
     totals,

@@ -39,7 +39,7 @@ export function metaJson(meta: PositionsMeta): string {
     sources += (i === 0 ? '' : ',') + JSON.stringify(meta.sources[i])
   return `{"requested_ledger":${jsonInteger(meta.requested_ledger)},"as_of_ledger":${jsonInteger(
     meta.as_of_ledger,
-  )},"attribution_confidence":${meta.attribution_confidence},"data_staleness_seconds":${jsonInteger(
+  )},"valuation_ledger":${jsonInteger(meta.valuation_ledger)},"attribution_confidence":${meta.attribution_confidence},"data_staleness_seconds":${jsonInteger(
     meta.data_staleness_seconds,
   )},"last_indexed_ledger":${jsonInteger(meta.last_indexed_ledger)},"indexed_from_ledger":${jsonInteger(
     meta.indexed_from_ledger,
@@ -62,10 +62,10 @@ export function historyBody(page: HistorySurfaces): string {
   let items = ''
   const contracts: Record<string, string> = {}
   for (let i = 0; i < page.items.length; i++) {
-    const { ledger, closeTime, surface } = page.items[i]!
-    items += `${i === 0 ? '' : ','}{"ledger":${ledger},"close_time":${jsonInteger(closeTime)},"data":${
-      surface.data
-    },"enrichment":${surface.enrichment},"oracle_staleness_seconds":${surface.oracleStalenessS},"partial_result":${
+    const { ledger, closedAt, surface } = page.items[i]!
+    items += `${i === 0 ? '' : ','}{"ledger":${ledger},"closed_at":${
+      closedAt === null ? 'null' : `"${closedAt}"`
+    },"valuation_ledger":${jsonInteger(surface.valuationLedger)},"data":${surface.data},"enrichment":${surface.enrichment},"oracle_staleness_seconds":${surface.oracleStalenessS},"partial_result":${
       surface.partial
     }}`
     // Merged as the items' enrichment objects merge: first place, last value.

@@ -16,6 +16,11 @@ import type { IndexerHead, SnapshotRow } from '../store/positions-read.ts'
 export interface PositionsMeta {
   requested_ledger: number | bigint | null
   as_of_ledger: number | null
+  /**
+   * The ledger whose prices valued the answer's USD (the snapshot's own on the snapshot surface,
+   * the pin on `/at`); null when nothing was valued. One per answer: every row shares it.
+   */
+  valuation_ledger: number | null
   attribution_confidence: number
   data_staleness_seconds: number | null
   last_indexed_ledger: number | null
@@ -31,6 +36,7 @@ export function baseMeta(deps: PositionsDeps, head: IndexerHead, pin: number | b
   return {
     requested_ledger: pin,
     as_of_ledger: null,
+    valuation_ledger: null,
     attribution_confidence: 1,
     data_staleness_seconds: head.lastCloseTime === null ? null : Math.max(0, deps.nowS - head.lastCloseTime),
     last_indexed_ledger: last,
@@ -62,6 +68,15 @@ export function coverageComplete(
   return contracts.every((c) => historyComplete(c, firstIndexed, ledger))
 }
 
+/**
+ * `oracle_staleness_seconds` of an answer about a ledger closed at `closeTime`: that close time
+ * minus the oldest price timestamp used (epoch seconds), so a valuation at an older ledger reads as
+ * old as it is from the ledger asked about; 0 when no price was used or the close time is unknown.
+ */
+export function stalenessAt(closeTime: number | null, oldestPriceS: number | null): number {
+  return oldestPriceS === null || closeTime === null ? 0 : Math.max(0, closeTime - oldestPriceS)
+}
+
 /** A served snapshot's oracle staleness, price sources and partiality, into the answer's `meta`. */
 export function applyRendered(
   meta: PositionsMeta,
@@ -70,6 +85,11 @@ export function applyRendered(
   meta.oracle_staleness_seconds = rendered.oracleStalenessS
   meta.sources.push(...rendered.sources)
   if (rendered.partial) meta.partial_result = true
+}
+
+/** An epoch-seconds close time as the answers write times: RFC 3339 in UTC; null stays null. */
+export function closedAt(closeTimeS: number | null): string | null {
+  return closeTimeS === null ? null : new Date(closeTimeS * 1000).toISOString()
 }
 
 export const emptyEnrichment = (): Enrichment => ({ assets: {}, contracts: {} })
@@ -86,7 +106,8 @@ export interface HistoryQuery {
 
 export interface HistoryItem {
   ledger: number
-  close_time: number | null
+  closed_at: string | null
+  valuation_ledger: number | null
   data: unknown
   enrichment: Enrichment
   oracle_staleness_seconds: number
@@ -219,6 +240,8 @@ export async function answerState(
   response.data = rendered.data
   response.enrichment = rendered.enrichment
   meta.as_of_ledger = rendered.asOfLedger
+  // Protocol state is valued at the ledger answered for: the ledger asked about, capped at the head.
+  meta.valuation_ledger = ledger
   applyRendered(meta, rendered)
   return response
 }

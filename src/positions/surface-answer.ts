@@ -1,10 +1,18 @@
 import { type Awaitable, allOf, andThen } from '../awaitable.ts'
 import type { NetworkConfig } from '../chain/network.ts'
-import type { PositionsDeps, ProtocolModule, Rendered, Valuation } from '../protocols/kit/protocol-module.ts'
+import type {
+  PositionsDeps,
+  PositionsReader,
+  ProtocolModule,
+  Rendered,
+  SnapshotRow,
+  Valuation,
+} from '../protocols/kit/protocol-module.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
 import {
   applyRendered,
   baseMeta,
+  closedAt,
   coverageComplete,
   effectiveLedger,
   emptyEnrichment,
@@ -14,11 +22,13 @@ import {
   historyPageRows,
   noteHistoryItem,
   type PositionsMeta,
+  stalenessAt,
 } from './answer.ts'
 import {
   type AnswerCache,
   type CachedSurface,
   PASS_THROUGH,
+  type SectionValuation,
   type SurfaceSerializers,
   serializeSurface,
 } from './answer-cache.ts'
@@ -88,9 +98,55 @@ export function answerSurfaces(
   return andThen(deps.reader.head(), (head) => {
     const epoch = layer.observe(head, deps.network, deps.maxPriceAgeS)
     return andThen(servingSnapshots(modules, deps, head, query), (serving) =>
-      surfacesAt(modules, deps, head, query, serving, layer, epoch, serializers),
+      andThen(surfacesAt(modules, deps, head, query, serving, layer, epoch, serializers), (answers) =>
+        measureStaleness(answers, deps, head, serving.effective),
+      ),
     )
   })
+}
+
+/**
+ * The close time of the ledger a request is about (the pin capped at the checkpoint), read only
+ * when a price was used and it is neither the checkpoint's nor a valuation ledger's.
+ */
+export function requestCloseTime(
+  deps: PositionsDeps,
+  head: IndexerHead,
+  effective: number,
+  valued: readonly SectionValuation[],
+): Awaitable<number | null> {
+  if (effective === head.lastIndexedLedger) return head.lastCloseTime
+  if (valued.every((v) => v.oldestPriceS === null)) return null
+  for (const v of valued) if (v.valuedAt === effective) return v.valuedCloseTime
+  return deps.reader.closeTime(effective)
+}
+
+/**
+ * Each answer's `oracle_staleness_seconds` measured from the ledger the request is about, not from
+ * its valuation ledger: a snapshot valued at its own, older ledger reads as old as its prices are
+ * at the pin. A kept rendering keeps the oldest price it used, never a staleness.
+ */
+export function measureStaleness(
+  answers: SurfaceAnswer[],
+  deps: PositionsDeps,
+  head: IndexerHead,
+  effective: number | null,
+): Awaitable<SurfaceAnswer[]> {
+  if (effective === null) return answers
+  return andThen(
+    requestCloseTime(
+      deps,
+      head,
+      effective,
+      answers.map((a) => a.surface),
+    ),
+    (closeTime) => {
+      for (const { surface, meta } of answers)
+        if (surface.ledger !== null)
+          meta.oracle_staleness_seconds = stalenessAt(closeTime, surface.oldestPriceS)
+      return answers
+    },
+  )
 }
 
 /** The ledger a request is answered at and, per module, its serving snapshot's ledger there. */
@@ -176,6 +232,7 @@ function surfaceAt(
     kept ?? renderSurface(module, deps, network, query, serving.effective, ledger, layer, epoch, serializers),
     (surface) => {
       meta.as_of_ledger = surface.ledger
+      meta.valuation_ledger = surface.valuationLedger
       if (surface.ledger !== null) applyRendered(meta, surface)
       return { surface, meta }
     },
@@ -203,12 +260,59 @@ async function renderSurface(
     const valuation: Valuation = query.atPin
       ? { atPin: true, ledger: effective, closeTime: await deps.reader.closeTime(effective) }
       : { atPin: false, ledger: snapshot.ledger, closeTime: snapshot.close_time }
-    const rendered = await module.positions.render(deps, network, address, snapshot, valuation)
-    surface = serializeSurface(module, snapshot.ledger, rendered, serializers)
+    surface = await renderValued(module, deps, network, address, snapshot, valuation, serializers)
   }
   // A snapshot that vanished between the two reads (a store being wiped) is not remembered.
   if (surface.ledger === ledger) layer.set(module.name, address, surface, epoch)
   return surface
+}
+
+/**
+ * A reader that notes the oldest timestamp of the prices read through it. A rendering reads
+ * exactly the prices it values with (each once, through the kit's price lookup), so this is the
+ * oldest price it used, which a request's staleness is measured back to.
+ */
+function notingPrices(reader: PositionsReader): { reader: PositionsReader; oldest(): number | null } {
+  let oldest: number | null = null
+  const note = (row: Awaited<ReturnType<PositionsReader['priceAt']>>) => {
+    if (row !== null) {
+      const s = Math.floor(row.timestamp_ms / 1000)
+      if (oldest === null || s < oldest) oldest = s
+    }
+    return row
+  }
+  return {
+    reader: {
+      ...reader,
+      priceAt: (oracle, asset, ledger) => andThen(reader.priceAt(oracle, asset, ledger), note),
+    },
+    oldest: () => oldest,
+  }
+}
+
+/** One snapshot rendered by its module with `valuation`, serialized with where it was valued. */
+async function renderValued(
+  module: ProtocolModule,
+  deps: PositionsDeps,
+  network: NetworkConfig,
+  address: string,
+  snapshot: SnapshotRow,
+  valuation: Valuation,
+  serializers: SurfaceSerializers,
+): Promise<CachedSurface> {
+  const prices = notingPrices(deps.reader)
+  const rendered = await module.positions.render(
+    { ...deps, reader: prices.reader },
+    network,
+    address,
+    snapshot,
+    valuation,
+  )
+  return serializeSurface(module, snapshot.ledger, rendered, serializers, {
+    ledger: valuation.ledger,
+    closeTime: valuation.closeTime,
+    oldestPriceS: prices.oldest(),
+  })
 }
 
 function emptySurface(
@@ -223,13 +327,13 @@ function emptySurface(
     sources: [],
     partial: false,
   }
-  return serializeSurface(module, null, rendered, serializers)
+  return serializeSurface(module, null, rendered, serializers, null)
 }
 
 /** A history page: each item's serialized surface and the page's meta. */
 export interface HistorySurfaces {
   address: string
-  items: Array<{ ledger: number; closeTime: number | null; surface: CachedSurface }>
+  items: Array<{ ledger: number; closedAt: string | null; surface: CachedSurface }>
   meta: HistoryResponse['meta']
 }
 
@@ -256,15 +360,12 @@ export async function answerHistory(
   for (const row of await historyPageRows(module, deps, head, query, meta)) {
     let surface = layer.get(module.name, query.address, row.ledger)
     if (surface === undefined) {
-      const rendered = await module.positions.render(deps, network, query.address, row, {
-        atPin: false,
-        ledger: row.ledger,
-        closeTime: row.close_time,
-      })
-      surface = serializeSurface(module, row.ledger, rendered, serializers)
+      const valuation = { atPin: false, ledger: row.ledger, closeTime: row.close_time }
+      surface = await renderValued(module, deps, network, query.address, row, valuation, serializers)
       layer.set(module.name, query.address, surface, epoch)
     }
-    page.items.push({ ledger: row.ledger, closeTime: row.close_time, surface })
+    // An item is the snapshot surface asked at its own ledger: its staleness is measured from it.
+    page.items.push({ ledger: row.ledger, closedAt: closedAt(row.close_time), surface })
     noteHistoryItem(meta, surface)
   }
   return page

@@ -145,8 +145,7 @@ export function createPositionsReader(database: Database): PositionsReader {
       many<SnapshotRow>('snapshots', [protocol, address, from, to, limit]),
     stateAt: (contract, key, ledger) => one<StateRow>('state', [contract, key, ledger]),
     priceAt: (oracle, asset, ledger) => one<PriceRow>('price', [oracle, asset, ledger]),
-    async closeTime(ledger) {
-      return (await one<{ close_time: number }>('closeTime', [ledger]))?.close_time ?? null
-    },
+    closeTime: (ledger) =>
+      andThen(one<{ close_time: number }>('closeTime', [ledger]), (row) => row?.close_time ?? null),
   }
 }

@@ -94,6 +94,12 @@ const ROUTES: ProtectedRoute[] = [
     url: `/v1/users/${ADDRESS}/positions`,
     auth: 'api_key',
   },
+  {
+    method: 'GET',
+    path: '/v1/users/{address}/positions/at/{ledger}',
+    url: `/v1/users/${ADDRESS}/positions/at/latest`,
+    auth: 'api_key',
+  },
   { method: 'GET', path: '/v1/protocols', url: '/v1/protocols', auth: 'api_key' },
   ...['vaultprotocol', 'lendingprotocol', 'ammprotocol', 'yieldprotocol'].map(
     (protocol): ProtectedRoute => ({

@@ -43,25 +43,6 @@ interface Property {
   broken?: string
 }
 
-/**
- * Violations in answers that other changes of the same issue are rewriting on their own
- * branches: lending (the pool's `address`/`pool` → `contract_address`, emission and reserve epoch
- * times → `*_at`), yield (`vault` → `contract_address`, a strategy's `address`, `groups` of yield
- * positions), valuation (history `close_time` → `closed_at`), activities (activity and
- * transaction `close_time` → `closed_at`), and the files those changes own: the activity and
- * transaction `contract` and the activity series' `start_time` (activities), the TVL series'
- * `start_time` and `close_time` (TVL). Each entry is `<operation> <field>`. An entry that no
- * longer violates fails the test, so the list shrinks as those changes are merged and must end
- * empty; a violation not listed here fails it at once.
- */
-const PENDING_ELSEWHERE: readonly string[] = [
-  // valuation: history items
-  'GET /v1/users/{address}/positions/vaultprotocol/history data.snapshots[].close_time',
-  'GET /v1/users/{address}/positions/lendingprotocol/history data.snapshots[].close_time',
-  'GET /v1/users/{address}/positions/ammprotocol/history data.snapshots[].close_time',
-  'GET /v1/users/{address}/positions/yieldprotocol/history data.snapshots[].close_time',
-]
-
 /** Property names that hold a contract's own address under a second name. */
 const CONTRACT_SYNONYMS = new Set(['contract', 'vault', 'contract_id', 'pool_address', 'vault_address'])
 /** Names of times held as numbers, in any spelling the API has used. */
@@ -281,7 +262,7 @@ describe('the API grammar, over the OpenAPI document', () => {
     expect(probe('meta.next_cursor', 'next_cursor', { type: ['string', 'null'] })).toEqual([])
   })
 
-  it('holds names and types in every response field (but those other parts are renaming)', () => {
+  it('holds names and types in every response field', () => {
     const contractWords = new Set(
       properties
         .filter((p) => p.name === 'contract_address' && p.schema.description)
@@ -290,12 +271,7 @@ describe('the API grammar, over the OpenAPI document', () => {
     // The protocols' own contracts are described, so the rule has words to hold.
     expect(contractWords).toContain('The Blend pool (C…)')
     const violations = properties.flatMap((p) => violationsOf(p, contractWords as Set<string>))
-    const pending = new Set(PENDING_ELSEWHERE)
-    const unexpected = violations.filter((v) => !pending.has(v.slice(0, v.indexOf(':'))))
-    expect(unexpected).toEqual([])
-    // An entry fixed since is removed from the list, so the list cannot hide a new violation.
-    const stillViolating = new Set(violations.map((v) => v.slice(0, v.indexOf(':'))))
-    expect(PENDING_ELSEWHERE.filter((entry) => !stillViolating.has(entry))).toEqual([])
+    expect(violations).toEqual([])
   })
 
   it('pages every list the same way: limit and cursor in, data and meta {limit, next_cursor} out', () => {

@@ -59,8 +59,8 @@ describe('AMM positions at a ledger (Soroswap pairs)', () => {
     return { status: response.statusCode, body: response.json() }
   }
   const positions = (address: string, query = '') => get(`/v1/users/${address}/positions/ammprotocol${query}`)
-  const expected = (address: string, snap: RefAmmSnapshot, at: boolean, ledger: number) =>
-    expectAmm(model, devnet.chain, address, snap, { at, ledger, maxPriceAgeS: MAX_PRICE_AGE_S })
+  const expected = (address: string, snap: RefAmmSnapshot, at: boolean, ledger: number, askedAt?: number) =>
+    expectAmm(model, devnet.chain, address, snap, { at, ledger, maxPriceAgeS: MAX_PRICE_AGE_S, askedAt })
   const pairEvents = (name: string) =>
     model.events.filter((e) => e.topics[0] === 'SoroswapPair' && e.topics[1] === name)
   /** Plain LP transfers between accounts (not the transfer to the pair that starts a withdrawal). */
@@ -121,10 +121,15 @@ describe('AMM positions at a ledger (Soroswap pairs)', () => {
             expect(body.data, where).toEqual({ address, positions: [], groups: [] })
             continue
           }
-          const want = expected(address, snap, at, at ? pin : snap.ledger)
+          // Staleness is measured from the ledger asked about, whatever the valuation ledger.
+          const want = expected(address, snap, at, at ? pin : snap.ledger, pin)
           expect(body.data, where).toEqual(want.data)
           expect(Object.keys(body.enrichment.assets).sort(), where).toEqual(want.assets)
           expect(body.meta.oracle_staleness_seconds, where).toBe(want.oracleStalenessS)
+          // The ledger whose prices value it: the snapshot's own, or the pin on /at.
+          expect(body.meta.valuation_ledger, where).toBe(
+            snap.balances.length === 0 ? null : at ? pin : snap.ledger,
+          )
           compared++
         }
       }

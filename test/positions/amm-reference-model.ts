@@ -173,6 +173,8 @@ export interface AmmValuing {
   /** Prices (and, with `at`, the pair states) at this ledger. */
   ledger: number
   maxPriceAgeS: number
+  /** The ledger the request is about (the pin, capped at the head), which staleness is measured from; default `ledger`. */
+  askedAt?: number
 }
 
 function priceAt(model: AmmModel, chain: DevnetChain, asset: string, v: AmmValuing) {
@@ -257,7 +259,7 @@ export function expectAmm(
     assets: [...used.keys()].sort(),
     oracleStalenessS: staleness(
       model,
-      v.ledger,
+      v.askedAt ?? v.ledger,
       [...used.values()].map((p) => p.row),
     ),
   }

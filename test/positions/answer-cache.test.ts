@@ -196,13 +196,75 @@ describe('the answer cache: bodies byte for byte as the uncached path writes the
     expect(cache.stats().misses).toBe(before.misses)
   })
 
-  it('leaves the /at surface and int64 pins beyond 2^53 to the uncached path', async () => {
+  it('serves a kept rendering with the staleness of each request’s own ledger, never another’s', async () => {
+    // A vault snapshot followed by a quiet stretch: every pin in it is served the same rendering.
+    const rows = await t.database.db
+      .selectFrom('snapshots')
+      .select(['address', 'ledger', 'positions'])
+      .where('protocol', '=', 'vaultprotocol')
+      .orderBy('address')
+      .orderBy('ledger')
+      .execute()
+    const head = indexer.lastIndexedLedger()!
+    const quiet = rows.find(
+      (r, i) =>
+        r.positions !== '[]' &&
+        Number(r.ledger) + 50 <= head &&
+        (rows[i + 1]?.address !== r.address || Number(rows[i + 1]!.ledger) - Number(r.ledger) > 60),
+    )!
+    expect(quiet, 'a vault snapshot with a quiet stretch after it').toBeDefined()
+    const snapshot = Number(quiet.ledger)
+    const later = snapshot + 50
+    const closeTime = async (ledger: number) =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('ledgers')
+            .select('close_time')
+            .where('sequence', '=', ledger)
+            .executeTakeFirstOrThrow()
+        ).close_time,
+      )
+    const cache = t.ctx.caches.answers
+    const url = (pin: number) => `/v1/users/${quiet.address}/positions/vaultprotocol?as_of_ledger=${pin}`
+    const first = JSON.parse((await get(t.app, url(snapshot))).body)
+    const before = cache.stats()
+    const kept = JSON.parse((await get(t.app, url(later))).body)
+    expect(cache.stats().hits).toBe(before.hits + 1)
+    expect(cache.stats().misses).toBe(before.misses)
+    expect(kept.data).toEqual(first.data)
+    expect(kept.meta.valuation_ledger).toBe(snapshot)
+    expect(first.meta.valuation_ledger).toBe(snapshot)
+    // The same prices, 50 ledgers later: older by exactly the time between the two ledgers.
+    expect(first.meta.oracle_staleness_seconds).toBeGreaterThan(0)
+    expect(kept.meta.oracle_staleness_seconds - first.meta.oracle_staleness_seconds).toBe(
+      (await closeTime(later)) - (await closeTime(snapshot)),
+    )
+    // And the pin asked first, asked again after it, is served its own staleness again.
+    const again = JSON.parse((await get(t.app, url(snapshot))).body)
+    expect(again.meta.oracle_staleness_seconds).toBe(first.meta.oracle_staleness_seconds)
+    // The all-protocols answer, kept whole, measures its sections the same way.
+    const all = async (pin: number) =>
+      JSON.parse((await get(t.app, `/v1/users/${quiet.address}/positions?as_of_ledger=${pin}`)).body)
+    await all(later)
+    const [atSnapshot, atLater] = [await all(snapshot), await all(later)]
+    expect(atLater.data.protocols.vaultprotocol.oracle_staleness_seconds).toBe(
+      kept.meta.oracle_staleness_seconds,
+    )
+    expect(atSnapshot.data.protocols.vaultprotocol.oracle_staleness_seconds).toBe(
+      first.meta.oracle_staleness_seconds,
+    )
+  })
+
+  it('leaves the /at surfaces (one protocol or all) and int64 pins beyond 2^53 to the uncached path', async () => {
     const [address] = await accounts()
     const urls = [
       ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}/at/${START + 300}`),
       ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}?as_of_ledger=9007199254740993`),
       ...PROTOCOLS.map((m) => `/v1/users/${address}/positions/${m.name}/history?to_ledger=9007199254740993`),
       `/v1/users/${address}/positions?as_of_ledger=9007199254740993`,
+      `/v1/users/${address}/positions/at/${START + 300}`,
+      `/v1/users/${address}/positions/at/latest`,
     ]
     const stats = t.ctx.caches.answers.stats()
     await expectSame(urls)
@@ -303,6 +365,10 @@ describe('the answer cache: what it keeps and when it lets go', () => {
     assets: [],
     contracts: [],
     oracleStalenessS: 0,
+    valuedAt: ledger,
+    valuedCloseTime: null,
+    valuationLedger: null,
+    oldestPriceS: null,
     sources: [],
     partial: false,
     totals: NO_TOTALS,

@@ -140,6 +140,9 @@ describe('positions bodies: byte for byte what the response schemas serialize', 
       for (const m of PROTOCOLS) {
         pairs.push([`/v1/users/${address}/positions/${m.name}/at/${START + 200}`, `/positions/${m.name}`])
       }
+      // Every protocol valued at one ledger: the same schema as the snapshot surface's answer.
+      for (const ledger of [START + 200, 'latest', HEAD + 1000])
+        pairs.push([`/v1/users/${address}/positions/at/${ledger}`, '/all'])
     }
     await expectSchemaBytes(pairs)
   })
@@ -179,6 +182,7 @@ describe('positions bodies: byte for byte what the response schemas serialize', 
         `/positions/${m.name}`,
       ]),
       [`/v1/users/${address}/positions?as_of_ledger=${BIG}`, '/all'],
+      [`/v1/users/${address}/positions/at/${BIG}`, '/all'],
     ]
     await expectSchemaBytes(pairs)
     for (const [url] of pairs) {

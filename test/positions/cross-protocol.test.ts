@@ -12,9 +12,8 @@ import {
   createActivityReference,
   REQUESTS,
 } from './cross-protocol-refs.ts'
-import { expectLending } from './lending-expect.ts'
-import { buildLendingModel, type LendingModel, lendingSnapshotAt } from './lending-reference-model.ts'
-import { decimal, expectVault, latestAtOrBefore, snapshotAt } from './reference-model.ts'
+import { buildLendingModel, type LendingModel } from './lending-reference-model.ts'
+import { decimal, latestAtOrBefore } from './reference-model.ts'
 
 const MAX_PRICE_AGE_S = 3600
 const START = 4000
@@ -259,91 +258,6 @@ describe('across protocols: all positions, protocols, transactions and activitie
     expect(malformed.status).toBe(400)
     expect(malformed.body.error.details[0].field).toContain('hash')
   })
-
-  it('all positions: each section is its protocol endpoint at the pin, totals agree with the reference model', async () => {
-    await indexer.syncTo(devnet.latestLedger())
-    const accounts = [...new Set([...model.base.snapshots.keys(), ...model.snapshots.keys()])]
-    const both = accounts.filter((a) => model.base.snapshots.has(a) && model.snapshots.has(a))
-    const sample = [...both.slice(0, 4), ...accounts.filter((a) => !both.includes(a)).slice(0, 3)]
-    expect(both.length, 'accounts in both protocols').toBeGreaterThan(0)
-    const last = devnet.latestLedger()
-    let pricedTotals = 0
-    let withDebt = 0
-    for (const address of sample) {
-      for (const pin of [START + 300, MID, last - 100, last]) {
-        const { status, body } = await get(`/v1/users/${address}/positions?as_of_ledger=${pin}`)
-        expect(status).toBe(200)
-        let assets: bigint | null = 0n
-        let debt: bigint | null = 0n
-        let held = false
-        // The vault protocol, from the vault reference model.
-        const vaultSnap = snapshotAt(model.base, address, pin)
-        const vaults = vaultSnap
-          ? [...vaultSnap.vaults].map(([denomination, vault]) =>
-              expectVault(model.base, devnet.chain, denomination, vault, {
-                valuationLedger: vaultSnap.ledger,
-                maxPriceAgeS: MAX_PRICE_AGE_S,
-                at: false,
-              }),
-            )
-          : []
-        const vaultSection = body.data.protocols.vaultprotocol
-        expect(vaultSection.as_of_ledger).toBe(vaultSnap?.ledger ?? null)
-        expect(vaultSection.data.vaults).toEqual(
-          vaults.map((v) => ({
-            ...v,
-            contract_address: devnet.chain.network.contracts.vaultprotocol.address,
-          })),
-        )
-        for (const v of vaults) {
-          held = true
-          assets =
-            v.collateral_usd === null || assets === null
-              ? null
-              : assets + BigInt(v.collateral_usd.replace('.', ''))
-          debt = v.debt_usd === null || debt === null ? null : debt + BigInt(v.debt_usd.replace('.', ''))
-        }
-        // The lending protocol, from the lending reference model.
-        const lendingSnap = lendingSnapshotAt(model, address, pin)
-        const lendingSection = body.data.protocols.lendingprotocol
-        expect(lendingSection.as_of_ledger).toBe(lendingSnap?.ledger ?? null)
-        if (lendingSnap) {
-          const exp = expectLending(model, devnet.chain, address, lendingSnap, {
-            at: false,
-            ledger: lendingSnap.ledger,
-            maxPriceAgeS: MAX_PRICE_AGE_S,
-          })
-          expect(lendingSection.data).toEqual(exp.data)
-          for (const row of exp.data.positions) {
-            held = true
-            const usd = row.amount_usd === null ? null : BigInt(row.amount_usd.replace('.', ''))
-            if (row.position_type === 'borrow') debt = debt === null || usd === null ? null : debt + usd
-            else assets = assets === null || usd === null ? null : assets + usd
-          }
-        }
-        // Every section equals its own endpoint's data at the same pin.
-        for (const protocol of ['vaultprotocol', 'lendingprotocol']) {
-          const own = await get(`/v1/users/${address}/positions/${protocol}?as_of_ledger=${pin}`)
-          expect(body.data.protocols[protocol].data).toEqual(own.body.data)
-          expect(body.data.protocols[protocol].partial_result).toBe(own.body.meta.partial_result)
-        }
-        const f = (v: bigint | null) => (held && v !== null ? decimal(v, 7) : null)
-        expect(body.data.totals.assets_usd, `${address} at ${pin}`).toBe(f(assets))
-        expect(body.data.totals.debt_usd).toBe(f(debt))
-        expect(body.data.totals.net_usd).toBe(
-          held && assets !== null && debt !== null ? decimal(assets - debt, 7) : null,
-        )
-        if (held && (assets === null || debt === null))
-          expect(body.data.totals.usd_unavailable_reason).not.toBeNull()
-        else expect(body.data.totals.usd_unavailable_reason).toBeNull()
-        expect(body.meta.requested_ledger).toBe(pin)
-        if (body.data.totals.net_usd !== null) pricedTotals++
-        if (debt !== null && debt > 0n) withDebt++
-      }
-    }
-    expect(pricedTotals, 'answers with priced totals').toBeGreaterThan(5)
-    expect(withDebt, 'answers with debt').toBeGreaterThan(0)
-  }, 120_000)
 
   /** FxDAO's `VaultsInfo(denomination)` totals by ledger, read from the vaults contract's instance entries. */
   const vaultsInfo = () => {

@@ -21,6 +21,8 @@ export interface Valuing {
   /** Prices (and, with `at`, rates) at this ledger. */
   ledger: number
   maxPriceAgeS: number
+  /** The ledger the request is about (the pin, capped at the head), which staleness is measured from; default `ledger`. */
+  askedAt?: number
 }
 
 function price(model: LendingModel, chain: DevnetChain, asset: string, v: Valuing) {
@@ -183,8 +185,11 @@ export function expectLending(
         ? 0
         : Math.max(
             0,
-            model.base.closeTimes.get(v.ledger)! - Math.min(...rows.map((r) => Math.floor(r.tsMs / 1000))),
+            model.base.closeTimes.get(v.askedAt ?? v.ledger)! -
+              Math.min(...rows.map((r) => Math.floor(r.tsMs / 1000))),
           ),
+    /** The ledger whose prices value the answer: null when it holds no balance to value. */
+    valuationLedger: snapshot.balances.length === 0 ? null : v.ledger,
   }
 }
 

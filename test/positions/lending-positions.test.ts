@@ -50,8 +50,14 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
   }
   const positions = (address: string, query = '') =>
     get(`/v1/users/${address}/positions/lendingprotocol${query}`)
-  const expected = (address: string, snap: RefLendingSnapshot, at: boolean, ledger: number) =>
-    expectLending(model, devnet.chain, address, snap, { at, ledger, maxPriceAgeS: MAX_PRICE_AGE_S })
+  const expected = (
+    address: string,
+    snap: RefLendingSnapshot,
+    at: boolean,
+    ledger: number,
+    askedAt?: number,
+  ) =>
+    expectLending(model, devnet.chain, address, snap, { at, ledger, maxPriceAgeS: MAX_PRICE_AGE_S, askedAt })
 
   /** A balance held through a quiet stretch whose reserve's rate moved meanwhile: [snapshot, next change or head]. */
   const findDormant = (minGap: number) => {
@@ -177,11 +183,14 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
           expect(body.meta.partial_result, where).toBe(false)
           if (!snap) {
             expect(body.data, where).toEqual({ address, positions: [], groups: [] })
+            expect(body.meta.valuation_ledger, where).toBeNull()
             continue
           }
-          const want = expected(address, snap, at, at ? pin : snap.ledger)
+          // Valued at the snapshot's own ledger, or at the pin on /at; staleness from the pin either way.
+          const want = expected(address, snap, at, at ? pin : snap.ledger, pin)
           expect(body.data, where).toEqual(want.data)
           expect(Object.keys(body.enrichment.assets).sort(), where).toEqual(want.assets)
+          expect(body.meta.valuation_ledger, where).toBe(want.valuationLedger)
           expect(body.meta.oracle_staleness_seconds, where).toBe(want.oracleStalenessS)
           compared++
         }
@@ -204,7 +213,12 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
           expect(item.data, `${address}@${item.ledger}`).toEqual(
             expected(address, snap, false, snap.ledger).data,
           )
-          expect(item.close_time).toBe(model.base.closeTimes.get(item.ledger))
+          expect(item.closed_at).toBe(new Date(model.base.closeTimes.get(item.ledger)! * 1000).toISOString())
+          expect(item.valuation_ledger).toBe(snap.balances.length === 0 ? null : item.ledger)
+          // An item is asked about its own ledger: its staleness is measured from it.
+          expect(item.oracle_staleness_seconds).toBe(
+            expected(address, snap, false, snap.ledger).oracleStalenessS,
+          )
           seen.push(item.ledger)
         }
         expect(body.data.snapshots.length).toBeLessThanOrEqual(3)
@@ -292,6 +306,8 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
         expect(body.meta).toMatchObject({
           requested_ledger: pin,
           as_of_ledger: want.asOfLedger,
+          // Protocol state is valued at the ledger asked about, whatever ledger its entries were written at.
+          valuation_ledger: pin,
           partial_result: false,
         })
         all.push(...want.data.reserves)
@@ -300,6 +316,7 @@ describe('lending positions at a ledger (Blend v2 pools)', () => {
       const reserves = await get(`/v1/protocols/lendingprotocol/reserves?as_of_ledger=${pin}`)
       expect(reserves.body.data.reserves, `reserves@${pin}`).toEqual(all)
       expect(reserves.body.meta.as_of_ledger).toBe(asOf)
+      expect(reserves.body.meta.valuation_ledger).toBe(pin)
       const emissions = await get(`/v1/protocols/lendingprotocol/emissions?as_of_ledger=${pin}`)
       expect(emissions.body.data.emissions, `emissions@${pin}`).toEqual(expectEmissions(model, pin))
     }

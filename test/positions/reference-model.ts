@@ -385,6 +385,32 @@ export function priceOf(model: ReferenceModel, chain: DevnetChain, asset: string
   return latestAtOrBefore(model.prices.get(`${feed.oracle}|${feed.asset}`), ledger)
 }
 
+/**
+ * The oldest timestamp (epoch seconds) of the prices a vault snapshot is valued with at a ledger
+ * (each vault's collateral and debt token price; a USD peg needs none); null when none is used.
+ * `oracle_staleness_seconds` is the close time of the ledger asked about minus this.
+ */
+export function oldestVaultPriceS(
+  model: ReferenceModel,
+  chain: DevnetChain,
+  snapshot: RefSnapshot,
+  valuationLedger: number,
+): number | null {
+  const xlm = chain.network.vaultprotocol.collateral_asset
+  let oldest: number | null = null
+  for (const denomination of snapshot.vaults.keys()) {
+    // The debt token is priced through its own entry (a forex feed, or a USD peg that has no time).
+    const debtAsset = chain.network.vaultprotocol.denominations[denomination]?.debt_asset ?? null
+    for (const asset of [xlm, debtAsset]) {
+      const row = priceOf(model, chain, asset, valuationLedger)
+      if (!row) continue
+      const s = Math.floor(row.tsMs / 1000)
+      if (oldest === null || s < oldest) oldest = s
+    }
+  }
+  return oldest
+}
+
 /** What the endpoint must say for one vault, valued with prices at `valuationLedger`. */
 export function expectVault(
   model: ReferenceModel,

@@ -7,6 +7,7 @@ import { apiKey, createKey } from '../support/factories.ts'
 import {
   buildReferenceModel,
   expectVault,
+  oldestVaultPriceS,
   priceOf,
   type ReferenceModel,
   type RefSnapshot,
@@ -185,10 +186,28 @@ describe('vault positions at a ledger', () => {
       symbol: 'XLM',
       tags: devnet.network.assets[xlm]!.tags,
     })
-    expect(body.meta.oracle_staleness_seconds).toBeLessThanOrEqual(
-      model.closeTimes.get(snap.ledger)! - Math.floor(price.tsMs / 1000),
+    // Valued at the snapshot's ledger, and said so; the staleness is measured from the pin, the
+    // ledger asked about, so a valuation far below it reads as old as it is.
+    const oldest = oldestVaultPriceS(model, devnet.chain, snap, snap.ledger)!
+    expect(oldest).toBeLessThanOrEqual(Math.floor(price.tsMs / 1000))
+    expect(body.meta.valuation_ledger).toBe(snap.ledger)
+    expect(body.meta.oracle_staleness_seconds).toBe(model.closeTimes.get(pin)! - oldest)
+    expect(body.meta.oracle_staleness_seconds).toBeGreaterThanOrEqual(
+      model.closeTimes.get(pin)! - model.closeTimes.get(snap.ledger)!,
     )
-    expect(body.meta.oracle_staleness_seconds).toBeGreaterThanOrEqual(0)
+    // Asked at the snapshot's own ledger, the same valuation is younger by the gap.
+    const own = (await get(address, `?as_of_ledger=${snap.ledger}`)).body
+    expect(own.data).toEqual(body.data)
+    expect(own.meta.valuation_ledger).toBe(snap.ledger)
+    expect(own.meta.oracle_staleness_seconds).toBe(Math.max(0, model.closeTimes.get(snap.ledger)! - oldest))
+    // On /at the pin is both the valuation ledger and the ledger asked about.
+    const at = await t.app.inject({
+      url: `/v1/users/${address}/positions/vaultprotocol/at/${pin}`,
+      headers: apiKey(key),
+    })
+    const atOldest = oldestVaultPriceS(model, devnet.chain, snap, pin)!
+    expect(at.json().meta.valuation_ledger).toBe(pin)
+    expect(at.json().meta.oracle_staleness_seconds).toBe(Math.max(0, model.closeTimes.get(pin)! - atOldest))
   })
 
   it('rule 6: /at keeps the amounts (FxDAO debt does not accrue), values them at the pin, rate_ledger null', async () => {
@@ -273,6 +292,13 @@ describe('vault positions at a ledger', () => {
         expect(body.meta.as_of_ledger, `${address}@${pin}`).toBe(expected?.ledger ?? null)
         expect(body.data.vaults, `${address}@${pin}`).toEqual(
           expected ? expectedVaults(expected, expected.ledger) : [],
+        )
+        // Valued at the snapshot's own ledger; staleness measured from the pin asked about.
+        const valued = expected && expected.vaults.size > 0 ? expected : null
+        expect(body.meta.valuation_ledger, `${address}@${pin}`).toBe(valued?.ledger ?? null)
+        const oldest = valued ? oldestVaultPriceS(model, devnet.chain, valued, valued.ledger) : null
+        expect(body.meta.oracle_staleness_seconds, `${address}@${pin}`).toBe(
+          oldest === null ? 0 : Math.max(0, model.closeTimes.get(pin)! - oldest),
         )
         compared++
       }

@@ -8,6 +8,7 @@ import {
   DEMO_DIR,
   type Demo,
   demoDatabasePath,
+  demoExamples,
   removeDemoDatabase,
   removeStaleDemoDatabases,
   runIndexerInBackground,
@@ -134,8 +135,7 @@ ${envHelpText()}`,
           `  simulated network (Stellar RPC): ${demoNetwork.devnet.url}, head ledger ${demoNetwork.devnet.latestLedger()}`,
           `  demo API key: ${key}`,
           '',
-          'Try:',
-          `  curl -H 'x-svc-token: ${key}' ${server.url}/v1/users/${holder}/positions/vaultprotocol`,
+          ...demoExamples(server.url, key, holder, Math.max(1, demoNetwork.devnet.latestLedger() - 1000)),
         )
       }
     } catch (error) {

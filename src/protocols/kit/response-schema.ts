@@ -59,7 +59,7 @@ const COMMON_META = {
   ),
   oracle_staleness_seconds: Type.Integer({
     description:
-      'Close time of the valuation ledger minus the oldest price timestamp used; 0 when no price was needed',
+      'Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed',
   }),
   partial_result: Type.Boolean({
     description:
@@ -69,9 +69,15 @@ const COMMON_META = {
   sources: Type.Array(Type.String(), { description: 'The ledger source and the oracle contracts used' }),
 }
 
+/** `meta.valuation_ledger` of a surface: one ledger's prices value every row of the answer. */
+const ValuationLedger = nullableInteger(
+  "The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued",
+)
+
 const PositionsMeta = Type.Object({
   requested_ledger: RequestedLedger,
   as_of_ledger: nullableInteger('Ledger of the snapshot served; null when the pin predates the first one'),
+  valuation_ledger: ValuationLedger,
   ...COMMON_META,
 })
 
@@ -96,7 +102,21 @@ export const UsdTotalsSchema = Type.Object({
   usd_unavailable_reason: UsdReason,
 })
 
-/** `GET /v1/users/{address}/positions`: one section per protocol, each in its own shape. */
+/** The all-protocols totals: the sections' added up, only when they share one valuation ledger. */
+export const AllTotalsSchema = Type.Object({
+  ...UsdTotalsSchema.properties,
+  usd_unavailable_reason: nullableString(
+    "Why a total is null although positions exist: valuation_ledgers_differ when the sections were valued at different ledgers (values at different ledgers are never added), else the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise",
+  ),
+  usd_unavailable_hint: nullableString(
+    'With valuation_ledgers_differ: the path that values every protocol at one ledger (GET /v1/users/{address}/positions/at/{ledger}); null otherwise',
+  ),
+})
+
+/**
+ * `GET /v1/users/{address}/positions` and `/positions/at/{ledger}`: one section per protocol, each
+ * in its own shape, and the totals.
+ */
 export function buildAllPositionsSchema(sections: Record<string, { kind: string; dataSchema: TSchema }>) {
   const properties: Record<string, TSchema> = {}
   for (const [name, { kind, dataSchema }] of Object.entries(sections)) {
@@ -105,8 +125,14 @@ export function buildAllPositionsSchema(sections: Record<string, { kind: string;
       as_of_ledger: nullableInteger(
         "Ledger of this protocol's snapshot served; null when none at or before the pin",
       ),
+      valuation_ledger: nullableInteger(
+        "The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing",
+      ),
       partial_result: Type.Boolean({ description: 'This section needs what the store does not hold' }),
-      oracle_staleness_seconds: Type.Integer(),
+      oracle_staleness_seconds: Type.Integer({
+        description:
+          'Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none',
+      }),
       data: dataSchema,
       totals: UsdTotalsSchema,
     })
@@ -116,15 +142,22 @@ export function buildAllPositionsSchema(sections: Record<string, { kind: string;
       address: Type.String(),
       protocols: Type.Object(properties, {
         description:
-          'Every protocol, keyed by its name: `data` exactly as GET /v1/users/{address}/positions/{protocol} answers it at the same pin',
+          'Every protocol, keyed by its name: `data` exactly as GET /v1/users/{address}/positions/{protocol} (or its /at/{ledger}) answers it at the same pin',
       }),
-      totals: UsdTotalsSchema,
+      totals: AllTotalsSchema,
     }),
     enrichment: Enrichment,
     meta: Type.Object({
       requested_ledger: RequestedLedger,
       as_of_ledger: nullableInteger("The newest section's as_of_ledger; null when no section has a snapshot"),
+      valuation_ledger: nullableInteger(
+        'The valuation ledger every section that values something shares; null when none does, or when they differ (each section then states its own)',
+      ),
       ...COMMON_META,
+      oracle_staleness_seconds: Type.Integer({
+        description:
+          "The largest section's oracle_staleness_seconds: the ledger the request is about minus the oldest price used; 0 when none",
+      }),
     }),
   })
 }
@@ -133,7 +166,10 @@ export function buildAllPositionsSchema(sections: Record<string, { kind: string;
 export function buildHistorySchema(dataSchema: TSchema) {
   const Item = Type.Object({
     ledger: Type.Integer({ description: 'Ledger of this snapshot: the account changed at it' }),
-    close_time: nullableInteger('Close time of that ledger, epoch seconds'),
+    closed_at: nullableTimestamp('Close time of that ledger, RFC 3339 in UTC; null when the store lacks it'),
+    valuation_ledger: nullableInteger(
+      'The ledger whose prices value this item: its own ledger; null when it values nothing',
+    ),
     data: dataSchema,
     enrichment: Enrichment,
     oracle_staleness_seconds: Type.Integer({
@@ -189,6 +225,9 @@ export function buildStateSchema(dataSchema: TSchema) {
       requested_ledger: RequestedLedger,
       as_of_ledger: nullableInteger(
         'The latest ledger at which a state entry the answer used was written; null when none was',
+      ),
+      valuation_ledger: nullableInteger(
+        'The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed',
       ),
       ...COMMON_META,
     }),

@@ -61,6 +61,29 @@ export function addTotals(list: readonly UsdTotals[]): UsdTotals {
   }
 }
 
+/** The reason of totals left null because their parts were valued at different ledgers. */
+export const VALUATION_LEDGERS_DIFFER = 'valuation_ledgers_differ'
+
+/**
+ * Totals of several sections, each valued at its own ledger: added up when every section that
+ * holds something was valued at one ledger (returned with it), never across ledgers: then null,
+ * with `VALUATION_LEDGERS_DIFFER` (and `valuationLedger` null).
+ */
+export function addValuedTotals(
+  sections: ReadonlyArray<{ totals: UsdTotals; valuationLedger: number | null }>,
+): { totals: UsdTotals; valuationLedger: number | null } {
+  const ledgers = new Set<number | null>()
+  for (const s of sections) if (s.totals.held) ledgers.add(s.valuationLedger)
+  if (ledgers.size > 1) {
+    return {
+      totals: { assetsUsd: null, debtUsd: null, reason: VALUATION_LEDGERS_DIFFER, held: true },
+      valuationLedger: null,
+    }
+  }
+  const [ledger = null] = ledgers
+  return { totals: addTotals(sections.map((s) => s.totals)), valuationLedger: ledger }
+}
+
 /** The totals as an answer writes them. */
 export function formatTotals(t: UsdTotals) {
   const fmt = (v: bigint | null) => (v === null ? null : formatUnits(v, USD_DECIMALS))
