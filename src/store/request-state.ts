@@ -22,6 +22,11 @@ export interface SeekResult {
   atLedger: number | null
   /** Per protocol, in order: the serving snapshot's ledger, null when there is none. */
   ledgers: ReadonlyArray<number | null>
+  /**
+   * The close time of `atLedger` (epoch seconds; null when the store lacks the ledger): the
+   * ledger a request is about, from which an answer measures its oracle staleness.
+   */
+  atCloseTime: number | null
 }
 
 /**
@@ -60,7 +65,10 @@ function viewReader(store: PositionsReader, head: IndexerHead, found: SeekResult
     snapshotsBetween: store.snapshotsBetween,
     stateAt: store.stateAt,
     priceAt: store.priceAt,
-    closeTime: store.closeTime,
+    closeTime:
+      found === null || found.atLedger === null
+        ? store.closeTime
+        : (ledger) => (ledger === found.atLedger ? found.atCloseTime : store.closeTime(ledger)),
   }
 }
 
@@ -91,6 +99,7 @@ interface RequestStateRow {
   last_ledger: number | null
   close_time: number | null
   at_ledger?: number | string | null
+  at_close_time?: number | string | null
   [column: `l${number}`]: number | string | null
 }
 
@@ -114,7 +123,9 @@ function stateSql(count: number): string {
     (_, i) => `(SELECT ledger FROM snapshots WHERE protocol = $${4 + i} AND address = $3
                   AND ledger <= ${bound} ORDER BY ledger DESC LIMIT 1) AS l${i}`,
   )
-  return `SELECT ${BASE_COLUMNS}, ${bound} AS at_ledger, ${seeks.join(', ')} ${FROM}`
+  // The close time of that ledger: the time an answer's oracle staleness is measured from.
+  const closeTime = `(SELECT close_time FROM ledgers WHERE sequence = ${bound}) AS at_close_time`
+  return `SELECT ${BASE_COLUMNS}, ${bound} AS at_ledger, ${closeTime}, ${seeks.join(', ')} ${FROM}`
 }
 
 /** How many seek results are remembered at most (each a few hundred bytes); more empties them all. */
@@ -163,6 +174,10 @@ export function createRequestViews(database: Database, store: PositionsReader): 
               protocols: seek.protocols,
               address: seek.address,
               atLedger: last === null ? null : Number(row.at_ledger),
+              atCloseTime:
+                row.at_close_time === null || row.at_close_time === undefined
+                  ? null
+                  : Number(row.at_close_time),
               ledgers: Object.freeze(
                 seek.protocols.map((_, i) => {
                   const found = row[`l${i}`] ?? null

@@ -36,8 +36,8 @@ const network = {
   vaultprotocol: {
     collateral_asset: XLM,
     denominations: {
-      USD: { debt_asset: USDX, price_asset: null },
-      EUR: { debt_asset: EURX, price_asset: 'EUR' },
+      USD: { debt_asset: USDX },
+      EUR: { debt_asset: EURX },
     },
   },
   ammprotocol: {
@@ -45,8 +45,9 @@ const network = {
   },
   assets: {
     [XLM]: { id: XLM, symbol: 'XLM', decimals: 7, tags: [], price_feed: { oracle: ORACLE, asset: 'XLM' } },
-    [USDX]: { id: USDX, symbol: 'USDx', decimals: 7, tags: [] },
-    [EURX]: { id: EURX, symbol: 'EURx', decimals: 7, tags: [] },
+    // As the network description declares them: USDx pegged, EURx at the forex feed's EUR quote.
+    [USDX]: { id: USDX, symbol: 'USDx', decimals: 7, tags: [], price_peg: 'USD' },
+    [EURX]: { id: EURX, symbol: 'EURx', decimals: 7, tags: [], price_feed: { oracle: FOREX, asset: 'EUR' } },
     [TOKEN6]: {
       id: TOKEN6,
       symbol: 'T6',
@@ -54,7 +55,6 @@ const network = {
       tags: [],
       price_feed: { oracle: ORACLE, asset: 'T6' },
     },
-    EUR: { id: 'EUR', symbol: 'EUR', decimals: 7, tags: [], price_feed: { oracle: FOREX, asset: 'EUR' } },
   },
 } as unknown as NetworkConfig
 

@@ -160,8 +160,8 @@ describe('across protocols: all positions, protocols, transactions and activitie
     }
     expect(
       series.body.data.buckets.map(
-        (b: { start_time: number; count: number; volume_usd: string | null; unpriced_count: number }) => [
-          b.start_time,
+        (b: { starts_at: string; count: number; volume_usd: string | null; unpriced_count: number }) => [
+          Date.parse(b.starts_at) / 1000,
           b.count,
           b.volume_usd,
           b.unpriced_count,
@@ -362,7 +362,8 @@ describe('across protocols: all positions, protocols, transactions and activitie
       const series = await get(`/v1/protocols/${protocol}/tvl?interval=hour`)
       expect(series.status).toBe(200)
       const points = series.body.data.points as Array<{
-        start_time: number
+        starts_at: string
+        closed_at: string | null
         ledger: number
         tvl_usd: string | null
         assets: unknown[]
@@ -373,7 +374,9 @@ describe('across protocols: all positions, protocols, transactions and activitie
         const t = model.base.closeTimes.get(l)!
         lastOfBucket.set(t - (t % 3600), l)
       }
-      expect(points.map((p) => [p.start_time, p.ledger])).toEqual([...lastOfBucket])
+      expect(points.map((p) => [Date.parse(p.starts_at) / 1000, p.ledger])).toEqual([...lastOfBucket])
+      for (const p of points)
+        expect(p.closed_at).toBe(new Date(model.base.closeTimes.get(p.ledger)! * 1000).toISOString())
       expect(points.length).toBeGreaterThan(1)
       expect(series.body.meta.partial_result).toBe(false)
       for (const point of points) {
