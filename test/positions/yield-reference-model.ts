@@ -221,7 +221,7 @@ export function expectYield(
     return {
       protocol: 'yieldprotocol',
       contract_address: item.vault,
-      position_type: 'deposit',
+      position_type: 'vault_share',
       asset: funds.asset,
       shares: decimal(item.shares, 7),
       amount: amount === null ? null : decimal(amount, 7),

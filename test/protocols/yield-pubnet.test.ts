@@ -127,7 +127,7 @@ describe('pubnet ledger 63092996: a deposit into the DeFindex Meru USDC vault', 
       {
         protocol: 'yieldprotocol',
         contract_address: VAULT,
-        position_type: 'deposit',
+        position_type: 'vault_share',
         asset: USDC,
         shares: decimal(shares, 7),
         amount: null,

@@ -275,7 +275,7 @@ function buildYieldContracts(
         kind: 'defindex-vault' as const,
         name: `DeFindex ${spec.name}`,
         version: '32c8169b',
-        position_types: ['deposit'],
+        position_types: ['vault_share'],
         assets: [asset],
         strategies: [strategy],
       },

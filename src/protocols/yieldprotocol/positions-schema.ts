@@ -11,10 +11,10 @@ const Problem = Type.Unsafe<'price_missing' | 'price_stale' | 'rate_missing' | n
 const Position = Type.Object({
   protocol: Type.String({ description: '`yieldprotocol`' }),
   contract_address: Type.String({ description: 'The DeFindex vault (C…)' }),
-  position_type: Type.Unsafe<'deposit'>({
+  position_type: Type.Unsafe<'vault_share'>({
     type: 'string',
-    enum: ['deposit'],
-    description: '`deposit`: df-tokens of the vault',
+    enum: ['vault_share'],
+    description: '`vault_share`: df-tokens of the vault, one row per vault asset',
   }),
   asset: Type.String({
     description: 'One of the vault’s assets (C…); a multi-asset vault has one row per asset',

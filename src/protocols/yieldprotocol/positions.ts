@@ -28,7 +28,7 @@ const FALLBACK_DECIMALS = 7
 export interface YieldPosition {
   protocol: string
   contract_address: string
-  position_type: 'deposit'
+  position_type: 'vault_share'
   asset: string
   shares: string
   amount: string | null
@@ -151,7 +151,7 @@ export async function renderYieldSnapshot(
       positions.push({
         protocol: YIELD,
         contract_address: vault.address,
-        position_type: 'deposit',
+        position_type: 'vault_share',
         asset: a.asset,
         shares: formatUnits(shares, SHARE_DECIMALS),
         amount: amount === null ? null : formatUnits(amount, decimals),
