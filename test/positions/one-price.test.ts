@@ -177,12 +177,10 @@ describe('one pricing path: one asset, one ledger, one USD price in every answer
           const candidates = valuedAt.map((l) => expectedPrice(asset, l)?.text ?? null)
           expect(candidates, `${asset} in all positions of ${address} at ${ledger}`).toContain(info.price_usd)
         }
-        // Every protocol valued at one ledger, where the API answers it.
+        // Every protocol valued at one ledger.
         const atAll = await get(`/v1/users/${address}/positions/at/${ledger}`)
-        if (atAll.status !== 404) {
-          expect(atAll.status).toBe(200)
-          record('all positions /at', atAll.body, ledger)
-        }
+        expect(atAll.status).toBe(200)
+        record('all positions /at', atAll.body, ledger)
       }
     }
 
@@ -203,6 +201,59 @@ describe('one pricing path: one asset, one ledger, one USD price in every answer
         expect(found.every((s) => s.price !== null)).toBe(true)
       }
     }
+  }, 240_000)
+
+  it("values every activity's asset legs at the asset's one price at the action's own ledger", async () => {
+    type Leg = {
+      role: string
+      asset: string | null
+      amount: string | null
+      amount_usd: string | null
+      usd_unavailable_reason: string | null
+    }
+    const accounts = new Set<string>()
+    for (const module of PROTOCOLS)
+      for (const a of await holders(module.name, devnet.latestLedger())) accounts.add(a)
+    let priced = 0
+    const pricedAssets = new Set<string>()
+    for (const address of accounts) {
+      let cursor: string | null = null
+      do {
+        const page = await get(
+          `/v1/users/${address}/activities?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        )
+        expect(page.status).toBe(200)
+        const items = (page.body.data as { activities: Array<{ ledger: number; legs: Leg[] }> }).activities
+        for (const item of items) {
+          for (const leg of item.legs) {
+            if (leg.role !== 'asset' || leg.asset === null || leg.amount === null) continue
+            if (network().assets[leg.asset] === undefined) continue
+            const expected = expectedPrice(leg.asset, item.ledger)
+            const decimals = network().assets[leg.asset]!.decimals
+            const where = `${leg.asset} in an activity of ${address} at ${item.ledger}`
+            if (!expected)
+              expect([leg.amount_usd, leg.usd_unavailable_reason], where).toEqual([null, 'price_missing'])
+            else if (expected.stale)
+              expect([leg.amount_usd, leg.usd_unavailable_reason], where).toEqual([null, 'price_stale'])
+            else {
+              const usd = roundHalfEven(
+                units(leg.amount) * expected.price,
+                10n ** BigInt(decimals + expected.decimals - 7),
+              )
+              expect([leg.amount_usd, leg.usd_unavailable_reason], where).toEqual([decimal(usd, 7), null])
+              priced++
+              pricedAssets.add(leg.asset)
+            }
+          }
+        }
+        cursor = (page.body.meta.next_cursor as string | null) ?? null
+      } while (cursor !== null)
+    }
+    expect(priced, 'priced activity legs').toBeGreaterThan(20)
+    // The stablecoins an action moves are priced there as everywhere else.
+    expect(
+      [...pricedAssets].filter((a) => ['USD', 'EUR', 'GBP'].map(stablecoin).includes(a)).length,
+    ).toBeGreaterThan(0)
   }, 240_000)
 
   it("values each TVL row and series point at the asset's one price; a top-level reason only beside a null total", async () => {
