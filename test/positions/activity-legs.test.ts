@@ -1,12 +1,10 @@
 import { scValToNative, xdr } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
-import { createIndexer } from '../../src/indexer/index.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
-import { createLogger } from '../../src/logger.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
-import { createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, createKey } from '../support/factories.ts'
+import type { TestApp } from '../support/app.ts'
+import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
 import { type AmmModel, buildAmmModel, pairStateAt } from './amm-reference-model.ts'
 import { decimal, latestAtOrBefore, roundHalfEven } from './reference-model.ts'
 
@@ -134,37 +132,25 @@ function readMoves(devnet: Devnet, amm: AmmModel): RefMove[] {
 }
 
 describe('activities name what they moved: Soroswap and DeFindex legs against the events', () => {
+  let world: IndexedDevnet
   let devnet: Devnet
   let amm: AmmModel
   let moves: RefMove[]
   let t: TestApp
-  let key: string
 
   beforeAll(async () => {
-    devnet = await startDevnet(DEVNET)
+    world = await startIndexedDevnet(DEVNET, { maxPriceAgeS: MAX_PRICE_AGE_S, batchSize: 100 })
+    devnet = world.devnet
     amm = buildAmmModel(devnet.chain)
     moves = readMoves(devnet, amm)
-    t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
-    const indexer = createIndexer({
-      database: t.database,
-      logger: createLogger('silent'),
-      rpcUrl: devnet.url,
-      network: devnet.network,
-      batchSize: 100,
-    })
-    await indexer.syncTo(devnet.latestLedger())
-    key = (await createKey(t.app)).key
+    t = world.t
   }, 240_000)
 
   afterAll(async () => {
-    await t?.close()
-    await devnet?.close()
+    await world?.close()
   })
 
-  const get = async (url: string) => {
-    const response = await t.app.inject({ method: 'GET', url, headers: apiKey(key) })
-    return { status: response.statusCode, body: response.json() }
-  }
+  const get = (url: string) => world.get(url)
 
   /**
    * USD of an amount at a ledger from the reference model's own reading of Reflector: the feed the

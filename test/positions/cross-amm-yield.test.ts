@@ -1,13 +1,11 @@
 import { Keypair, scValToNative, xdr } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
-import { createIndexer } from '../../src/indexer/index.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
 import { buildNetworkWatchList } from '../../src/indexer/ledger-pipeline.ts'
-import { createLogger } from '../../src/logger.ts'
 import { PROTOCOLS } from '../../src/protocols/registry.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
-import { createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, createKey } from '../support/factories.ts'
+import type { TestApp } from '../support/app.ts'
+import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
 import { type AmmModel, ammSnapshotAt, buildAmmModel, expectAmm, pairStateAt } from './amm-reference-model.ts'
 import { expectLending } from './lending-expect.ts'
 import { buildLendingModel, type LendingModel, lendingSnapshotAt } from './lending-reference-model.ts'
@@ -53,13 +51,13 @@ interface RefAction {
 }
 
 describe('across protocols with Soroswap and DeFindex activity: totals, TVL and activities', () => {
+  let world: IndexedDevnet
   let devnet: Devnet
   let lending: LendingModel
   let amm: AmmModel
   let yieldModel: YieldModel
   let refs: RefAction[]
   let t: TestApp
-  let key: string
 
   /**
    * Every action of the devnet from the envelopes and events, decoded with the SDK: pool events
@@ -181,32 +179,20 @@ describe('across protocols with Soroswap and DeFindex activity: totals, TVL and 
   }
 
   beforeAll(async () => {
-    devnet = await startDevnet(DEVNET)
+    world = await startIndexedDevnet(DEVNET, { maxPriceAgeS: MAX_PRICE_AGE_S })
+    devnet = world.devnet
     lending = buildLendingModel(devnet.chain)
     amm = buildAmmModel(devnet.chain)
     yieldModel = buildYieldModel(devnet.chain)
     refs = buildRefs()
-    t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
-    const indexer = createIndexer({
-      database: t.database,
-      logger: createLogger('silent'),
-      rpcUrl: devnet.url,
-      network: devnet.network,
-      batchSize: 50,
-    })
-    await indexer.syncTo(devnet.latestLedger())
-    key = (await createKey(t.app)).key
+    t = world.t
   }, 240_000)
 
   afterAll(async () => {
-    await t?.close()
-    await devnet?.close()
+    await world?.close()
   })
 
-  const get = async (url: string) => {
-    const response = await t.app.inject({ method: 'GET', url, headers: apiKey(key) })
-    return { status: response.statusCode, body: response.json() }
-  }
+  const get = (url: string) => world.get(url)
 
   /** USD of an amount at a ledger, from the reference model's own reading of Reflector. */
   const expectedUsd = (asset: string, amount: bigint, ledger: number) => {

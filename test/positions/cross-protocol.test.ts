@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
-import { createIndexer, type Indexer } from '../../src/indexer/index.ts'
-import { createLogger } from '../../src/logger.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import type { Indexer } from '../../src/indexer/index.ts'
 import { decodeLedgers } from '../devnet/decode-ledgers.ts'
-import { createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, createKey } from '../support/factories.ts'
+import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
 import {
   type Activity,
   type ActivityReference,
@@ -32,38 +30,25 @@ const DEVNET = {
 const MID = START + 800
 
 describe('across protocols: all positions, protocols, transactions and activities', () => {
+  let world: IndexedDevnet
   let devnet: Devnet
   let model: LendingModel
-  let t: TestApp
-  let key: string
   let indexer: Indexer
   let refs: ActivityReference
 
   beforeAll(async () => {
-    devnet = await startDevnet(DEVNET)
+    world = await startIndexedDevnet(DEVNET, { maxPriceAgeS: MAX_PRICE_AGE_S, syncTo: MID })
+    devnet = world.devnet
     model = buildLendingModel(devnet.chain)
     refs = createActivityReference(devnet, model, MID, MAX_PRICE_AGE_S)
-    t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
-    indexer = createIndexer({
-      database: t.database,
-      logger: createLogger('silent'),
-      rpcUrl: devnet.url,
-      network: devnet.network,
-      batchSize: 50,
-    })
-    await indexer.syncTo(MID)
-    key = (await createKey(t.app)).key
+    indexer = world.indexer
   }, 180_000)
 
   afterAll(async () => {
-    await t?.close()
-    await devnet?.close()
+    await world?.close()
   })
 
-  const get = async (url: string) => {
-    const response = await t.app.inject({ method: 'GET', url, headers: apiKey(key) })
-    return { status: response.statusCode, body: response.json() }
-  }
+  const get = (url: string) => world.get(url)
 
   it('pages every action of an account exactly once, newest first, while the indexer keeps ingesting', async () => {
     const account = refs.busiest()

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
-import { createIndexer } from '../../src/indexer/index.ts'
-import { createLogger } from '../../src/logger.ts'
-import { createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, createKey } from '../support/factories.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import type { TestApp } from '../support/app.ts'
+import { apiKey } from '../support/factories.ts'
+import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
 import { decimal } from './reference-model.ts'
 
 const START = 5000
@@ -46,26 +45,20 @@ function sectionParts(
  * its totals are the sums of the sections' rows, added up here.
  */
 describe('all positions at the head, every protocol: totals are the sum of the sections', () => {
+  let world: IndexedDevnet
   let devnet: Devnet
   let t: TestApp
   let key: string
 
   beforeAll(async () => {
-    devnet = await startDevnet(DEVNET)
-    t = await createTestApp({ MAX_PRICE_AGE_S: '3600', RATE_LIMIT_PER_MINUTE: '1000000' })
-    await createIndexer({
-      database: t.database,
-      logger: createLogger('silent'),
-      rpcUrl: devnet.url,
-      network: devnet.network,
-      batchSize: 50,
-    }).syncTo(devnet.latestLedger())
-    key = (await createKey(t.app)).key
+    world = await startIndexedDevnet(DEVNET, { maxPriceAgeS: 3600 })
+    devnet = world.devnet
+    t = world.t
+    key = world.key
   }, 240_000)
 
   afterAll(async () => {
-    await t?.close()
-    await devnet?.close()
+    await world?.close()
   })
 
   const get = async (url: string) => {

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
-import { createIndexer, type Indexer } from '../../src/indexer/index.ts'
-import { createLogger } from '../../src/logger.ts'
-import { createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, createKey } from '../support/factories.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
+import type { Indexer } from '../../src/indexer/index.ts'
+import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
 import { expectLending } from './lending-expect.ts'
 import { buildLendingModel, type LendingModel, lendingSnapshotAt } from './lending-reference-model.ts'
 import { decimal, expectVault, oldestVaultPriceS, snapshotAt } from './reference-model.ts'
@@ -29,36 +27,23 @@ const MID = START + 800
  * at one ledger, totals the sum of the sections), each checked against the reference models.
  */
 describe('all positions: valuation ledgers, staleness and totals', () => {
+  let world: IndexedDevnet
   let devnet: Devnet
   let model: LendingModel
-  let t: TestApp
-  let key: string
   let indexer: Indexer
 
   beforeAll(async () => {
-    devnet = await startDevnet(DEVNET)
+    world = await startIndexedDevnet(DEVNET, { maxPriceAgeS: MAX_PRICE_AGE_S })
+    devnet = world.devnet
     model = buildLendingModel(devnet.chain)
-    t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
-    indexer = createIndexer({
-      database: t.database,
-      logger: createLogger('silent'),
-      rpcUrl: devnet.url,
-      network: devnet.network,
-      batchSize: 50,
-    })
-    await indexer.syncTo(devnet.latestLedger())
-    key = (await createKey(t.app)).key
+    indexer = world.indexer
   }, 180_000)
 
   afterAll(async () => {
-    await t?.close()
-    await devnet?.close()
+    await world?.close()
   })
 
-  const get = async (url: string) => {
-    const response = await t.app.inject({ method: 'GET', url, headers: apiKey(key) })
-    return { status: response.statusCode, body: response.json() }
-  }
+  const get = (url: string) => world.get(url)
 
   it('all positions: each section is its protocol endpoint at the pin, totals agree with the reference model', async () => {
     await indexer.syncTo(devnet.latestLedger())

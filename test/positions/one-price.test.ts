@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
-import { createIndexer } from '../../src/indexer/index.ts'
-import { createLogger } from '../../src/logger.ts'
+import type { Devnet } from '../../src/devnet/devnet.ts'
 import { PROTOCOLS } from '../../src/protocols/registry.ts'
-import { createTestApp, type TestApp } from '../support/app.ts'
-import { apiKey, createKey } from '../support/factories.ts'
+import type { TestApp } from '../support/app.ts'
+import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
 import {
   buildReferenceModel,
   decimal,
@@ -51,38 +49,26 @@ interface Seen {
 const units = (text: string) => BigInt(text.replace('.', ''))
 
 describe('one pricing path: one asset, one ledger, one USD price in every answer', () => {
+  let world: IndexedDevnet
   let devnet: Devnet
   let model: ReferenceModel
   let t: TestApp
-  let key: string
   let ledgers: number[]
   const seen: Seen[] = []
 
   beforeAll(async () => {
-    devnet = await startDevnet(DEVNET)
+    world = await startIndexedDevnet(DEVNET, { maxPriceAgeS: MAX_PRICE_AGE_S, batchSize: 100 })
+    devnet = world.devnet
     model = buildReferenceModel(devnet.chain)
-    t = await createTestApp({ MAX_PRICE_AGE_S: String(MAX_PRICE_AGE_S), RATE_LIMIT_PER_MINUTE: '1000000' })
-    const indexer = createIndexer({
-      database: t.database,
-      logger: createLogger('silent'),
-      rpcUrl: devnet.url,
-      network: devnet.network,
-      batchSize: 100,
-    })
-    await indexer.syncTo(devnet.latestLedger())
-    key = (await createKey(t.app)).key
+    t = world.t
     ledgers = [START + 250, START + 480, devnet.latestLedger()]
   }, 240_000)
 
   afterAll(async () => {
-    await t?.close()
-    await devnet?.close()
+    await world?.close()
   })
 
-  const get = async (url: string) => {
-    const response = await t.app.inject({ method: 'GET', url, headers: apiKey(key) })
-    return { status: response.statusCode, body: response.json() as Body }
-  }
+  const get = (url: string) => world.get<Body>(url)
 
   const network = () => devnet.chain.network
   const stablecoin = (denomination: string) => network().vaultprotocol.denominations[denomination]!.debt_asset
