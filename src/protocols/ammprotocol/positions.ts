@@ -1,6 +1,7 @@
 import type { NetworkConfig } from '../../chain/network.ts'
 import { formatUnits } from '../kit/amounts.ts'
 import type { Enrichment, PositionsDeps, Rendered, SnapshotRow, Valuation } from '../kit/protocol-module.ts'
+import type { ShareGroup } from '../kit/response-schema.ts'
 import {
   addPricedAsset,
   createPriceLookup,
@@ -36,15 +37,7 @@ export interface AmmPosition {
   usd_unavailable_reason: AmmProblem | null
 }
 
-export interface AmmGroup {
-  contract_address: string
-  shares: string
-  total_supply: string | null
-  share_of_pool: string | null
-  value_usd: string | null
-  rate_ledger: number | null
-  usd_unavailable_reason: AmmProblem | null
-}
+export type AmmGroup = ShareGroup<AmmProblem>
 
 export interface AmmData {
   address: string

@@ -1,5 +1,11 @@
 import { Type } from 'typebox'
-import { Amount, NullableAmount, nullableInteger, nullableString } from '../kit/response-schema.ts'
+import {
+  Amount,
+  NullableAmount,
+  nullableInteger,
+  nullableString,
+  shareGroupSchema,
+} from '../kit/response-schema.ts'
 
 const Problem = Type.Unsafe<'price_missing' | 'price_stale' | 'reserves_missing' | null>({
   type: ['string', 'null'],
@@ -32,16 +38,13 @@ const Position = Type.Object({
   usd_unavailable_reason: Problem,
 })
 
-const Group = Type.Object({
-  contract_address: Type.String({ description: 'The Soroswap pair (C…)' }),
-  shares: Amount('LP tokens held, 7 decimals'),
-  total_supply: NullableAmount(
-    "The pair's LP total supply at the valuation (1,000 units locked to the pair included)",
-  ),
-  share_of_pool: NullableAmount('shares / total_supply, 18 decimals rounded down'),
-  value_usd: NullableAmount('Σ amount_usd of the two rows; null when one is unavailable'),
-  rate_ledger: nullableInteger("Ledger at which the pair's instance entry used was written"),
-  usd_unavailable_reason: Problem,
+const Group = shareGroupSchema(Problem, {
+  contract_address: 'The Soroswap pair (C…)',
+  shares: 'LP tokens held, 7 decimals',
+  total_supply: "The pair's LP total supply at the valuation (1,000 units locked to the pair included)",
+  share_of_pool: 'shares / total_supply, 18 decimals rounded down',
+  value_usd: 'Σ amount_usd of the two rows; null when one is unavailable',
+  rate_ledger: "Ledger at which the pair's instance entry used was written",
 })
 
 /** `data` of the AMM positions answer (the routes add `enrichment` and `meta`). */

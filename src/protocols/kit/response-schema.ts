@@ -15,6 +15,36 @@ export const AMOUNT_PATTERN = '^-?[0-9]+\\.[0-9]+$'
 export const Amount = (description: string) => Type.String({ description, pattern: AMOUNT_PATTERN })
 export const NullableAmount = (description: string) => nullableString(description, AMOUNT_PATTERN)
 
+/**
+ * One group of an account's rows in a pool whose shares it holds (a Soroswap pair, a DeFindex
+ * vault): one shape for every protocol that has shares, as the grammar wants (docs/api.md).
+ */
+export interface ShareGroup<Problem extends string> {
+  contract_address: string
+  shares: string
+  total_supply: string | null
+  share_of_pool: string | null
+  value_usd: string | null
+  rate_ledger: number | null
+  usd_unavailable_reason: Problem | null
+}
+
+/** The schema of a `ShareGroup`, each field described in the protocol's own words. */
+export function shareGroupSchema(
+  problem: TSchema,
+  describe: Record<Exclude<keyof ShareGroup<string>, 'usd_unavailable_reason'>, string>,
+) {
+  return Type.Object({
+    contract_address: Type.String({ description: describe.contract_address }),
+    shares: Amount(describe.shares),
+    total_supply: NullableAmount(describe.total_supply),
+    share_of_pool: NullableAmount(describe.share_of_pool),
+    value_usd: NullableAmount(describe.value_usd),
+    rate_ledger: nullableInteger(describe.rate_ledger),
+    usd_unavailable_reason: problem,
+  })
+}
+
 export const AssetSchema = Type.Object({
   decimals: Type.Integer(),
   price_source: nullableString(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Amount, NullableAmount, nullableInteger } from '../kit/response-schema.ts'
+import { Amount, NullableAmount, nullableInteger, shareGroupSchema } from '../kit/response-schema.ts'
 
 const Problem = Type.Unsafe<'price_missing' | 'price_stale' | 'rate_missing' | null>({
   type: ['string', 'null'],
@@ -42,18 +42,13 @@ const Position = Type.Object({
   usd_unavailable_reason: Problem,
 })
 
-const Group = Type.Object({
-  contract_address: Type.String({ description: 'The DeFindex vault (C…)' }),
-  shares: Amount('df-tokens held, 7 decimals'),
-  total_supply: NullableAmount(
-    "The vault's df-token supply at the valuation (the 1,000 locked to the vault included)",
-  ),
-  share_of_pool: NullableAmount(
-    'shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown',
-  ),
-  value_usd: NullableAmount('Σ amount_usd of the vault’s rows; null when one is unavailable'),
-  rate_ledger: nullableInteger('The latest ledger at which an entry the valuation used was written'),
-  usd_unavailable_reason: Problem,
+const Group = shareGroupSchema(Problem, {
+  contract_address: 'The DeFindex vault (C…)',
+  shares: 'df-tokens held, 7 decimals',
+  total_supply: "The vault's df-token supply at the valuation (the 1,000 locked to the vault included)",
+  share_of_pool: 'shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown',
+  value_usd: 'Σ amount_usd of the vault’s rows; null when one is unavailable',
+  rate_ledger: 'The latest ledger at which an entry the valuation used was written',
 })
 
 /** `data` of the yield positions answer (the routes add `enrichment` and `meta`). */

@@ -9,6 +9,7 @@ import type {
   SnapshotRow,
   Valuation,
 } from '../kit/protocol-module.ts'
+import type { ShareGroup } from '../kit/response-schema.ts'
 import { addPricedAsset, createPriceLookup, describePrices, toUsd, USD_DECIMALS } from '../kit/valuation.ts'
 import type { StoredYieldBalance } from './adapt-ledger.ts'
 import {
@@ -44,15 +45,7 @@ export interface YieldPosition {
 export type YieldProblem = 'price_missing' | 'price_stale' | 'rate_missing'
 
 /** One per vault the account holds df-tokens of, in the shape of an AMM pair's group. */
-export interface YieldGroup {
-  contract_address: string
-  shares: string
-  total_supply: string | null
-  share_of_pool: string | null
-  value_usd: string | null
-  rate_ledger: number | null
-  usd_unavailable_reason: YieldProblem | null
-}
+export type YieldGroup = ShareGroup<YieldProblem>
 
 /** Shares of a pool are reported with 18 decimals, rounded down, as the AMM's are. */
 const SHARE_OF_POOL_DECIMALS = 18
