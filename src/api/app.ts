@@ -130,6 +130,25 @@ function logRequest(request: FastifyRequest, reply: FastifyReply, elapsedMs = re
   })
 }
 
+/** The path of the first string (or key) of a parsed body holding a NUL character; null when none does. */
+function nulField(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || '(body)' : null
+  if (value === null || typeof value !== 'object') return null
+  for (const [key, item] of Object.entries(value)) {
+    const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key
+    if (key.includes('\u0000')) return at
+    const found = nulField(item, at)
+    if (found !== null) return found
+  }
+  return null
+}
+
+/** The 400 for a NUL character in a request's URL or body. */
+function nulRefusal(field: string): AppError {
+  const message = `${field} must not contain a NUL character (\\u0000 or %00)`
+  return new AppError('invalid_request', message, { details: [{ field, message }] })
+}
+
 /** A route's path as a pattern matching the concrete paths it serves (`:name` is one segment). */
 function pathPattern(url: string): RegExp {
   const escaped = url
@@ -155,7 +174,16 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body)
-    if (text !== '') return parseJson(request, text, done)
+    if (text !== '') {
+      // A NUL character is no field's value, and PostgreSQL cannot store one in text: refused here,
+      // once for every route, before any handler sends it to the store (a 400, never a 500).
+      if (!text.includes('u0000')) return parseJson(request, text, done)
+      return parseJson(request, text, (error: Error | null, value?: unknown) => {
+        if (error) return done(error, undefined)
+        const field = nulField(value, '')
+        return field === null ? done(null, value) : done(nulRefusal(field), undefined)
+      })
+    }
     const schema = request.routeOptions.schema?.body
     if (schema === undefined) return done(null, undefined)
     if (requiredFields(schema).length > 0) return done(missingBody(schema), undefined)
@@ -205,6 +233,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   /** The checks of the `onRequest` hook; throws (or rejects) with the refusal. */
   const admit = (request: FastifyRequest, reply: FastifyReply): Awaitable<void> => {
     reply.header('x-request-id', request.id)
+    // A NUL character in the path or the query (%00) is refused before anything reads the store
+    // with it: the key lookup, the snapshot seek (PostgreSQL cannot hold one in text).
+    if (request.url.includes('%00') || request.url.includes('\u0000')) throw nulRefusal('url')
     const route = request.routeOptions
     const bodySchema = route.schema?.body
     if (BODY_METHODS.has(request.method) && bodySchema && !carriesBody(request)) {
