@@ -34,6 +34,15 @@ describe(`a NUL character anywhere in a request is a 400 (${TEST_DB_KIND})`, () 
     ])
   }
 
+  /** `POST /v1/org/api-keys` with the admin token and a body sent as is. */
+  const createKeyWith = (body: Record<string, unknown>) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v1/org/api-keys',
+      headers: { ...json, 'x-svc-admin-token': ADMIN_TOKEN },
+      payload: JSON.stringify(body),
+    })
+
   it('in the path or the query of a data request, before the key lookup and the snapshot seek', async () => {
     for (const url of [
       '/v1/users/%00/positions/vaultprotocol',
@@ -74,29 +83,15 @@ describe(`a NUL character anywhere in a request is a 400 (${TEST_DB_KIND})`, () 
       'organization_name',
     )
     refused(
-      await t.app.inject({
-        method: 'POST',
-        url: '/v1/org/api-keys',
-        headers: { ...json, 'x-svc-admin-token': ADMIN_TOKEN },
-        payload: JSON.stringify({
-          organization_slug: uniqueSlug(),
-          organization_name: 'Org',
-          key_name: `k${NUL}`,
-        }),
-      }),
+      await createKeyWith({ organization_slug: uniqueSlug(), organization_name: 'Org', key_name: `k${NUL}` }),
       'key_name',
     )
-    // A key of an object, and a string inside an array, are found as well.
+    // A string inside an array is found as well, named by its index.
     refused(
-      await t.app.inject({
-        method: 'POST',
-        url: '/v1/org/api-keys',
-        headers: { ...json, 'x-svc-admin-token': ADMIN_TOKEN },
-        payload: JSON.stringify({
-          organization_slug: uniqueSlug(),
-          key_name: 'k',
-          scopes: ['data:read', `x${NUL}`],
-        }),
+      await createKeyWith({
+        organization_slug: uniqueSlug(),
+        key_name: 'k',
+        scopes: ['data:read', `x${NUL}`],
       }),
       'scopes[1]',
     )
