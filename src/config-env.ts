@@ -134,6 +134,13 @@ export const ENV_VARS = defineEnv({
     meaning:
       'memory for rendered activity items, pages and series kept per process (an item never changes once its ledger is indexed), in MB; `0` turns the caches off',
   },
+  STRATA_MAX_INDEXER_LAG_S: {
+    default: '300',
+    min: 0,
+    max: 31_536_000,
+    meaning:
+      '`/v1/health` says `degraded` (`indexer_behind`) when the last indexed ledger closed longer ago than this, in seconds; `0` turns the check off',
+  },
   METRICS_PORT: {
     default: null,
     unset: 'no metrics listener',

@@ -58,6 +58,8 @@ export interface Config {
   /** Bytes of rendered activity items and pages kept in memory (0: no activity cache). */
   activityCacheBytes: number
   bodyLimitBytes: number
+  /** Health says `indexer_behind` when the checkpoint's ledger closed longer ago; 0: not checked. */
+  maxIndexerLagS: number
   jwtIssuer: string
   jwtAudience: string
 }
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     lastUsedFlushMs: int('LAST_USED_FLUSH_MS'),
     activityCacheBytes: int('STRATA_ACTIVITY_CACHE_MB') * 1024 * 1024,
     bodyLimitBytes: int('BODY_LIMIT_BYTES'),
+    maxIndexerLagS: int('STRATA_MAX_INDEXER_LAG_S'),
     jwtIssuer: text('STRATA_JWT_ISSUER'),
     jwtAudience: text('STRATA_JWT_AUDIENCE'),
     ...overrides,

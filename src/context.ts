@@ -5,6 +5,7 @@ import { createKeyUsageRecorder, type KeyUsageRecorder } from './auth/key-usage.
 import { createTokenSigner, type TokenSigner } from './auth/tokens.ts'
 import { type Clock, systemClock } from './clock.ts'
 import { type Config, PLAN_QUOTA_MULTIPLIER, type Plan } from './config.ts'
+import { createHealthBoard, type HealthBoard } from './health.ts'
 import type { Logger } from './logger.ts'
 import {
   createMemoryRateLimiter,
@@ -32,6 +33,8 @@ export interface AppContext {
   /** Point-in-time reads (checkpoint, snapshots, rates, prices), prepared once per process. */
   reader: PositionsReader
   metrics: ApiMetrics
+  /** What the process's parts report of themselves, read by `/v1/health` (src/health.ts). */
+  health: HealthBoard
   /** The API key with a given hash, its organization's plan, and the generation read with them. */
   lookupApiKey: (keyHash: string) => Promise<ApiKeyLookup | null>
   /**
@@ -47,6 +50,8 @@ export interface AppContext {
 export interface CreateContextOptions {
   clock?: Clock
   database?: Database
+  /** The board an in-process indexer reports to; a new one otherwise. */
+  health?: HealthBoard
 }
 
 export async function createContext(
@@ -89,6 +94,7 @@ export async function createContext(
     keyUsage,
     reader,
     metrics,
+    health: options.health ?? createHealthBoard(() => clock.now()),
     lookupApiKey: createApiKeyLookup(database),
     caches: createReadCaches({ config, database, reader, registry: metrics.registry }),
     quotaFor(plan) {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { createApiKey } from './auth/create-api-key.ts'
 import type { NetworkConfig } from './chain/network.ts'
 import { type Devnet, startDevnet } from './devnet/devnet.ts'
+import type { HealthBoard } from './health.ts'
 import { createIndexer, type Indexer, type IndexerOptions } from './indexer/index.ts'
 import type { Logger } from './logger.ts'
 import type { Database } from './store/db.ts'
@@ -38,7 +39,7 @@ export function runIndexerInBackground(
     logger: Logger
     rpcUrl: string
     network: NetworkConfig
-  } & Pick<IndexerOptions, 'onStart' | 'onProgress'>,
+  } & Pick<IndexerOptions, 'onStart' | 'onProgress' | 'health'>,
 ): RunningIndexer {
   const indexer = createIndexer({ ...options, batchSize: EMBEDDED_BATCH_SIZE, pageSize: EMBEDDED_PAGE_SIZE })
   const controller = new AbortController()
@@ -65,6 +66,7 @@ export async function startDemoNetwork(
   database: Database,
   logger: Logger,
   signal?: AbortSignal,
+  health?: HealthBoard,
 ): Promise<Demo> {
   // The demo's history ends now, so staleness figures read as they would on a live network.
   const genesisCloseTimeS = Math.floor(Date.now() / 1000) - DEMO_DEVNET.ledgers * 5
@@ -76,7 +78,13 @@ export async function startDemoNetwork(
     await devnet.close()
     throw error
   }
-  const indexer = runIndexerInBackground({ database, logger, rpcUrl: devnet.url, network: devnet.network })
+  const indexer = runIndexerInBackground({
+    database,
+    logger,
+    rpcUrl: devnet.url,
+    network: devnet.network,
+    ...(health ? { health } : {}),
+  })
   return {
     devnet,
     indexer,

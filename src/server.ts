@@ -3,6 +3,7 @@ import { type App, buildApp } from './api/app.ts'
 import { startMetricsServer } from './api/metrics.ts'
 import type { Config } from './config.ts'
 import { type AppContext, createContext } from './context.ts'
+import type { HealthBoard } from './health.ts'
 import type { Logger } from './logger.ts'
 import type { Database } from './store/db.ts'
 
@@ -20,8 +21,9 @@ export async function startServer(
   config: Config,
   logger: Logger,
   database: Database,
+  health?: HealthBoard,
 ): Promise<RunningServer> {
-  const ctx = await createContext(config, logger, { database })
+  const ctx = await createContext(config, logger, { database, ...(health ? { health } : {}) })
   // A failure to build or listen closes what was opened (the Redis client, the key-usage timer,
   // the first listener), so the caller can stop and the process can exit.
   let app: App | null = null

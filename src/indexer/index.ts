@@ -13,6 +13,7 @@ import { createBackfillSource } from '../chain/source/backfill-source.ts'
 import { createDatalakeSource } from '../chain/source/datalake-source.ts'
 import type { LedgerSource } from '../chain/source/ledger-source.ts'
 import { createRpcSource } from '../chain/source/rpc-source.ts'
+import type { HealthBoard } from '../health.ts'
 import type { Logger } from '../logger.ts'
 import type { Database } from '../store/db.ts'
 import { writeLedgerBatch } from '../store/ledger-data.ts'
@@ -88,6 +89,8 @@ export interface IndexerOptions {
   onStart?: (start: IndexerStart) => void
   /** Called after every committed batch. */
   onProgress?: (progress: IndexerProgress) => void
+  /** Where the indexer reports its state and failures, for `/v1/health` (src/health.ts). */
+  health?: HealthBoard
 }
 
 export interface Indexer {
@@ -100,7 +103,7 @@ export interface Indexer {
 }
 
 export function createIndexer(options: IndexerOptions): Indexer {
-  const { database, logger, network } = options
+  const { database, logger, network, health } = options
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE
   const watched = buildNetworkWatchList(network)
   // A transient failure is retried where it happened, for as long as it lasts: the pipeline and its
@@ -160,6 +163,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
       started.ingestedLedgers += batch.ledgers.length
       started.ingestedChanges += changes
       notifyCommitted(batch.lastLedger)
+      if (health?.indexerState() !== 'running') {
+        health?.setIndexerState('running')
+        health?.clear('indexer')
+      }
       logger.debug({ lastLedger: batch.lastLedger, ledgers: batch.ledgers.length }, 'batch committed')
       options.onProgress?.({
         fromLedger: started.fromLedger ?? startLedger,
@@ -212,7 +219,9 @@ export function createIndexer(options: IndexerOptions): Indexer {
   async function ingest(signal: AbortSignal, until?: number): Promise<void> {
     // The decoding thread loads while the lock is taken (its XDR schemas take most of a second).
     const decoder = createLedgerDecoder(watched, { worker: options.decodeInWorker ?? true })
-    const lock = await acquireIndexerLock(database, logger, signal).catch(async (error: unknown) => {
+    const lock = await acquireIndexerLock(database, logger, signal, () =>
+      health?.setIndexerState('standby'),
+    ).catch(async (error: unknown) => {
       await decoder.close()
       throw error
     })
@@ -224,6 +233,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       startedAt: performance.now(),
     }
     let networkChecked = false
+    health?.setIndexerState('running')
     try {
       for (let failures = 0; !signal.aborted; ) {
         try {
@@ -238,10 +248,20 @@ export function createIndexer(options: IndexerOptions): Indexer {
         } catch (error) {
           if (signal.aborted) return
           // Another network's ledgers are refused, never retried: the store is left as it was.
-          if (isFatal(error)) throw error
+          if (isFatal(error)) {
+            health?.setIndexerState('stopped')
+            health?.report('indexer', 'indexer_stopped', `the indexer stopped: ${errorText(error)}`)
+            throw error
+          }
           if (lock.lost.aborted) throw new Error('lost the indexer lock', { cause: lock.lost.reason })
           const delayMs = computeBackoffMs(failures++, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS)
           logger.error({ err: error, delayMs }, 'ingestion failed; resuming from the checkpoint')
+          health?.setIndexerState('retrying')
+          health?.report(
+            'indexer',
+            'indexer_retrying',
+            `ingestion failed (${errorText(error)}); resuming from the checkpoint in ${delayMs} ms`,
+          )
           await sleep(delayMs, signal).catch(() => {})
           continue
         }
@@ -314,6 +334,10 @@ function createSource(options: IndexerOptions, client: RpcClient): LedgerSource 
     onRetry: (info) => options.logger.warn(info, 'data lake read failed; retrying'),
   })
   return createBackfillSource(lake, rpc)
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }
 
 /** Failures that resuming from the checkpoint cannot fix: another chain or network, a broken lake. */

@@ -12,10 +12,12 @@ export async function acquireIndexerLock(
   database: Database,
   logger: Logger,
   signal?: AbortSignal,
+  onWait?: () => void,
 ): Promise<IndexerLock> {
   let waited = false
   const lock = await database.acquireWriterLock(signal, () => {
     waited = true
+    onWait?.()
     logger.info('another indexer holds the lock; waiting as standby')
   })
   if (waited) logger.info('indexer lock acquired')

@@ -30,6 +30,8 @@ describe('service surface', () => {
       first_indexed_ledger: 1234,
       last_indexed_ledger: 1234,
       data_staleness_seconds: 42,
+      state: null,
+      max_lag_seconds: 300,
     })
   })
 

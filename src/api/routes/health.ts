@@ -1,10 +1,35 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
+import { type HealthProblem, verdict } from '../../health.ts'
+import type { IndexerHead } from '../../store/positions-read.ts'
 import { VERSION } from '../../version.ts'
 import type { App } from '../app-type.ts'
 
+/** How long health waits for the database before it answers `unavailable`: health always answers. */
+export const HEALTH_PROBE_TIMEOUT_MS = 2000
+
+const Problem = Type.Object({
+  component: Type.Union(
+    [
+      Type.Literal('database'),
+      Type.Literal('store_writes'),
+      Type.Literal('indexer'),
+      Type.Literal('rate_limiter'),
+    ],
+    { description: 'The part of the service that is unwell' },
+  ),
+  code: Type.String({
+    description: 'Stable code of the problem (docs/operations.md lists each, with what to do)',
+  }),
+  message: Type.String({ description: 'What is wrong and why, with the cause the system reported' }),
+  started_at: Type.String({ format: 'date-time', description: 'When this problem was first seen' }),
+})
+
 const Health = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')], {
+    description:
+      '`unavailable` (HTTP 503): the database cannot be read. `degraded` (HTTP 200): answers are served but `problems` names what is wrong. `ok`: nothing is',
+  }),
   version: Type.String(),
   database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
   rate_limiter: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
@@ -14,8 +39,35 @@ const Health = Type.Object({
     }),
     last_indexed_ledger: Type.Union([Type.Integer(), Type.Null()]),
     data_staleness_seconds: Type.Union([Type.Integer(), Type.Null()]),
+    state: Type.Union(
+      [
+        Type.Literal('running'),
+        Type.Literal('standby'),
+        Type.Literal('retrying'),
+        Type.Literal('stopped'),
+        Type.Null(),
+      ],
+      {
+        description:
+          "This process's indexer: `running`, `standby` (another process holds the indexer lock), `retrying` (its last pass failed; it resumes from the checkpoint), `stopped` (it will not resume); null when this process runs none",
+      },
+    ),
+    max_lag_seconds: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'Staleness above this is the problem `indexer_behind` (`STRATA_MAX_INDEXER_LAG_S`); null when not checked',
+    }),
   }),
+  problems: Type.Array(Problem, { description: 'Everything wrong now; empty when `status` is `ok`' }),
 })
+
+/** Resolves with `promise`, or rejects after `ms`: the caller answers even if the database hangs. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
 
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
   app.get(
@@ -24,39 +76,56 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'none' },
       schema: {
         summary: 'Get service health',
-        description: 'Unauthenticated. 503 when the database cannot be reached.',
+        description:
+          'Unauthenticated; answers within a few seconds whatever the database does. 503 when the database cannot be read; 200 with `degraded` and the `problems` when answers are served but something is wrong.',
         tags: ['service'],
         response: { 200: Health, 503: Health },
       },
     },
-    async (_request, reply) => {
-      const base = { version: VERSION, rate_limiter: ctx.rateLimiter.kind }
+    async (request, reply) => {
+      const nowMs = ctx.clock.now()
+      const maxLag = ctx.config.maxIndexerLagS > 0 ? ctx.config.maxIndexerLagS : null
+      const problems: HealthProblem[] = []
+      let head: IndexerHead | null = null
       try {
         // Reading the checkpoint is the database check: one query, not two.
-        const head = await ctx.reader.head()
-        const staleness =
-          head.lastCloseTime === null
-            ? null
-            : Math.max(0, Math.floor(ctx.clock.now() / 1000) - head.lastCloseTime)
-        return {
-          status: 'ok' as const,
-          ...base,
-          database: 'ok' as const,
-          indexer: {
-            first_indexed_ledger: head.firstIndexedLedger,
-            last_indexed_ledger: head.lastIndexedLedger,
-            data_staleness_seconds: staleness,
-          },
-        }
+        head = await within(Promise.resolve(ctx.reader.head()), HEALTH_PROBE_TIMEOUT_MS)
       } catch (error) {
-        reply.log.warn({ err: (error as Error).message }, 'health: database unreachable')
-        return reply.code(503).send({
-          status: 'unavailable' as const,
-          ...base,
-          database: 'unreachable' as const,
-          indexer: { first_indexed_ledger: null, last_indexed_ledger: null, data_staleness_seconds: null },
+        const message = `the database cannot be read: ${(error as Error).message}`
+        request.log.warn({ err: (error as Error).message }, 'health: database unreachable')
+        problems.push({ component: 'database', code: 'database_unreachable', message, sinceMs: nowMs })
+      }
+      const staleness =
+        head?.lastCloseTime == null ? null : Math.max(0, Math.floor(nowMs / 1000) - head.lastCloseTime)
+      problems.push(...ctx.health.problems())
+      if (maxLag !== null && staleness !== null && staleness > maxLag) {
+        problems.push({
+          component: 'indexer',
+          code: 'indexer_behind',
+          message: `the last indexed ledger closed ${staleness} s ago, more than STRATA_MAX_INDEXER_LAG_S (${maxLag} s)`,
+          sinceMs: (head!.lastCloseTime! + maxLag) * 1000,
         })
       }
+      const status = verdict(problems)
+      return reply.code(status === 'unavailable' ? 503 : 200).send({
+        status,
+        version: VERSION,
+        database: head === null ? ('unreachable' as const) : ('ok' as const),
+        rate_limiter: ctx.rateLimiter.kind,
+        indexer: {
+          first_indexed_ledger: head?.firstIndexedLedger ?? null,
+          last_indexed_ledger: head?.lastIndexedLedger ?? null,
+          data_staleness_seconds: staleness,
+          state: ctx.health.indexerState(),
+          max_lag_seconds: maxLag,
+        },
+        problems: problems.map((problem) => ({
+          component: problem.component,
+          code: problem.code,
+          message: problem.message,
+          started_at: new Date(problem.sinceMs).toISOString(),
+        })),
+      })
     },
   )
 }

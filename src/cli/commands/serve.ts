@@ -14,6 +14,7 @@ import {
   runIndexerInBackground,
   startDemoNetwork,
 } from '../../demo.ts'
+import { createHealthBoard } from '../../health.ts'
 import { createLogger, resolveLogFormat } from '../../logger.ts'
 import { type RunningServer, startServer } from '../../server.ts'
 import { createDatabase } from '../../store/db.ts'
@@ -79,12 +80,14 @@ ${envHelpText()}`,
       const logger = createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat))
       const database = createDatabase(config.database)
       started.add(() => database.close())
+      // The in-process indexer and the API share one health board (src/health.ts).
+      const health = createHealthBoard()
       await migrateToLatest(database)
 
       let demoNetwork: Demo | null = null
       if (demo) {
         process.stderr.write('Starting the simulated network and indexing it...\n')
-        demoNetwork = await startDemoNetwork(database, logger, starting.signal)
+        demoNetwork = await startDemoNetwork(database, logger, starting.signal, health)
         const running = demoNetwork
         started.add(() => running.close())
       } else if (config.stellarRpcUrl) {
@@ -109,12 +112,13 @@ ${envHelpText()}`,
           network,
           onStart: report.onStart,
           onProgress: report.onProgress,
+          health,
         })
         started.add(() => ingest.stop())
       }
       starting.signal.throwIfAborted()
 
-      server = await startServer(config, logger, database)
+      server = await startServer(config, logger, database, health)
       const running = server
       started.add(() => running.close())
       lines.unshift(
