@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
@@ -27,12 +28,15 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   forbidden: 'The caller may not make this change (a paid plan is granted by the operator).',
   not_found: 'The route or resource does not exist, or belongs to another organization.',
   method_not_allowed: 'The route exists but not with this method.',
-  conflict: 'The resource exists already.',
+  conflict:
+    'The resource exists already, or a request with the same `Idempotency-Key` is still running (retry after `Retry-After` seconds).',
   ledger_not_indexed:
     'The index has not reached `min_ledger` yet: the answer would be older than a state the client saw; retry after `Retry-After` seconds.',
   payload_too_large: 'The request body is larger than the limit.',
   uri_too_long: 'A path segment (such as the address) is longer than the router accepts.',
   unsupported_media_type: 'The request body is not application/json.',
+  idempotency_key_reused:
+    'The `Idempotency-Key` was used in the last 24 hours for another request (method, path or body); a new request needs a new key.',
   rate_limited:
     "The organization's quota, or the login or signup throttle, is exhausted; retry after `Retry-After` seconds.",
   internal: 'An unexpected error; it is logged with the request id.',

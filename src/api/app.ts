@@ -18,6 +18,7 @@ import type { RequestView } from '../store/request-state.ts'
 import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { handleError, sendError } from './error-handler.ts'
+import { registerIdempotency } from './idempotency.ts'
 import { addMinLedger } from './min-ledger.ts'
 import { buildOpenApiOptions } from './openapi.ts'
 import { requireAddress } from './params.ts'
@@ -294,6 +295,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     return sendError(new AppError('not_found', `no route ${request.method} ${path}`), request, reply)
   })
 
+  registerIdempotency(app, ctx)
   registerHealthRoutes(app, ctx)
   registerSignupRoutes(app, ctx)
   registerAuthRoutes(app, ctx)

@@ -10,6 +10,7 @@ import * as management from './migrations/007-management.ts'
 import * as actions from './migrations/008-actions.ts'
 import * as authGeneration from './migrations/009-auth-generation.ts'
 import * as activities from './migrations/010-activities.ts'
+import * as idempotency from './migrations/011-idempotency.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '008-actions': actions,
   '009-auth-generation': authGeneration,
   '010-activities': activities,
+  '011-idempotency': idempotency,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

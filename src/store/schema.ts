@@ -73,6 +73,22 @@ export interface AuditEventsTable {
   details: string | null
 }
 
+/**
+ * A request made with an `Idempotency-Key` (src/api/idempotency.ts), kept 24 hours from its start:
+ * running while `response` is null, then its answer.
+ */
+export interface IdempotencyKeysTable {
+  /** HMAC-SHA-256 (server pepper) of the caller's scope and the Idempotency-Key, hex. */
+  lookup: string
+  /** HMAC-SHA-256, under a key derived from the Idempotency-Key, of the method, path and body. */
+  fingerprint: string
+  /** When the request holding the key started (or took over an abandoned claim). */
+  started_at: number
+  expires_at: number
+  /** The answer (status, headers, body), AES-256-GCM under a key derived from the Idempotency-Key. */
+  response: string | null
+}
+
 export interface ServerSecretsTable {
   name: string
   value: string
@@ -197,6 +213,7 @@ export interface Schema {
   refresh_tokens: RefreshTokensTable
   audit_events: AuditEventsTable
   server_secrets: ServerSecretsTable
+  idempotency_keys: IdempotencyKeysTable
   ledgers: LedgersTable
   indexer_state: IndexerStateTable
   snapshots: SnapshotsTable

@@ -99,6 +99,7 @@ describe('bad input gets a clear 4xx, never a 500', () => {
       payload_too_large: 413,
       uri_too_long: 414,
       unsupported_media_type: 415,
+      idempotency_key_reused: 422,
       rate_limited: 429,
       internal: 500,
       unavailable: 503,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createActivitiesReader } from '../../src/store/activities.ts'
 import type { Database } from '../../src/store/db.ts'
-import { migrateToLatest, migrateUpTo } from '../../src/store/migrate.ts'
+import { migrateUpTo } from '../../src/store/migrate.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 
 const ACCOUNT = 'GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ'
@@ -72,7 +72,7 @@ describe('migration 010 on a store that has decoded actions already', () => {
     ]
     await old.insertInto('account_actions').values(byAccount).execute()
 
-    expect(await migrateToLatest(database)).toEqual(['010-activities'])
+    expect(await migrateUpTo(database, '010-activities')).toEqual(['010-activities'])
 
     const kept = await database.db.selectFrom('activities').selectAll().orderBy('event_index').execute()
     expect(kept.map((r) => ({ ...r, ledger: Number(r.ledger) }))).toEqual(rows)

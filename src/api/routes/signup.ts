@@ -28,7 +28,22 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/auth/signup',
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', idempotent: true },
+      // Counted before anything costly: each signup runs argon2, and a request with an
+      // Idempotency-Key writes its claim to the store (its retries count too).
+      preHandler: async (request) => {
+        await requireWithinThrottle(
+          ctx,
+          [
+            {
+              subject: `signup-ip:${request.ip}`,
+              limit: ctx.config.signupAttemptsPerWindow,
+              windowS: ctx.config.signupWindowS,
+            },
+          ],
+          'signups from this address',
+        )
+      },
       schema: {
         summary: 'Sign up organization',
         description:
@@ -57,18 +72,6 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      // Counted before anything costly: each signup runs argon2.
-      await requireWithinThrottle(
-        ctx,
-        [
-          {
-            subject: `signup-ip:${request.ip}`,
-            limit: ctx.config.signupAttemptsPerWindow,
-            windowS: ctx.config.signupWindowS,
-          },
-        ],
-        'signups from this address',
-      )
       const { organization_name, organization_slug: slug, email, password } = request.body
       if (RESERVED_SLUGS.has(slug)) throw slugConflict(slug, 'is reserved')
       if (await getUserByEmail(ctx.database.db, email)) {
