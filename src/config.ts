@@ -25,6 +25,14 @@ export interface Config {
   metricsPort: number | null
   database: DatabaseConfig
   redisUrl: string | null
+  /** A Redis command not answered within this many milliseconds fails. */
+  redisTimeoutMs: number
+  /** Failed Redis commands in a row that open the rate limiter's breaker. */
+  redisBreakerFailures: number
+  /** How long the open breaker leaves Redis alone before one probe, in milliseconds. */
+  redisBreakerCoolDownMs: number
+  /** Instances sharing the quotas: while Redis cannot count, each allows 1/replicas (rounded up). */
+  replicas: number
   stellarRpcUrl: string | null
   /** Path or URL of the network description (contracts and assets to watch). */
   networkSource: string | null
@@ -140,6 +148,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     metricsPort: str('METRICS_PORT') === null ? null : int('METRICS_PORT'),
     database: parseDatabaseUrl(text('DATABASE_URL'), problems),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    redisTimeoutMs: int('STRATA_REDIS_TIMEOUT_MS'),
+    redisBreakerFailures: int('STRATA_REDIS_BREAKER_FAILURES'),
+    redisBreakerCoolDownMs: int('STRATA_REDIS_BREAKER_COOLDOWN_MS'),
+    replicas: int('STRATA_REPLICAS'),
     stellarRpcUrl: url('STELLAR_RPC_URL', ['http:', 'https:']),
     networkSource: str('STRATA_NETWORK'),
     adminToken: secret('STRATA_ADMIN_TOKEN', 16),

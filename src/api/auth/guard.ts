@@ -6,6 +6,7 @@ import { AppError } from '../../errors.ts'
 import type { ApiKeyWithPlan } from '../../store/api-keys.ts'
 import type { SnapshotSeek } from '../../store/request-state.ts'
 import type { Caller, RouteAuth } from '../request-context.ts'
+import { RATE_LIMIT_SCOPE_HEADER, refusalHeaders } from '../throttle.ts'
 
 const API_KEY_HEADER = 'x-svc-token'
 const ADMIN_HEADER = 'x-svc-admin-token'
@@ -134,23 +135,24 @@ function missingMessage(request: FastifyRequest, auth: Exclude<RouteAuth, 'none'
 }
 
 /**
- * Counts the request against the organization's quota; sets the IETF draft rate-limit headers.
- * The in-memory limiter decides in this turn; Redis answers with a promise.
+ * Counts the request against the organization's quota; sets the IETF draft rate-limit headers
+ * (with `Strata-RateLimit-Scope: local` and this instance's share of the quota when Redis could
+ * not count it). The in-memory limiter decides in this turn; Redis answers with a promise.
  */
 export function enforceRateLimit(ctx: AppContext, caller: Caller, reply: FastifyReply): Awaitable<void> {
   if (caller.kind !== 'api_key') return
-  const limit = ctx.quotaFor(caller.plan)
+  const quota = ctx.quotaFor(caller.plan)
   const windowS = ctx.config.rateLimitWindowS
-  return andThen(ctx.rateLimiter.consume(`org:${caller.organizationId}`, limit, windowS), (decision) => {
+  return andThen(ctx.rateLimiter.consume(`org:${caller.organizationId}`, quota, windowS), (decision) => {
+    const limit = decision.limit
     reply.header('RateLimit-Policy', `"org";q=${limit};w=${windowS}`)
     reply.header('RateLimit', `"org";r=${decision.remaining};t=${decision.resetS}`)
+    if (decision.fallback) reply.header(RATE_LIMIT_SCOPE_HEADER, 'local')
     if (!decision.allowed) {
       throw new AppError(
         'rate_limited',
         `the organization's quota of ${limit} requests per ${windowS} s is exhausted`,
-        {
-          headers: { 'retry-after': String(decision.resetS) },
-        },
+        { headers: refusalHeaders(decision.resetS, [decision]) },
       )
     }
   })
