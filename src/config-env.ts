@@ -124,6 +124,13 @@ export const ENV_VARS = defineEnv({
     meaning: 'signups per client address per window (each runs argon2); over it, 429 with `Retry-After`',
   },
   SIGNUP_WINDOW_S: { default: '3600', min: 1, max: 86_400, meaning: 'signup throttle window, in seconds' },
+  REFUSED_CREDENTIALS_PER_WINDOW: {
+    default: '100',
+    min: 1,
+    max: 1_000_000,
+    meaning:
+      'refused credentials (`401`) per client address per `LOGIN_WINDOW_S`; beyond it, every request of that address that needs a credential is `429` with `Retry-After` until the window ends, before any database read',
+  },
   TRUST_PROXY: {
     default: null,
     unset: "off (the client address is the connection's)",

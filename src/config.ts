@@ -56,6 +56,8 @@ export interface Config {
   /** Signups allowed per client address per window (each runs argon2). */
   signupAttemptsPerWindow: number
   signupWindowS: number
+  /** Refused credentials allowed per client address per login window; beyond, 429 until it ends. */
+  refusedCredentialsPerWindow: number
   /**
    * Fastify's `trustProxy`: which proxies' `x-forwarded-for` names the client (`request.ip`, used
    * by the throttles and the audit log). false trusts none; a number trusts that many hops.
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     loginWindowS: int('LOGIN_WINDOW_S'),
     signupAttemptsPerWindow: int('SIGNUP_ATTEMPTS_PER_WINDOW'),
     signupWindowS: int('SIGNUP_WINDOW_S'),
+    refusedCredentialsPerWindow: int('REFUSED_CREDENTIALS_PER_WINDOW'),
     trustProxy: parseTrustProxy(str('TRUST_PROXY'), problems),
     lastUsedFlushMs: int('LAST_USED_FLUSH_MS'),
     activityCacheBytes: int('STRATA_ACTIVITY_CACHE_MB') * 1024 * 1024,

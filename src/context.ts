@@ -35,8 +35,8 @@ export interface AppContext {
   metrics: ApiMetrics
   /** What the process's parts report of themselves, read by `/v1/health` (src/health.ts). */
   health: HealthBoard
-  /** The API key with a given hash, its organization's plan, and the generation read with them. */
-  lookupApiKey: (keyHash: string) => Promise<ApiKeyLookup | null>
+  /** The API key with a given hash (or none), its organization's plan, and the generation read with them. */
+  lookupApiKey: (keyHash: string) => Promise<ApiKeyLookup>
   /**
    * Every cache that outlives a request (key records, request views, rendered answers, the
    * network description, activity pages), each with its invalidation rule: see `ReadCaches`.
