@@ -140,6 +140,8 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
     lastWarning = now
     logger.warn({ err: errorText(error) }, message)
   }
+  /** Whether the breaker has opened and not closed since. */
+  let counting: 'shared' | 'local' = 'shared'
   const share = `each instance counts ${options.replicas > 1 ? `1/${options.replicas} of` : 'the whole of'} every quota`
   const breaker = createCircuitBreaker({
     failures: options.breakerFailures,
@@ -152,12 +154,22 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
           'rate_limiter_local',
           `Redis failed (${errorText(cause)}): rate limits and throttles are counted by this instance alone (${share}) until it answers again`,
         )
-        warn(cause, 'rate limiter: Redis failing; counting locally until it answers again')
+        if (counting === 'shared') {
+          // Said when it opens, whatever was said just before; a failed probe re-opening it is
+          // said at the warnings' pace.
+          lastWarning = clock.now()
+          logger.warn(
+            { err: errorText(cause) },
+            'rate limiter: Redis failing; counting locally until it answers again',
+          )
+        } else warn(cause, 'rate limiter: Redis still failing; counting locally')
+        counting = 'local'
         // A connection that stopped answering may never answer again (a peer gone without a word):
         // start a new one, which the next probe uses.
         if (isTimeout(cause)) redis.disconnect(true)
       } else if (state === 'closed') {
         health.clear('rate_limiter', 'rate_limiter_local')
+        counting = 'shared'
         lastWarning = Number.NEGATIVE_INFINITY
         logger.info('rate limiter: Redis answers again; counting shared')
       }
@@ -192,10 +204,7 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
         // The probe does not hold up this request: it decides locally, as while the breaker is open.
         redis.ping().then(
           () => breaker.succeeded('probe'),
-          (error: unknown) => {
-            breaker.failed('probe', error)
-            warn(error, 'rate limiter: Redis still failing; counting locally')
-          },
+          (error: unknown) => breaker.failed('probe', error),
         )
         return noted(subject, windowS, fallback)
       }

@@ -95,6 +95,7 @@ describe('Redis frozen under the rate limiter', () => {
       expect.objectContaining({ component: 'rate_limiter', code: 'rate_limiter_local' }),
     ])
     expect(health.problems[0]?.message).toContain('timed out')
+    expect(a.logs.join('')).toContain('rate limiter: Redis failing; counting locally until it answers again')
 
     // Open: no request waits for Redis any more (it used to wait for the timeout, every time).
     const durations: number[] = []
@@ -135,6 +136,7 @@ describe('Redis frozen under the rate limiter', () => {
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
     expect((await problems()).status).toBe('ok')
+    expect(a.logs.join('')).toContain('rate limiter: Redis answers again; counting shared')
 
     // Both instances count into the one shared window again: consecutive counts, wherever served.
     const remaining: number[] = []
