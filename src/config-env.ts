@@ -35,6 +35,34 @@ export const ENV_VARS = defineEnv({
     unset: 'in-memory counters',
     meaning: 'Redis for rate-limit counters shared by several instances',
   },
+  STRATA_REDIS_TIMEOUT_MS: {
+    default: '250',
+    min: 10,
+    max: 10_000,
+    meaning:
+      'a Redis command not answered within this fails, and the request is counted by this instance alone, in milliseconds',
+  },
+  STRATA_REDIS_BREAKER_FAILURES: {
+    default: '3',
+    min: 1,
+    max: 1000,
+    meaning:
+      'failed Redis commands in a row that open the breaker: every request is then counted by its instance alone, without waiting for Redis',
+  },
+  STRATA_REDIS_BREAKER_COOLDOWN_MS: {
+    default: '5000',
+    min: 100,
+    max: 600_000,
+    meaning:
+      'how long an open breaker leaves Redis alone before one probe (success closes it), in milliseconds',
+  },
+  STRATA_REPLICAS: {
+    default: '1',
+    min: 1,
+    max: 1000,
+    meaning:
+      'API instances sharing the quotas: while Redis cannot count, each instance allows 1/`STRATA_REPLICAS` of every quota and throttle (rounded up)',
+  },
   STELLAR_RPC_URL: {
     default: null,
     unset: 'the API serves what a separate `strata index` writes',
@@ -96,6 +124,13 @@ export const ENV_VARS = defineEnv({
     meaning: 'signups per client address per window (each runs argon2); over it, 429 with `Retry-After`',
   },
   SIGNUP_WINDOW_S: { default: '3600', min: 1, max: 86_400, meaning: 'signup throttle window, in seconds' },
+  REFUSED_CREDENTIALS_PER_WINDOW: {
+    default: '100',
+    min: 1,
+    max: 1_000_000,
+    meaning:
+      'refused credentials (`401`) per client address per `LOGIN_WINDOW_S`; beyond it, every request of that address that needs a credential is `429` with `Retry-After` until the window ends, before any database read',
+  },
   TRUST_PROXY: {
     default: null,
     unset: "off (the client address is the connection's)",

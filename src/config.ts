@@ -25,6 +25,14 @@ export interface Config {
   metricsPort: number | null
   database: DatabaseConfig
   redisUrl: string | null
+  /** A Redis command not answered within this many milliseconds fails. */
+  redisTimeoutMs: number
+  /** Failed Redis commands in a row that open the rate limiter's breaker. */
+  redisBreakerFailures: number
+  /** How long the open breaker leaves Redis alone before one probe, in milliseconds. */
+  redisBreakerCoolDownMs: number
+  /** Instances sharing the quotas: while Redis cannot count, each allows 1/replicas (rounded up). */
+  replicas: number
   stellarRpcUrl: string | null
   /** Path or URL of the network description (contracts and assets to watch). */
   networkSource: string | null
@@ -48,6 +56,8 @@ export interface Config {
   /** Signups allowed per client address per window (each runs argon2). */
   signupAttemptsPerWindow: number
   signupWindowS: number
+  /** Refused credentials allowed per client address per login window; beyond, 429 until it ends. */
+  refusedCredentialsPerWindow: number
   /**
    * Fastify's `trustProxy`: which proxies' `x-forwarded-for` names the client (`request.ip`, used
    * by the throttles and the audit log). false trusts none; a number trusts that many hops.
@@ -140,6 +150,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     metricsPort: str('METRICS_PORT') === null ? null : int('METRICS_PORT'),
     database: parseDatabaseUrl(text('DATABASE_URL'), problems),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    redisTimeoutMs: int('STRATA_REDIS_TIMEOUT_MS'),
+    redisBreakerFailures: int('STRATA_REDIS_BREAKER_FAILURES'),
+    redisBreakerCoolDownMs: int('STRATA_REDIS_BREAKER_COOLDOWN_MS'),
+    replicas: int('STRATA_REPLICAS'),
     stellarRpcUrl: url('STELLAR_RPC_URL', ['http:', 'https:']),
     networkSource: str('STRATA_NETWORK'),
     adminToken: secret('STRATA_ADMIN_TOKEN', 16),
@@ -157,6 +171,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     loginWindowS: int('LOGIN_WINDOW_S'),
     signupAttemptsPerWindow: int('SIGNUP_ATTEMPTS_PER_WINDOW'),
     signupWindowS: int('SIGNUP_WINDOW_S'),
+    refusedCredentialsPerWindow: int('REFUSED_CREDENTIALS_PER_WINDOW'),
     trustProxy: parseTrustProxy(str('TRUST_PROXY'), problems),
     lastUsedFlushMs: int('LAST_USED_FLUSH_MS'),
     activityCacheBytes: int('STRATA_ACTIVITY_CACHE_MB') * 1024 * 1024,

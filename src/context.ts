@@ -35,8 +35,8 @@ export interface AppContext {
   metrics: ApiMetrics
   /** What the process's parts report of themselves, read by `/v1/health` (src/health.ts). */
   health: HealthBoard
-  /** The API key with a given hash, its organization's plan, and the generation read with them. */
-  lookupApiKey: (keyHash: string) => Promise<ApiKeyLookup | null>
+  /** The API key with a given hash (or none), its organization's plan, and the generation read with them. */
+  lookupApiKey: (keyHash: string) => Promise<ApiKeyLookup>
   /**
    * Every cache that outlives a request (key records, request views, rendered answers, the
    * network description, activity pages), each with its invalidation rule: see `ReadCaches`.
@@ -63,8 +63,18 @@ export async function createContext(
   const database = options.database ?? createDatabase(config.database)
   const jwtSecret = await resolveSecret(database.db, config.jwtSecret, 'jwt_secret')
   const keyPepper = await resolveSecret(database.db, config.keyPepper, 'key_pepper')
+  const health = options.health ?? createHealthBoard(() => clock.now())
   const rateLimiter = config.redisUrl
-    ? createRedisRateLimiter(config.redisUrl, clock, logger)
+    ? createRedisRateLimiter({
+        url: config.redisUrl,
+        clock,
+        logger,
+        health,
+        commandTimeoutMs: config.redisTimeoutMs,
+        breakerFailures: config.redisBreakerFailures,
+        breakerCoolDownMs: config.redisBreakerCoolDownMs,
+        replicas: config.replicas,
+      })
     : createMemoryRateLimiter(clock)
   const tokens = createTokenSigner({
     secret: jwtSecret,
@@ -94,7 +104,7 @@ export async function createContext(
     keyUsage,
     reader,
     metrics,
-    health: options.health ?? createHealthBoard(() => clock.now()),
+    health,
     lookupApiKey: createApiKeyLookup(database),
     caches: createReadCaches({ config, database, reader, registry: metrics.registry }),
     quotaFor(plan) {

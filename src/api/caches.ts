@@ -24,7 +24,11 @@ export interface ReadCaches {
    * presented key; at most 10 000, the oldest dropped first. A record is used only while the
    * store's authentication generation, read by the request's own statement, is the one it was
    * read at: every committed write to a key or an organization, by any process, raises the
-   * generation, and the key is then checked in full and read again.
+   * generation, and the key is then checked in full and read again. Well-formed keys the store
+   * does not know are kept apart (at most 10 000), with the generation their lookup read: one is
+   * refused without a lookup while that is the generation, for at most `UNKNOWN_KEY_TTL_MS`
+   * (10 s; creating a key does not raise the generation, but a created key's secret cannot have
+   * been presented before it existed).
    */
   keyRecords: KeyRecordCache
   /**

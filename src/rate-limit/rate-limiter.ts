@@ -1,15 +1,24 @@
 import { Redis } from 'ioredis'
 import type { Awaitable } from '../awaitable.ts'
 import type { Clock } from '../clock.ts'
+import type { HealthBoard } from '../health.ts'
 import type { Logger } from '../logger.ts'
+import { createCircuitBreaker } from './breaker.ts'
 
 /** The outcome of counting one request against a quota. */
 export interface RateLimitDecision {
   allowed: boolean
+  /** The quota this decision was made against (with `fallback`, this instance's share of it). */
   limit: number
   remaining: number
   /** Seconds until the current window resets (at least 1). */
   resetS: number
+  /**
+   * True when Redis is configured but could not decide (a command failed, or its breaker is open),
+   * so this process's own counters did, against its share of the quota: the count is this
+   * instance's, not every instance's.
+   */
+  fallback: boolean
 }
 
 /**
@@ -20,7 +29,18 @@ export interface RateLimiter {
   readonly kind: 'memory' | 'redis'
   /** Counts one request; the in-memory limiter decides in the same turn, Redis answers later. */
   consume(subject: string, limit: number, windowS: number): Awaitable<RateLimitDecision>
+  /**
+   * Seconds until the subject's window ends when this process already knows its next request
+   * would be refused (its counters, or a decision it received, say the quota is spent), else 0.
+   * Asks nobody: for refusing before any costly work.
+   */
+  refusing(subject: string, limit: number, windowS: number): number
   close(): Promise<void>
+}
+
+/** The in-memory limiter: it always decides in the same turn. */
+export interface MemoryRateLimiter extends RateLimiter {
+  consume(subject: string, limit: number, windowS: number): RateLimitDecision
 }
 
 function windowOf(nowMs: number, windowS: number): { start: number; resetS: number } {
@@ -29,12 +49,12 @@ function windowOf(nowMs: number, windowS: number): { start: number; resetS: numb
   return { start, resetS: Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000)) }
 }
 
-function decide(count: number, limit: number, resetS: number): RateLimitDecision {
-  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetS }
+function decide(count: number, limit: number, resetS: number, fallback = false): RateLimitDecision {
+  return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetS, fallback }
 }
 
 /** One process's counters; enough for a single instance (the embedded default). */
-export function createMemoryRateLimiter(clock: Clock): RateLimiter {
+export function createMemoryRateLimiter(clock: Clock): MemoryRateLimiter {
   const counters = new Map<string, { start: number; count: number }>()
   let sweeps = 0
   return {
@@ -55,6 +75,11 @@ export function createMemoryRateLimiter(clock: Clock): RateLimiter {
       }
       return decide(counter.count, limit, resetS)
     },
+    refusing(subject, limit, windowS) {
+      const { start, resetS } = windowOf(clock.now(), windowS)
+      const counter = counters.get(`${subject}:${windowS}`)
+      return counter !== undefined && counter.start === start && counter.count >= limit ? resetS : 0
+    },
     async close() {},
   }
 }
@@ -65,49 +90,161 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`
 
+/** How the Redis limiter behaves when Redis does not answer (see docs/operations.md, "Rate limiting"). */
+export interface RedisLimiterOptions {
+  url: string
+  clock: Clock
+  logger: Logger
+  /** Where the breaker's opening is reported (`rate_limiter_local`) and cleared. */
+  health: HealthBoard
+  /** A command not answered within this fails (and counts towards opening the breaker). */
+  commandTimeoutMs: number
+  /** Consecutive failed commands that open the breaker. */
+  breakerFailures: number
+  /** How long the open breaker sends nothing to Redis before one probe. */
+  breakerCoolDownMs: number
+  /** Instances sharing the quotas: while Redis cannot decide, each counts quota / replicas (rounded up). */
+  replicas: number
+}
+
+/** Subjects known to be spent at most; beyond, the oldest are forgotten (they are asked again). */
+const KNOWN_SPENT_MAX = 10_000
+
 /**
- * Counters in Redis, shared by every instance. When Redis cannot be reached the request is
- * allowed (fail open) and a warning is logged: an outage of the limiter must not take the API down.
+ * Counters in Redis, shared by every instance, behind a circuit breaker. Every request is also
+ * counted in this process's memory; when a command fails, or while the breaker is open (after
+ * `breakerFailures` failures in a row, until a probe after `breakerCoolDownMs` succeeds), that
+ * local count decides against `ceil(limit / replicas)`, so quotas and throttles stay enforced and
+ * an open breaker costs a request nothing. The breaker's opening is a health problem
+ * (`rate_limiter`, `rate_limiter_local`), cleared when it closes.
  */
-export function createRedisRateLimiter(url: string, clock: Clock, logger: Logger): RateLimiter {
-  const redis = new Redis(url, {
+export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimiter {
+  const { clock, logger, health } = options
+  const redis = new Redis(options.url, {
     lazyConnect: false,
     maxRetriesPerRequest: 1,
-    enableOfflineQueue: false,
+    // A command sent while the connection is being made waits for it, within the command timeout
+    // (a refusal before the first connection would count towards opening the breaker).
+    enableOfflineQueue: true,
+    // A command that failed was decided locally: sent again on a new connection it would count twice.
+    autoResendUnfulfilledCommands: false,
     connectTimeout: 2000,
-    commandTimeout: 500,
+    commandTimeout: options.commandTimeoutMs,
   })
-  let lastWarning = 0
-  redis.on('error', (error: Error) => {
+  const local = createMemoryRateLimiter(clock)
+  const spent = new Map<string, number>()
+  let lastWarning = Number.NEGATIVE_INFINITY
+  const warn = (error: unknown, message: string) => {
     const now = clock.now()
-    if (now - lastWarning > 10_000) {
-      lastWarning = now
-      logger.warn({ err: error.message }, 'rate limiter: Redis unavailable, allowing requests')
-    }
+    if (now - lastWarning < 10_000) return
+    lastWarning = now
+    logger.warn({ err: errorText(error) }, message)
+  }
+  /** Whether the breaker has opened and not closed since. */
+  let counting: 'shared' | 'local' = 'shared'
+  const share = `each instance counts ${options.replicas > 1 ? `1/${options.replicas} of` : 'the whole of'} every quota`
+  const breaker = createCircuitBreaker({
+    failures: options.breakerFailures,
+    coolDownMs: options.breakerCoolDownMs,
+    clock,
+    onChange(state, cause) {
+      if (state === 'open') {
+        health.report(
+          'rate_limiter',
+          'rate_limiter_local',
+          `Redis failed (${errorText(cause)}): rate limits and throttles are counted by this instance alone (${share}) until it answers again`,
+        )
+        if (counting === 'shared') {
+          // Said when it opens, whatever was said just before; a failed probe re-opening it is
+          // said at the warnings' pace.
+          lastWarning = clock.now()
+          logger.warn(
+            { err: errorText(cause) },
+            'rate limiter: Redis failing; counting locally until it answers again',
+          )
+        } else warn(cause, 'rate limiter: Redis still failing; counting locally')
+        counting = 'local'
+        // A connection that stopped answering may never answer again (a peer gone without a word):
+        // start a new one, which the next probe uses.
+        if (isTimeout(cause)) redis.disconnect(true)
+      } else if (state === 'closed') {
+        health.clear('rate_limiter', 'rate_limiter_local')
+        counting = 'shared'
+        lastWarning = Number.NEGATIVE_INFINITY
+        logger.info('rate limiter: Redis answers again; counting shared')
+      }
+    },
   })
+  redis.on('error', (error: Error) => warn(error, 'rate limiter: Redis connection failed'))
+
+  /** Remembers a spent subject (for `refusing`) and returns the decision. */
+  const noted = (subject: string, windowS: number, decision: RateLimitDecision): RateLimitDecision => {
+    if (decision.remaining > 0) return decision
+    const now = clock.now()
+    if (spent.size >= KNOWN_SPENT_MAX) {
+      for (const [key, end] of spent) if (end <= now) spent.delete(key)
+      if (spent.size >= KNOWN_SPENT_MAX) {
+        const oldest = spent.keys().next()
+        if (!oldest.done) spent.delete(oldest.value)
+      }
+    }
+    spent.set(`${subject}:${windowS}`, now + decision.resetS * 1000)
+    return decision
+  }
+
   return {
     kind: 'redis',
-    async consume(subject, limit, windowS) {
+    consume(subject, limit, windowS) {
+      // Counted here always, so that a fallback finds this instance's share of the window counted.
+      const own = local.consume(subject, Math.max(1, Math.ceil(limit / options.replicas)), windowS)
+      const fallback = { ...own, fallback: true }
+      const admission = breaker.admit()
+      if (admission === 'skip') return noted(subject, windowS, fallback)
+      if (admission === 'probe') {
+        // The probe does not hold up this request: it decides locally, as while the breaker is open.
+        redis.ping().then(
+          () => breaker.succeeded('probe'),
+          (error: unknown) => breaker.failed('probe', error),
+        )
+        return noted(subject, windowS, fallback)
+      }
       const now = clock.now()
       const { start, resetS } = windowOf(now, windowS)
       const key = `strata:rl:${subject}:${windowS}:${start}`
-      try {
-        const count = (await redis.eval(CONSUME_SCRIPT, 1, key, String(windowS * 1000 + 1000))) as number
-        return decide(count, limit, resetS)
-      } catch (error) {
-        const nowMs = clock.now()
-        if (nowMs - lastWarning > 10_000) {
-          lastWarning = nowMs
-          logger.warn(
-            { err: (error as Error).message },
-            'rate limiter: Redis command failed, allowing request',
-          )
-        }
-        return { allowed: true, limit, remaining: limit, resetS }
+      return (redis.eval(CONSUME_SCRIPT, 1, key, String(windowS * 1000 + 1000)) as Promise<number>).then(
+        (count) => {
+          breaker.succeeded('call')
+          return noted(subject, windowS, decide(count, limit, resetS))
+        },
+        (error: unknown) => {
+          breaker.failed('call', error)
+          warn(error, 'rate limiter: Redis command failed; counting locally')
+          return noted(subject, windowS, fallback)
+        },
+      )
+    },
+    refusing(subject, _limit, windowS) {
+      const key = `${subject}:${windowS}`
+      const end = spent.get(key)
+      if (end === undefined) return 0
+      const now = clock.now()
+      if (end <= now) {
+        spent.delete(key)
+        return 0
       }
+      return Math.ceil((end - now) / 1000)
     },
     async close() {
       redis.disconnect()
     },
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** ioredis's `commandTimeout` rejection. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && /timed out/i.test(error.message)
 }

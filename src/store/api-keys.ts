@@ -20,32 +20,39 @@ export async function insertApiKey(db: Kysely<Schema>, key: ApiKeyRow): Promise<
   await db.insertInto('api_keys').values(key).execute()
 }
 
+// The generation is read whether or not the key exists: an unknown key is refused from memory
+// while the generation it was not found at is the current one (src/api/auth/key-cache.ts).
 const KEY_BY_HASH_SQL = `SELECT k.id, k.organization_id, k.scopes, k.expires_at, k.revoked_at, k.replaced_by, o.plan,
                                 g.generation
-                           FROM api_keys k JOIN organizations o ON o.id = k.organization_id
-                                CROSS JOIN auth_generation g
-                          WHERE k.key_hash = $1 AND g.id = 1`
+                           FROM auth_generation g
+                                LEFT JOIN api_keys k ON k.key_hash = $1
+                                LEFT JOIN organizations o ON o.id = k.organization_id
+                          WHERE g.id = 1`
 
-/** A key record and the authentication generation read in the same statement. */
+/** A key record (null: no key has that hash) and the authentication generation read in the same statement. */
 export interface ApiKeyLookup {
-  key: ApiKeyWithPlan
+  key: ApiKeyWithPlan | null
   /** `auth_generation` as of the read (decimal text: PostgreSQL returns bigint as text). */
   generation: string
 }
 
 /**
  * The key behind a hash, with its organization's plan and the authentication generation, read in
- * one statement on the unique index: the record is exactly as it was at that generation. It reads
- * committed data only, like the generation each request compares it with (src/store/request-state.ts):
- * a key written by a transaction still open in this process is neither seen nor remembered.
+ * one statement on the unique index: the record is exactly as it was at that generation, and a
+ * key that is not found was not there at it. It reads committed data only, like the generation
+ * each request compares it with (src/store/request-state.ts): a key written by a transaction still
+ * open in this process is neither seen nor remembered.
  */
-export function createApiKeyLookup(database: Database): (keyHash: string) => Promise<ApiKeyLookup | null> {
+export function createApiKeyLookup(database: Database): (keyHash: string) => Promise<ApiKeyLookup> {
   const byHash = database.committed.prepare(KEY_BY_HASH_SQL, 'api_keys_byHash')
+  type Row = { [K in keyof ApiKeyWithPlan]: ApiKeyWithPlan[K] | null } & { generation: number | string }
   return async (keyHash) => {
-    const row = await byHash.one<ApiKeyWithPlan & { generation: number | string }>([keyHash])
-    if (!row) return null
+    const row = await byHash.one<Row>([keyHash])
+    // The generation's row always exists (migration 009); without it nothing can be trusted.
+    if (!row) throw new Error('auth_generation has no row 1')
     const { generation, ...key } = row
-    return { key, generation: String(generation) }
+    if (key.id === null || key.plan === null) return { key: null, generation: String(generation) }
+    return { key: key as ApiKeyWithPlan, generation: String(generation) }
   }
 }
 

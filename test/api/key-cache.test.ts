@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/api/app.ts'
+import { UNKNOWN_KEY_TTL_MS } from '../../src/api/auth/key-cache.ts'
+import { generateApiKey } from '../../src/auth/api-key.ts'
 import { loadConfig } from '../../src/config.ts'
 import { createContext } from '../../src/context.ts'
 import { createLogger } from '../../src/logger.ts'
@@ -165,12 +167,73 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
     expect(a.ctx.caches.keyRecords.get(key.key)?.generation).toBe(after)
   })
 
-  it('never remembers a key the store does not know', async () => {
+  it('never keeps a record for a key the store does not know', async () => {
     const user = await signUp(a.app)
     const key = await createKeyFor(a.app, user)
     await raw.db.deleteFrom('api_keys').where('id', '=', key.api_key_id).execute()
     expect((await get(key.key)).statusCode).toBe(401)
     expect((await get(key.key)).statusCode).toBe(401)
     expect(a.ctx.caches.keyRecords.get(key.key)).toBeUndefined()
+  })
+
+  /** Counts A's key lookups (the statement after the request's own) while `fn` runs. */
+  const lookupsDuring = async (fn: () => Promise<void>): Promise<number> => {
+    const lookup = a.ctx.lookupApiKey
+    let calls = 0
+    a.ctx.lookupApiKey = (hash) => {
+      calls++
+      return lookup(hash)
+    }
+    try {
+      await fn()
+    } finally {
+      a.ctx.lookupApiKey = lookup
+    }
+    return calls
+  }
+
+  it('refuses a repeated unknown key with the request statement alone, and accepts a key created right after', async () => {
+    const unknown = generateApiKey()
+    const calls = await lookupsDuring(async () => {
+      for (let i = 0; i < 5; i++) {
+        const refused = await get(unknown)
+        expect(refused.statusCode).toBe(401)
+        expect(refused.json().error.message).toBe('the API key is invalid')
+      }
+    })
+    expect(calls).toBe(1)
+    // A key created a moment later (its secret never presented before) works at once.
+    const user = await signUp(a.app)
+    const created = await createKeyFor(a.app, user)
+    expect((await get(created.key)).statusCode).toBe(200)
+  })
+
+  it('looks an unknown key up again when the generation changes, or after UNKNOWN_KEY_TTL_MS', async () => {
+    const { user, key } = await cachedKey()
+    const row = await raw.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', key.api_key_id)
+      .executeTakeFirstOrThrow()
+    await raw.db.deleteFrom('api_keys').where('id', '=', key.api_key_id).execute()
+    expect(await lookupsDuring(async () => void (await get(key.key)))).toBe(1)
+    expect(await lookupsDuring(async () => void (await get(key.key)))).toBe(0)
+    // Put back by hand: an insert does not raise the generation, so the key is still refused
+    // from memory, until the entry's time is over.
+    await raw.db.insertInto('api_keys').values(row).execute()
+    expect((await get(key.key)).statusCode).toBe(401)
+    a.clock.advance(UNKNOWN_KEY_TTL_MS)
+    expect((await get(key.key)).statusCode).toBe(200)
+
+    // Refused again after a deletion, then any write that raises the generation ends it at once.
+    await raw.db.deleteFrom('api_keys').where('id', '=', key.api_key_id).execute()
+    expect((await get(key.key)).statusCode).toBe(401)
+    await raw.db.insertInto('api_keys').values(row).execute()
+    await raw.db
+      .updateTable('organizations')
+      .set({ billing_email: 'y@example.com' })
+      .where('id', '=', user.organization_id)
+      .execute()
+    expect((await get(key.key)).statusCode).toBe(200)
   })
 })

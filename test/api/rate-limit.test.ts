@@ -110,3 +110,46 @@ describe('per-organization rate limits', () => {
     }
   })
 })
+
+describe('rate limits while Redis does not answer', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    // Nothing listens on port 1: every command fails, and the breaker opens after 2 of them.
+    t = await createTestApp({
+      REDIS_URL: 'redis://127.0.0.1:1',
+      RATE_LIMIT_PER_MINUTE: '5',
+      STRATA_REPLICAS: '2',
+      STRATA_REDIS_BREAKER_FAILURES: '2',
+    })
+    t.clock.set(Math.ceil(t.clock.now() / 60_000) * 60_000)
+  })
+  afterAll(async () => t.close())
+
+  it("enforces this instance's share of the quota, says so in the headers, and health says why", async () => {
+    const key = await createKey(t.app)
+    const responses = []
+    // A quota of 5 shared by 2 replicas: 3 for this instance.
+    for (let i = 0; i < 4; i++)
+      responses.push(await t.app.inject({ method: 'GET', url: URL, headers: apiKey(key.key) }))
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 429])
+    for (const response of responses) {
+      expect(response.headers['strata-ratelimit-scope']).toBe('local')
+      expect(response.headers['ratelimit-policy']).toBe('"org";q=3;w=60')
+    }
+    expect(responses.map((r) => r.headers.ratelimit)).toEqual([
+      '"org";r=2;t=60',
+      '"org";r=1;t=60',
+      '"org";r=0;t=60',
+      '"org";r=0;t=60',
+    ])
+    expect(responses[3]?.headers['retry-after']).toBe('60')
+
+    const health = await t.app.inject({ method: 'GET', url: '/v1/health' })
+    expect(health.json()).toMatchObject({
+      status: 'degraded',
+      rate_limiter: 'redis',
+      problems: [{ component: 'rate_limiter', code: 'rate_limiter_local' }],
+    })
+    expect(health.json().problems[0].message).toContain('1/2 of every quota')
+  })
+})

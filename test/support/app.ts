@@ -48,11 +48,13 @@ export async function createTestApp(
   const testDb = await createTestDatabase()
   const database = testDb.open()
   const config = loadConfig(
-    // Tests sign up many organizations from one address; a test of the signup throttle sets its own.
+    // Tests sign up many organizations, and present many refused credentials, from one address; a
+    // test of either throttle sets its own.
     {
       STRATA_ADMIN_TOKEN: ADMIN_TOKEN,
       LOG_LEVEL: 'info',
       SIGNUP_ATTEMPTS_PER_WINDOW: '100000',
+      REFUSED_CREDENTIALS_PER_WINDOW: '100000',
       ...testDb.env,
       ...env,
     },

@@ -6,6 +6,8 @@ import { AppError } from '../../errors.ts'
 import type { ApiKeyWithPlan } from '../../store/api-keys.ts'
 import type { SnapshotSeek } from '../../store/request-state.ts'
 import type { Caller, RouteAuth } from '../request-context.ts'
+import { RATE_LIMIT_SCOPE_HEADER, refusalHeaders } from '../throttle.ts'
+import { countRefusal, refuseThrottledAddress } from './credential-throttle.ts'
 
 const API_KEY_HEADER = 'x-svc-token'
 const ADMIN_HEADER = 'x-svc-admin-token'
@@ -52,10 +54,19 @@ function wrongCredential(request: FastifyRequest, auth: Exclude<RouteAuth, 'none
 
 const NO_CREDENTIAL: Caller = Object.freeze({ kind: 'none' })
 
+/** The header each credential comes in. */
+const CREDENTIAL_HEADER: Record<Exclude<RouteAuth, 'none'>, string> = {
+  api_key: API_KEY_HEADER,
+  bearer: 'authorization',
+  admin: ADMIN_HEADER,
+}
+
 /**
  * The caller for the route's declared credential, or throws 401/403 (in this turn, or as the
  * promise's rejection). An API key seen before, checked against a generation read in the same
- * turn (SQLite), is answered without a promise; anything that waits returns one.
+ * turn (SQLite), is answered without a promise; anything that waits returns one. An address that
+ * has presented too many refused credentials gets 429 before anything is read
+ * (./credential-throttle.ts); each refusal of a presented credential is counted.
  */
 export function authenticate(
   ctx: AppContext,
@@ -65,6 +76,26 @@ export function authenticate(
   seek?: SnapshotSeek | null,
 ): Awaitable<Caller> {
   if (auth === 'none') return NO_CREDENTIAL
+  refuseThrottledAddress(ctx, request)
+  const presented = header(request, CREDENTIAL_HEADER[auth]) !== undefined
+  let caller: Awaitable<Caller>
+  try {
+    caller = checkCredential(ctx, request, auth, scope, seek)
+  } catch (error) {
+    return countRefusal(ctx, request, presented, error)
+  }
+  return caller instanceof Promise
+    ? caller.catch((error) => countRefusal(ctx, request, presented, error))
+    : caller
+}
+
+function checkCredential(
+  ctx: AppContext,
+  request: FastifyRequest,
+  auth: Exclude<RouteAuth, 'none'>,
+  scope: string | undefined,
+  seek: SnapshotSeek | null | undefined,
+): Awaitable<Caller> {
   const now = ctx.clock.now()
 
   if (auth === 'admin') {
@@ -82,7 +113,8 @@ export function authenticate(
   // written since it was read: the generation is read from the store on every request, and any
   // committed write to a key or an organization (on any instance) has raised it. Otherwise the
   // key is checked in full and its record read again, with the generation, in one statement.
-  const cached = ctx.caches.keyRecords.get(key)
+  const records = ctx.caches.keyRecords
+  const cached = records.get(key)
   // A remembered key was well-formed; any other is checked before the database is read.
   if (cached === undefined && !isWellFormedApiKey(key)) throw unauthorized('the API key is malformed')
   return andThen(ctx.caches.requestViews(seek), (view) => {
@@ -91,13 +123,20 @@ export function authenticate(
     request.view = view
     if (cached !== undefined && cached.generation === view.generation)
       return keyCaller(ctx, cached.key, now, scope)
+    // A key not found at this same generation moments ago is still no key: no second statement.
+    if (cached === undefined && records.isUnknown(key, view.generation, now)) throw invalidKey()
     return ctx.lookupApiKey(hashApiKey(ctx.keyPepper, key)).then((found) => {
-      if (!found) throw unauthorized('the API key is invalid')
-      ctx.caches.keyRecords.set(key, { key: found.key, generation: found.generation })
+      if (found.key === null) {
+        records.setUnknown(key, found.generation, now)
+        throw invalidKey()
+      }
+      records.set(key, { key: found.key, generation: found.generation })
       return keyCaller(ctx, found.key, now, scope)
     })
   })
 }
+
+const invalidKey = () => unauthorized('the API key is invalid')
 
 async function authenticateBearer(ctx: AppContext, request: FastifyRequest, now: number): Promise<Caller> {
   const value = header(request, 'authorization')
@@ -134,23 +173,24 @@ function missingMessage(request: FastifyRequest, auth: Exclude<RouteAuth, 'none'
 }
 
 /**
- * Counts the request against the organization's quota; sets the IETF draft rate-limit headers.
- * The in-memory limiter decides in this turn; Redis answers with a promise.
+ * Counts the request against the organization's quota; sets the IETF draft rate-limit headers
+ * (with `Strata-RateLimit-Scope: local` and this instance's share of the quota when Redis could
+ * not count it). The in-memory limiter decides in this turn; Redis answers with a promise.
  */
 export function enforceRateLimit(ctx: AppContext, caller: Caller, reply: FastifyReply): Awaitable<void> {
   if (caller.kind !== 'api_key') return
-  const limit = ctx.quotaFor(caller.plan)
+  const quota = ctx.quotaFor(caller.plan)
   const windowS = ctx.config.rateLimitWindowS
-  return andThen(ctx.rateLimiter.consume(`org:${caller.organizationId}`, limit, windowS), (decision) => {
+  return andThen(ctx.rateLimiter.consume(`org:${caller.organizationId}`, quota, windowS), (decision) => {
+    const limit = decision.limit
     reply.header('RateLimit-Policy', `"org";q=${limit};w=${windowS}`)
     reply.header('RateLimit', `"org";r=${decision.remaining};t=${decision.resetS}`)
+    if (decision.fallback) reply.header(RATE_LIMIT_SCOPE_HEADER, 'local')
     if (!decision.allowed) {
       throw new AppError(
         'rate_limited',
         `the organization's quota of ${limit} requests per ${windowS} s is exhausted`,
-        {
-          headers: { 'retry-after': String(decision.resetS) },
-        },
+        { headers: refusalHeaders(decision.resetS, [decision]) },
       )
     }
   })
