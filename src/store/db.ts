@@ -325,9 +325,14 @@ async function acquireAdvisoryLock(
       // Blocks until the holder's session ends, so a standby takes over at once.
       await client.query(`SELECT pg_advisory_lock(${key})`)
     }
-    // From now on the connection carries batches: the server bounds them as the client does.
+    // From now on the connection carries batches: the server bounds them as the client does, and
+    // probes the client's side, so a holder that vanished (a partition) frees the lock in about
+    // 25 s instead of the system's two hours.
     const bound = timeouts.writeTimeoutMs
-    await client.query(`SET statement_timeout = ${bound}; SET idle_in_transaction_session_timeout = ${bound}`)
+    await client.query(
+      `SET statement_timeout = ${bound}; SET idle_in_transaction_session_timeout = ${bound};
+       SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3`,
+    )
   } catch (error) {
     client.removeAllListeners('end')
     destroyConnection(client)
