@@ -30,6 +30,20 @@ export const ENV_VARS = defineEnv({
     meaning:
       '`sqlite:<path>` or `postgres://…`; `serve --demo` uses a file of its own under `./.strata/` unless this is set',
   },
+  STRATA_DB_TIMEOUT_MS: {
+    default: '5000',
+    min: 100,
+    max: 3_600_000,
+    meaning:
+      'PostgreSQL: the longest the API waits for the database (a connection, a statement, a transaction left idle), in milliseconds; past it the request answers `503 unavailable`',
+  },
+  STRATA_DB_WRITE_TIMEOUT_MS: {
+    default: '300000',
+    min: 1000,
+    max: 86_400_000,
+    meaning:
+      "PostgreSQL: the same bound for the indexer's batch transactions and for migrations, which may need longer, in milliseconds",
+  },
   REDIS_URL: {
     default: null,
     unset: 'in-memory counters',

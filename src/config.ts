@@ -16,7 +16,19 @@ export const PLAN_QUOTA_MULTIPLIER: Record<Plan, number> = { free: 1, pro: 10, e
 /** false, true (every hop), a hop count, or the addresses/CIDRs of trusted proxies. */
 export type TrustProxy = boolean | number | string[]
 
-export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }
+/**
+ * PostgreSQL's bounds on every wait, in milliseconds (src/store/db.ts applies them): `timeoutMs`
+ * for the API's connections and statements, `writeTimeoutMs` for the indexer's batch transactions
+ * and migrations. Absent: the defaults of config-env.ts.
+ */
+export interface DatabaseTimeouts {
+  timeoutMs: number
+  writeTimeoutMs: number
+}
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string; timeouts?: DatabaseTimeouts }
 
 export interface Config {
   port: number
@@ -148,7 +160,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     port: int('PORT'),
     host: text('HOST'),
     metricsPort: str('METRICS_PORT') === null ? null : int('METRICS_PORT'),
-    database: parseDatabaseUrl(text('DATABASE_URL'), problems),
+    database: parseDatabaseUrl(text('DATABASE_URL'), problems, {
+      timeoutMs: int('STRATA_DB_TIMEOUT_MS'),
+      writeTimeoutMs: int('STRATA_DB_WRITE_TIMEOUT_MS'),
+    }),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     redisTimeoutMs: int('STRATA_REDIS_TIMEOUT_MS'),
     redisBreakerFailures: int('STRATA_REDIS_BREAKER_FAILURES'),
@@ -217,14 +232,14 @@ function parseTrustProxy(value: string | null, problems: string[]): TrustProxy {
   return entries
 }
 
-function parseDatabaseUrl(value: string, problems: string[]): DatabaseConfig {
+function parseDatabaseUrl(value: string, problems: string[], timeouts: DatabaseTimeouts): DatabaseConfig {
   if (value.startsWith('sqlite:')) {
     const path = value.slice('sqlite:'.length).replace(/^\/\//, '')
     if (path === '') problems.push('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./strata.db')
     return { kind: 'sqlite', path: path || './strata.db' }
   }
   if (value.startsWith('postgres://') || value.startsWith('postgresql://')) {
-    return { kind: 'postgres', url: value }
+    return { kind: 'postgres', url: value, timeouts }
   }
   problems.push(`DATABASE_URL must be sqlite:<path> or postgres://..., got "${value}"`)
   return { kind: 'sqlite', path: './strata.db' }

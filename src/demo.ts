@@ -30,8 +30,9 @@ export const EMBEDDED_BATCH_SIZE = 100
 export const EMBEDDED_PAGE_SIZE = 50
 
 /**
- * Runs the indexer in this process until stopped: the embedded deployment. Transient failures are
- * retried inside `run`; a fatal one is logged and ends ingestion, the API keeps serving.
+ * Runs the indexer in this process until stopped: the embedded deployment. Transient failures, and
+ * the loss of the PostgreSQL indexer lock, are retried inside `run` (the health board shows them); a
+ * fatal one is logged and ends ingestion, the API keeps serving.
  */
 export function runIndexerInBackground(
   options: {

@@ -14,7 +14,11 @@ describe('configuration', () => {
 
   it('reads PostgreSQL and Redis URLs', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', REDIS_URL: 'redis://127.0.0.1:6379' })
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' })
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h:5432/db',
+      timeouts: { timeoutMs: 5000, writeTimeoutMs: 300_000 },
+    })
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379')
   })
 

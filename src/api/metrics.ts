@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client'
+import { collectDefaultMetrics, Registry } from 'prom-client'
 import type { IndexerHead } from '../store/positions-read.ts'
 
 /** Prometheus metrics of one API process: requests by route and status, latency, indexer lag. */
@@ -8,29 +8,62 @@ export interface ApiMetrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void
 }
 
-export function createApiMetrics(readHead: () => Promise<IndexerHead>, nowS: () => number): ApiMetrics {
+/** How long a scrape waits for the database: /metrics answers, with `strata_database_up 0`, when it hangs. */
+export const METRICS_DB_TIMEOUT_MS = 2000
+
+/**
+ * The registry, with the indexer's gauges read from the store once per scrape. A database that
+ * fails or does not answer within `timeoutMs` never fails the scrape: `strata_database_up` says 0
+ * and the gauges read from it are left out (Prometheus then sees them absent, not stale).
+ */
+export function createApiMetrics(
+  readHead: () => Promise<IndexerHead>,
+  nowS: () => number,
+  timeoutMs = METRICS_DB_TIMEOUT_MS,
+): ApiMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'strata_' })
   const requests = createRequestMetrics(registry)
-  new Gauge({
-    name: 'strata_indexer_last_ledger',
-    help: 'The indexer checkpoint (last ledger written), as this API process reads it',
-    registers: [registry],
-    async collect() {
-      const head = await readHead()
-      if (head.lastIndexedLedger !== null) this.set(head.lastIndexedLedger)
-    },
-  })
-  new Gauge({
-    name: 'strata_indexer_data_staleness_seconds',
-    help: 'Now minus the close time of the checkpoint ledger',
-    registers: [registry],
-    async collect() {
-      const head = await readHead()
-      if (head.lastCloseTime !== null) this.set(Math.max(0, nowS() - head.lastCloseTime))
-    },
-  })
+  // The registry asks every metric at once: one read serves the gauges of a scrape.
+  let reading: Promise<IndexerHead | null> | null = null
+  const headOfScrape = (): Promise<IndexerHead | null> => {
+    reading ??= within(readHead(), timeoutMs)
+      .catch(() => null)
+      .finally(() => {
+        reading = null
+      })
+    return reading
+  }
+  const gauge = (name: string, help: string, value: (head: IndexerHead | null) => number | null) =>
+    registerComputed(registry, name, help, 'gauge', async () => {
+      const found = value(await headOfScrape())
+      return found === null ? [] : [{ labels: {}, value: found }]
+    })
+  gauge(
+    'strata_database_up',
+    'Whether the database answered this scrape within its bound (1) or not (0)',
+    (head) => (head === null ? 0 : 1),
+  )
+  gauge(
+    'strata_indexer_last_ledger',
+    'The indexer checkpoint (last ledger written), as this API process reads it',
+    (head) => head?.lastIndexedLedger ?? null,
+  )
+  gauge(
+    'strata_indexer_data_staleness_seconds',
+    'Now minus the close time of the checkpoint ledger',
+    (head) => (head?.lastCloseTime == null ? null : Math.max(0, nowS() - head.lastCloseTime)),
+  )
   return { registry, observeRequest: requests.observe }
+}
+
+/** Resolves with `promise`, or rejects after `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 /** Upper bounds of the request duration histogram's buckets, in seconds (then +Inf). */
@@ -58,10 +91,34 @@ interface ExposedValue {
 interface ExposedMetric {
   name: string
   help: string
-  type: 'counter' | 'histogram'
+  type: 'counter' | 'histogram' | 'gauge'
   aggregator: 'sum'
   get(): Promise<Omit<ExposedMetric, 'get' | 'reset'> & { values: ExposedValue[] }>
   reset(): void
+}
+
+/**
+ * A metric the registry writes from `values`, computed at each scrape; an empty list leaves it out.
+ * The registry writes any metric that answers `get` with its values; these are not prom-client
+ * classes, so its type for them is not theirs.
+ */
+function registerComputed(
+  registry: Registry,
+  name: string,
+  help: string,
+  type: ExposedMetric['type'],
+  values: () => Promise<ExposedValue[]>,
+  reset: () => void = () => {},
+): void {
+  const metric: ExposedMetric = {
+    name,
+    help,
+    type,
+    aggregator: 'sum',
+    get: async () => ({ name, help, type, aggregator: 'sum', values: await values() }),
+    reset,
+  }
+  registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0])
 }
 
 /**
@@ -73,28 +130,16 @@ interface ExposedMetric {
 function createRequestMetrics(registry: Registry) {
   const routes = new Map<string, Map<string, RouteSeries>>()
   const all: RouteSeries[] = []
+  const reset = () => {
+    routes.clear()
+    all.length = 0
+  }
   const exposed = (
     name: string,
     help: string,
     type: 'counter' | 'histogram',
     values: () => ExposedValue[],
-  ): ExposedMetric => {
-    const metric: ExposedMetric = {
-      name,
-      help,
-      type,
-      aggregator: 'sum',
-      get: async () => ({ name, help, type, aggregator: 'sum', values: values() }),
-      reset() {
-        routes.clear()
-        all.length = 0
-      },
-    }
-    // The registry writes any metric that answers `get` with its values; these two are not
-    // prom-client classes, so its type for them is not theirs.
-    registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0])
-    return metric
-  }
+  ): void => registerComputed(registry, name, help, type, async () => values(), reset)
   exposed(
     'strata_http_requests_total',
     'HTTP requests answered, by method, route template and status',

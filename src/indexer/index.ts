@@ -19,7 +19,7 @@ import type { Database } from '../store/db.ts'
 import { writeLedgerBatch } from '../store/ledger-data.ts'
 import { bindNetwork, NetworkMismatchError } from '../store/network.ts'
 import { type DecodingPage, decodeAhead } from './decode-ahead.ts'
-import { acquireIndexerLock } from './indexer-lock.ts'
+import { acquireIndexerLock, type IndexerLock } from './indexer-lock.ts'
 import { buildNetworkWatchList, createLedgerPipeline, loadResumePoint } from './ledger-pipeline.ts'
 
 /** Ledgers per write transaction while catching up; at the head every page is written at once. */
@@ -130,6 +130,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     signal: AbortSignal,
     until: number | undefined,
     started: RunTotals,
+    lock: IndexerLock,
   ) {
     const resume = await loadResumePoint(database)
     if (resume.checkpoint !== null) notifyCommitted(resume.checkpoint)
@@ -157,15 +158,16 @@ export function createIndexer(options: IndexerOptions): Indexer {
       const changes = pipeline.pendingChanges()
       const batch = pipeline.takeBatch(Date.now())
       if (batch === null) return
-      await writeLedgerBatch(database, batch)
+      // On the lock's writer: this batch commits only while this process holds the lock.
+      await writeLedgerBatch(database, batch, lock.writer)
       pipeline.committed()
       lastWrite = Date.now()
       started.ingestedLedgers += batch.ledgers.length
       started.ingestedChanges += changes
       notifyCommitted(batch.lastLedger)
-      if (health?.indexerState() !== 'running') {
-        health?.setIndexerState('running')
-        health?.clear('indexer')
+      if (health !== undefined && (health.indexerState() !== 'running' || hasIndexerProblem(health))) {
+        health.setIndexerState('running')
+        health.clear('indexer')
       }
       logger.debug({ lastLedger: batch.lastLedger, ledgers: batch.ledgers.length }, 'batch committed')
       options.onProgress?.({
@@ -216,60 +218,124 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
   }
 
+  /** Tells the health board the indexer is unwell; the next committed batch clears it. */
+  function reportUnwell(state: 'retrying' | 'stopped', code: string, message: string): void {
+    health?.setIndexerState(state)
+    health?.report('indexer', code, message)
+  }
+
+  /**
+   * Ingests while holding `lock`: returns 'done' when `until` is reached or the run is stopped,
+   * 'lost' when the lock's connection is lost (the caller takes the lock again before writing).
+   */
+  async function ingestHolding(
+    decoder: LedgerDecoder,
+    lock: IndexerLock,
+    signal: AbortSignal,
+    until: number | undefined,
+    progress: RunTotals,
+    state: { networkChecked: boolean },
+  ): Promise<'done' | 'lost'> {
+    const combined = AbortSignal.any([signal, lock.lost])
+    for (let failures = 0; !signal.aborted; ) {
+      const committedBefore = progress.ingestedLedgers
+      try {
+        if (!state.networkChecked) {
+          await requireSourceNetwork(combined)
+          // Refuses a store of another network; API replicas describe contracts and assets from it.
+          await bindNetwork(database, network, Date.now())
+          state.networkChecked = true
+        }
+        await ingestOnce(decoder, combined, until, progress, lock)
+        if (until !== undefined) return 'done'
+      } catch (error) {
+        if (signal.aborted) return 'done'
+        // Another network's ledgers are refused, never retried: the store is left as it was.
+        if (isFatal(error)) {
+          reportUnwell('stopped', 'indexer_stopped', `the indexer stopped: ${errorText(error)}`)
+          throw error
+        }
+        if (lock.lost.aborted) return 'lost'
+        // A pass that committed before failing starts the back-off over.
+        if (progress.ingestedLedgers > committedBefore) failures = 0
+        const delayMs = computeBackoffMs(failures++, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS)
+        logger.error({ err: error, delayMs }, 'ingestion failed; resuming from the checkpoint')
+        reportUnwell(
+          'retrying',
+          'indexer_retrying',
+          `ingestion failed (${errorText(error)}); resuming from the checkpoint in ${delayMs} ms`,
+        )
+        await sleep(delayMs, combined).catch(() => {})
+        if (lock.lost.aborted && !signal.aborted) return 'lost'
+        continue
+      }
+      failures = 0
+    }
+    return 'done'
+  }
+
+  /**
+   * Takes the indexer lock, ingests while holding it, and when its connection is lost (a database
+   * restart, a failover, a terminated backend) takes it again and resumes from the checkpoint: a
+   * lost lock stops this process's writes (its batches commit only on the lock's connection) but
+   * never the indexer. Failing to take the lock (the database unreachable) is retried the same way.
+   */
   async function ingest(signal: AbortSignal, until?: number): Promise<void> {
     // The decoding thread loads while the lock is taken (its XDR schemas take most of a second).
     const decoder = createLedgerDecoder(watched, { worker: options.decodeInWorker ?? true })
-    const lock = await acquireIndexerLock(database, logger, signal, () =>
-      health?.setIndexerState('standby'),
-    ).catch(async (error: unknown) => {
-      await decoder.close()
-      throw error
-    })
-    const combined = AbortSignal.any([signal, lock.lost])
     const progress: RunTotals = {
       fromLedger: null,
       ingestedLedgers: 0,
       ingestedChanges: 0,
       startedAt: performance.now(),
     }
-    let networkChecked = false
-    health?.setIndexerState('running')
+    const state = { networkChecked: false }
     try {
       for (let failures = 0; !signal.aborted; ) {
+        let lock: IndexerLock
         try {
-          if (!networkChecked) {
-            await requireSourceNetwork(combined)
-            // Refuses a store of another network; API replicas describe contracts and assets from it.
-            await bindNetwork(database, network, Date.now())
-            networkChecked = true
-          }
-          await ingestOnce(decoder, combined, until, progress)
-          if (until !== undefined) return
+          lock = await acquireIndexerLock(database, logger, signal, () => {
+            // Another process holds the lock and writes: waiting is this process's normal state.
+            health?.setIndexerState('standby')
+            health?.clear('indexer', 'indexer_lock_lost')
+          })
         } catch (error) {
           if (signal.aborted) return
-          // Another network's ledgers are refused, never retried: the store is left as it was.
-          if (isFatal(error)) {
-            health?.setIndexerState('stopped')
-            health?.report('indexer', 'indexer_stopped', `the indexer stopped: ${errorText(error)}`)
-            throw error
-          }
-          if (lock.lost.aborted) throw new Error('lost the indexer lock', { cause: lock.lost.reason })
           const delayMs = computeBackoffMs(failures++, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS)
-          logger.error({ err: error, delayMs }, 'ingestion failed; resuming from the checkpoint')
-          health?.setIndexerState('retrying')
-          health?.report(
-            'indexer',
-            'indexer_retrying',
-            `ingestion failed (${errorText(error)}); resuming from the checkpoint in ${delayMs} ms`,
+          logger.error({ err: error, delayMs }, 'could not take the indexer lock; trying again')
+          reportUnwell(
+            'retrying',
+            'indexer_lock_unavailable',
+            `the indexer lock cannot be taken (${errorText(error)}); trying again in ${delayMs} ms`,
           )
           await sleep(delayMs, signal).catch(() => {})
           continue
         }
-        failures = 0
+        // After a loss the state stays `retrying` until a batch commits under the new lock.
+        if (health?.indexerState() !== 'retrying') health?.setIndexerState('running')
+        const committedBefore = progress.ingestedLedgers
+        let outcome: 'done' | 'lost'
+        try {
+          outcome = await ingestHolding(decoder, lock, signal, until, progress, state)
+        } finally {
+          await lock.release()
+        }
+        if (outcome === 'done') return
+        if (progress.ingestedLedgers > committedBefore) failures = 0
+        const delayMs = computeBackoffMs(failures++, RESTART_BASE_DELAY_MS, RESTART_MAX_DELAY_MS)
+        logger.warn(
+          { err: lock.lost.reason, delayMs },
+          'lost the indexer lock; taking it again before writing, then resuming from the checkpoint',
+        )
+        reportUnwell(
+          'retrying',
+          'indexer_lock_lost',
+          `the indexer lock's connection was lost (${errorText(lock.lost.reason)}); taking the lock again`,
+        )
+        await sleep(delayMs, signal).catch(() => {})
       }
     } finally {
       await decoder.close()
-      await lock.release()
     }
   }
 
@@ -334,6 +400,11 @@ function createSource(options: IndexerOptions, client: RpcClient): LedgerSource 
     onRetry: (info) => options.logger.warn(info, 'data lake read failed; retrying'),
   })
   return createBackfillSource(lake, rpc)
+}
+
+/** Whether the indexer has a problem on the board (cleared by the next committed batch). */
+function hasIndexerProblem(health: HealthBoard): boolean {
+  return health.problems().some((problem) => problem.component === 'indexer')
 }
 
 function errorText(error: unknown): string {

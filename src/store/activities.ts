@@ -142,7 +142,7 @@ export function writeActivitySqlite(raw: DatabaseSync, rows: ActivityRows): void
 }
 
 /** Inside the batch's PostgreSQL transaction: one statement per table, rows as parallel arrays. */
-export async function writeActivityPostgres(client: pg.PoolClient, rows: ActivityRows): Promise<void> {
+export async function writeActivityPostgres(client: pg.ClientBase, rows: ActivityRows): Promise<void> {
   const t = rows.transactions
   if (t.length === 0) return
   await client.query(

@@ -2,7 +2,7 @@ import type { StatementSync } from 'node:sqlite'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { Awaitable } from '../awaitable.ts'
-import type { DatabaseConfig } from '../config.ts'
+import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts'
 import { createCommitProbe } from './commit-probe.ts'
 import type { Schema } from './schema.ts'
 import { asKyselySqlite, type DatabaseSync, openSqlite } from './sqlite-driver.ts'
@@ -44,12 +44,17 @@ export interface CommittedReads {
  */
 export type BatchWriter =
   | { serial: true; run<T>(fn: (raw: DatabaseSync) => T): Promise<T> }
-  | { serial: false; run<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> }
+  | { serial: false; run<T>(fn: (client: pg.ClientBase) => Promise<T>): Promise<T> }
 
 /** Held while this process is the one indexer writing to the store. */
 export interface WriterLock {
   /** Aborted if the lock's connection is lost: another indexer may then take over. */
   lost: AbortSignal
+  /**
+   * The holder's batch writes: on PostgreSQL they run on the lock's own connection, so none can
+   * commit once the lock is lost (see acquireAdvisoryLock); on SQLite, the store's writer.
+   */
+  writer: BatchWriter
   release(): Promise<void>
 }
 
@@ -76,6 +81,8 @@ export interface DatabaseCapabilities {
   writer: BatchWriter
   acquireWriterLock(signal?: AbortSignal, onWait?: () => void): Promise<WriterLock>
   migrationSchema: string | undefined
+  /** What migrations run on: the store's own Kysely, or one with the longer write bound (PostgreSQL). */
+  migrationDb: Kysely<Schema>
   committed: CommittedReads
   close: () => Promise<void>
 }
@@ -95,10 +102,46 @@ export interface CreateDatabaseOptions {
   /** PostgreSQL schema to use as search_path (tests isolate themselves with one). */
   schema?: string
   poolSize?: number
+  /**
+   * PostgreSQL's bounds on every wait (see `postgresPoolSettings`), over the configuration's; a
+   * process that only indexes (`strata index`) gives its whole pool the write bound.
+   */
+  timeouts?: Partial<DatabaseTimeouts>
+}
+
+/** The bounds PostgreSQL waits get when the configuration names none (config-env.ts's defaults). */
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { timeoutMs: 5000, writeTimeoutMs: 300_000 }
+
+/** TCP keepalive probes start after this much silence, so a connection to a vanished host ends. */
+const KEEPALIVE_INITIAL_DELAY_MS = 10_000
+
+/**
+ * The one policy for waiting on PostgreSQL, as pg.Pool (and pg.Client) options. Every wait is
+ * bounded by `timeoutMs`, so a database that hangs instead of refusing (a partition) ends in an
+ * error the API answers `503 unavailable` (isStoreUnavailable), never in a request that waits as
+ * long as the outage lasts:
+ * - `connectionTimeoutMillis`: connecting, and waiting for a pooled connection;
+ * - `query_timeout`: a statement's answer, measured by the client: bounds a silent network;
+ * - `statement_timeout`: the same bound kept by the server, which cancels the statement;
+ * - `idle_in_transaction_session_timeout`: a transaction its client stopped driving ends, and its
+ *   locks with it;
+ * - TCP keepalive: a connection whose peer vanished is found dead.
+ */
+export function postgresPoolSettings(timeoutMs: number): pg.PoolConfig {
+  return {
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    statement_timeout: timeoutMs,
+    idle_in_transaction_session_timeout: timeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+  }
 }
 
 export function createDatabase(config: DatabaseConfig, options: CreateDatabaseOptions = {}): Database {
-  return config.kind === 'sqlite' ? createSqlite(config.path) : createPostgres(config.url, options)
+  if (config.kind === 'sqlite') return createSqlite(config.path)
+  const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...config.timeouts, ...options.timeouts }
+  return createPostgres(config.url, options, timeouts)
 }
 
 /** A statement of `connection`, prepared at its first use; `$n` placeholders as PreparedQuery says. */
@@ -143,8 +186,13 @@ function createSqlite(path: string): Database {
     inProcess: true,
     prepare: (sql) => prepareSqlite(() => raw, sql),
     writer: { serial: true, run: (fn) => exclusive(() => fn(raw)) },
-    acquireWriterLock: async () => ({ lost: new AbortController().signal, release: async () => {} }),
+    acquireWriterLock: async () => ({
+      lost: new AbortController().signal,
+      writer: { serial: true, run: (fn) => exclusive(() => fn(raw)) },
+      release: async () => {},
+    }),
     migrationSchema: undefined,
+    migrationDb: db,
     committed: {
       prepare: (sql) => prepareSqlite(inMemory ? () => raw : readerConnection, sql),
       commitVersion: probe && (() => probe.version()),
@@ -158,19 +206,39 @@ function createSqlite(path: string): Database {
   }
 }
 
-function createPostgres(url: string, options: CreateDatabaseOptions): Database {
+function createPostgres(url: string, options: CreateDatabaseOptions, timeouts: DatabaseTimeouts): Database {
   const schema = options.schema ?? null
-  const pool = new pg.Pool({
+  const connection: pg.PoolConfig = {
     connectionString: url,
-    max: options.poolSize ?? 10,
     ...(schema ? { options: `-c search_path=${quoteIdent(schema)}` } : {}),
+  }
+  const pool = new pg.Pool({
+    ...connection,
+    ...postgresPoolSettings(timeouts.timeoutMs),
+    max: options.poolSize ?? 10,
   })
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
+  // Migrations may rewrite large tables: one connection of their own, opened at their first use,
+  // waits as long as the indexer's batches may.
+  const migrationDb = new Kysely<Schema>({
+    dialect: new PostgresDialect({
+      pool: async () => {
+        const migrations = new pg.Pool({
+          ...connection,
+          ...postgresPoolSettings(timeouts.writeTimeoutMs),
+          max: 1,
+        })
+        migrations.on('error', () => {})
+        return migrations
+      },
+    }),
+  })
   return {
     kind: 'postgres',
     db,
+    migrationDb,
     pool,
     schema,
     inProcess: false,
@@ -186,11 +254,20 @@ function createPostgres(url: string, options: CreateDatabaseOptions): Database {
         }
       },
     },
-    acquireWriterLock: (signal, onWait) => acquireAdvisoryLock(pool, signal, onWait),
+    acquireWriterLock: (signal, onWait) =>
+      acquireAdvisoryLock(
+        { ...connection, ...postgresPoolSettings(timeouts.timeoutMs) },
+        timeouts,
+        signal,
+        onWait,
+      ),
     migrationSchema: schema ?? undefined,
     // A statement outside a transaction reads committed data; nothing tells of commits cheaply.
     committed: { prepare: (sql, name) => preparePostgres(pool, sql, name), commitVersion: null },
-    close: () => db.destroy(),
+    async close() {
+      await db.destroy()
+      await migrationDb.destroy()
+    },
   }
 }
 
@@ -203,24 +280,43 @@ function preparePostgres(pool: pg.Pool, sql: string, name: string): PreparedQuer
   }
 }
 
+/** Ends a connection at once, failing what waits on it: `end()` waits for a server that may not answer. */
+function destroyConnection(client: pg.Client): void {
+  client.connection.stream.destroy()
+}
+
 /**
  * A session advisory lock on a dedicated connection: a second indexer waits here as a hot standby
- * and takes over when the first one's connection ends. The key includes the schema, so separate
+ * and takes over when the first one's session ends. The key includes the schema, so separate
  * schemas in one database index independently.
+ *
+ * Fencing: the holder's batch transactions run on this same connection (the lock's `writer`). The
+ * server releases a session lock only when the session ends, and ending a session rolls back its
+ * open transaction, so a batch can commit only while its session holds the lock: once the lock's
+ * connection is lost (a restart, a failover, pg_terminate_backend, a reaper), nothing this process
+ * still has in flight can commit, and a standby that took the lock over is the only writer. A batch
+ * with no answer within the write bound, or failing on the connection, ends the connection and
+ * aborts `lost`: this process then re-acquires the lock before it writes again.
  */
 async function acquireAdvisoryLock(
-  pool: pg.Pool,
+  settings: pg.ClientConfig,
+  timeouts: DatabaseTimeouts,
   signal?: AbortSignal,
   onWait?: () => void,
 ): Promise<WriterLock> {
   const lost = new AbortController()
-  const client = new pg.Client(pool.options)
-  client.on('error', (error) => lost.abort(error))
-  client.on('end', () => lost.abort(new Error('indexer lock connection ended')))
+  // No statement bound while waiting: a standby blocks in pg_advisory_lock while the holder holds it.
+  const client = new pg.Client({ ...settings, query_timeout: undefined, statement_timeout: undefined })
+  const lose = (reason: unknown) => {
+    if (!lost.signal.aborted) lost.abort(reason)
+    destroyConnection(client)
+  }
+  client.on('error', (error) => lose(error))
+  client.on('end', () => lose(new Error('indexer lock connection ended')))
   await client.connect()
   const key = "hashtext('strata-indexer:' || current_schema())"
   // Ending the connection is the one way to interrupt a blocking pg_advisory_lock.
-  const onAbort = () => void client.end().catch(() => {})
+  const onAbort = () => destroyConnection(client)
   signal?.addEventListener('abort', onAbort, { once: true })
   try {
     const tried = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${key}) AS locked`)
@@ -229,17 +325,58 @@ async function acquireAdvisoryLock(
       // Blocks until the holder's session ends, so a standby takes over at once.
       await client.query(`SELECT pg_advisory_lock(${key})`)
     }
+    // From now on the connection carries batches: the server bounds them as the client does, and
+    // probes the client's side, so a holder that vanished (a partition) frees the lock in about
+    // 25 s instead of the system's two hours.
+    const bound = timeouts.writeTimeoutMs
+    await client.query(
+      `SET statement_timeout = ${bound}; SET idle_in_transaction_session_timeout = ${bound};
+       SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 3`,
+    )
   } catch (error) {
-    await client.end().catch(() => {})
+    client.removeAllListeners('end')
+    destroyConnection(client)
     throw signal?.aborted ? signal.reason : error
   } finally {
     signal?.removeEventListener('abort', onAbort)
   }
+  let queue: Promise<unknown> = Promise.resolve()
+  const write = async <T>(fn: (connection: pg.ClientBase) => Promise<T>): Promise<T> => {
+    if (lost.signal.aborted) throw new Error('lost the indexer lock', { cause: lost.signal.reason })
+    const timer = setTimeout(
+      () => lose(new Error(`an indexer batch had no answer within ${timeouts.writeTimeoutMs} ms`)),
+      timeouts.writeTimeoutMs,
+    )
+    try {
+      return await fn(client)
+    } catch (error) {
+      // The connection failed under the batch: the session, and the lock with it, may be gone.
+      if (isStoreUnavailable(error)) lose(error)
+      throw error
+    } finally {
+      clearTimeout(timer)
+    }
+  }
   return {
     lost: lost.signal,
+    writer: {
+      serial: false,
+      run<T>(fn: (connection: pg.ClientBase) => Promise<T>): Promise<T> {
+        // One transaction at a time on the one connection.
+        const result = queue.then(() => write(fn))
+        queue = result.catch(() => {})
+        return result
+      },
+    },
     release: async () => {
       client.removeAllListeners('end')
-      await client.end().catch(() => {})
+      client.removeAllListeners('error')
+      client.on('error', () => {})
+      await Promise.race([
+        client.end().catch(() => {}),
+        new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+      ])
+      destroyConnection(client)
     },
   }
 }
@@ -259,6 +396,9 @@ const PG_UNAVAILABLE_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
+  // A bound of postgresPoolSettings ran out: statement_timeout, idle_in_transaction_session_timeout.
+  '57014',
+  '25P03',
 ])
 
 // SQLite primary result codes meaning the file cannot be used: BUSY, LOCKED, IOERR, CORRUPT,
@@ -283,7 +423,7 @@ export function isStoreUnavailable(error: unknown): boolean {
   }
   if (
     typeof message === 'string' &&
-    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|database is not open/.test(
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout|is not queryable|database is not open/.test(
       message,
     )
   ) {

@@ -2,7 +2,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type pg from 'pg'
 import { checkNextLedger } from '../chain/ledger-continuity.ts'
 import { type ActivityRows, writeActivityPostgres, writeActivitySqlite } from './activities.ts'
-import type { Database, PreparedQuery } from './db.ts'
+import type { BatchWriter, Database, PreparedQuery } from './db.ts'
 import type { ContractStateTable, LedgersTable, PricesTable, SnapshotsTable } from './schema.ts'
 
 export type ContractStateRow = ContractStateTable
@@ -140,9 +140,16 @@ export async function getLedgerHash(database: Database, sequence: number): Promi
   return row?.hash ?? null
 }
 
-/** Writes a batch and its checkpoint in one transaction: all of it lands, or none of it. */
-export async function writeLedgerBatch(database: Database, batch: LedgerBatch): Promise<void> {
-  const writer = database.writer
+/**
+ * Writes a batch and its checkpoint in one transaction: all of it lands, or none of it. The indexer
+ * passes its lock's writer (`WriterLock.writer`), so on PostgreSQL a batch commits only while the
+ * lock is held.
+ */
+export async function writeLedgerBatch(
+  database: Database,
+  batch: LedgerBatch,
+  writer: BatchWriter = database.writer,
+): Promise<void> {
   if (writer.serial) await writer.run((raw) => writeSqliteBatch(raw, batch))
   else await writer.run((client) => writePostgresBatch(client, batch))
 }
@@ -224,7 +231,7 @@ function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
 }
 
 /** One statement per table: the rows travel as parallel arrays and `unnest` turns them back into rows. */
-async function writePostgresBatch(client: pg.PoolClient, batch: LedgerBatch): Promise<void> {
+async function writePostgresBatch(client: pg.ClientBase, batch: LedgerBatch): Promise<void> {
   await client.query('BEGIN')
   try {
     const result = await client.query<{ last_ledger: number }>(

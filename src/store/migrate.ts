@@ -50,7 +50,7 @@ async function migrate(
   // database would otherwise find another schema's migration tables and skip creating its own.
   const migrationTableSchema = database.migrationSchema
   const migrator = new Migrator({
-    db: database.db,
+    db: database.migrationDb,
     provider,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   })

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMetricsServer } from '../../src/api/metrics.ts'
+import { createApiMetrics, startMetricsServer } from '../../src/api/metrics.ts'
 import { createTestApp, seedCheckpoint, type TestApp } from '../support/app.ts'
 
 describe('Prometheus metrics', () => {
@@ -64,5 +64,53 @@ describe('Prometheus metrics', () => {
     } finally {
       server.close()
     }
+  })
+
+  it('reports the database up, with the indexer gauges, when it answers', async () => {
+    // The checkpoint the first test seeded.
+    const text = await t.ctx.metrics.registry.metrics()
+    expect(text).toMatch(/^strata_database_up 1$/m)
+    expect(text).toMatch(/^strata_indexer_last_ledger 777$/m)
+  })
+
+  it('still answers when the database fails or hangs: database down, its gauges left out', async () => {
+    const failing = createApiMetrics(
+      () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+      () => 100,
+    )
+    const hanging = createApiMetrics(
+      () => new Promise(() => {}),
+      () => 100,
+      50,
+    )
+    for (const metrics of [failing, hanging]) {
+      const server = await startMetricsServer(metrics, 0, '127.0.0.1')
+      try {
+        const { port } = server.address() as AddressInfo
+        const response = await fetch(`http://127.0.0.1:${port}/metrics`)
+        expect(response.status).toBe(200)
+        const text = await response.text()
+        expect(text).toMatch(/^strata_database_up 0$/m)
+        expect(text).not.toMatch(/^strata_indexer_last_ledger /m)
+        expect(text).not.toMatch(/^strata_indexer_data_staleness_seconds /m)
+        expect(text).toContain('strata_process_cpu_user_seconds_total')
+      } finally {
+        server.close()
+      }
+    }
+  })
+
+  it('reads the store once per scrape for all its gauges', async () => {
+    let reads = 0
+    const metrics = createApiMetrics(
+      async () => {
+        reads++
+        return { lastIndexedLedger: 5, firstIndexedLedger: 1, lastCloseTime: 90 }
+      },
+      () => 100,
+    )
+    const text = await metrics.registry.metrics()
+    expect(reads).toBe(1)
+    expect(text).toMatch(/^strata_indexer_data_staleness_seconds 10$/m)
   })
 })

@@ -30,7 +30,8 @@ the described network, and a store keeps the one network it was first filled fro
 --datalake names a ledger data lake (SEP-54, as Galexie writes it: a directory or an http(s) URL):
 ledgers older than the RPC's oldest are read from it, so --from-ledger can reach back before the
 RPC's window (to a contract's first ledger); ingestion then hands over to the RPC without a gap.
-On PostgreSQL a second indexer waits as a hot standby until the first one stops.
+On PostgreSQL a second indexer waits as a hot standby until the first one stops. An indexer whose
+lock connection is lost (a database restart, a failover) takes the lock again and resumes.
 
 It prints the network, the watched contracts and the range it ingests, then its progress: on a
 terminal a bar over that range with the current rate and the time left, otherwise a log record
