@@ -21,7 +21,7 @@ import { handleError, sendError } from './error-handler.ts'
 import { addMinLedger } from './min-ledger.ts'
 import { buildOpenApiOptions } from './openapi.ts'
 import { requireAddress } from './params.ts'
-import { renderReferencePage } from './reference-page.ts'
+import { REFERENCE_PAGE_CSP, renderReferencePage } from './reference-page.ts'
 import type { Caller, RouteAuth } from './request-context.ts'
 import { registerActivityRoutes } from './routes/activities.ts'
 import { registerAllPositionsRoute } from './routes/all-positions.ts'
@@ -77,10 +77,41 @@ function createFastify(ctx: AppContext): App {
           ? new AppError('uri_too_long', 'a path segment is longer than the router accepts')
           : new AppError('invalid_request', 'the URL is malformed (an invalid percent-escape?)')
       reply.header('x-request-id', request.id)
+      // The router's refusals run no hook: the header every answer carries is set here too.
+      reply.header('x-content-type-options', 'nosniff')
       sendError(refusal, request, reply)
       logRequest(request, reply)
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
+}
+
+/** The headers of a response carrying a secret: no cache, shared or private, may keep it. */
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
+
+/**
+ * The headers of an HTML page: no script, no plugin, no frame, no external origin, no referrer.
+ * A route sending HTML sets its own `content-security-policy` when it needs more (the reference
+ * page's inline style); every other HTML answer gets the strictest.
+ */
+const HTML_HEADERS = {
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+}
+const STRICT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+/** Response fields that carry a secret: a route answering one must declare `credentials: true`. */
+const SECRET_FIELDS = new Set(['key', 'api_key', 'access_token', 'refresh_token', 'secret'])
+
+/** Whether a response schema (through nested objects, arrays and unions) has a secret field. */
+function carriesSecret(schema: unknown): boolean {
+  if (schema === null || typeof schema !== 'object') return false
+  const { properties, items, anyOf, oneOf } = schema as Record<string, unknown>
+  if (properties && typeof properties === 'object') {
+    for (const [name, field] of Object.entries(properties)) {
+      if (SECRET_FIELDS.has(name) || carriesSecret(field)) return true
+    }
+  }
+  return [items, ...((anyOf as unknown[]) ?? []), ...((oneOf as unknown[]) ?? [])].some(carriesSecret)
 }
 
 /** The `slug` string format: the one slug rule of `src/org/slug.ts`, also used by the CLI. */
@@ -202,6 +233,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       throw new Error(`route ${route.method} ${route.url} declares no auth`)
     }
     route.schema ??= {}
+    // A response with a secret in it must not be kept by any cache: the route says so once in its
+    // config, and one that forgets fails at start-up.
+    const responseSchemas = Object.values((route.schema.response ?? {}) as Record<string, unknown>)
+    if (responseSchemas.some(carriesSecret) && route.config.credentials !== true) {
+      throw new Error(
+        `route ${route.method} ${route.url} answers a secret but does not declare credentials: true`,
+      )
+    }
     if (route.config.auth === 'api_key') addMinLedger(route, ctx)
     const query = route.schema.querystring as Record<string, unknown> | undefined
     route.schema.querystring = query
@@ -264,6 +303,19 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     })
   }
 
+  // The headers every answer carries, whoever sent it (a route, the error handler, the 404 handler):
+  // never sniff a type; never cache a credential; an HTML page runs nothing and is framed nowhere.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-content-type-options', 'nosniff')
+    if (request.routeOptions.config?.credentials === true) reply.headers(NO_STORE)
+    const type = reply.getHeader('content-type')
+    if (typeof type === 'string' && type.startsWith('text/html')) {
+      reply.headers(HTML_HEADERS)
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', STRICT_CSP)
+    }
+    done(null, payload)
+  })
+
   // A callback hook: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
     const elapsedMs = reply.elapsedTime
@@ -311,7 +363,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   let referencePage: string | null = null
   app.get('/v1/docs', { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) => {
     referencePage ??= renderReferencePage(app.swagger() as Parameters<typeof renderReferencePage>[0])
-    return reply.type('text/html; charset=utf-8').send(referencePage)
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', REFERENCE_PAGE_CSP)
+      .send(referencePage)
   })
 
   // The address `serve` prints, opened in a browser, leads to the reference page.

@@ -38,7 +38,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/org/api-keys',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', credentials: true },
       schema: {
         summary: 'Create an organization and an API key',
         description:
@@ -166,7 +166,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/org/api-keys/:id/rotate',
     {
-      config: { auth: 'bearer' },
+      config: { auth: 'bearer', credentials: true },
       schema: {
         summary: 'Rotate an API key',
         description:

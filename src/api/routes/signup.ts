@@ -28,7 +28,7 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/auth/signup',
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', credentials: true },
       schema: {
         summary: 'Sign up organization',
         description:
