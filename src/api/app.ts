@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import formatsPlugin from 'ajv-formats'
@@ -12,11 +14,12 @@ import { type Awaitable, andThen } from '../awaitable.ts'
 import type { TrustProxy } from '../config.ts'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
-import { writeRequestLine } from '../logger.ts'
+import { redactUrl, writeRequestLine } from '../logger.ts'
 import { slugProblem } from '../org/slug.ts'
 import type { RequestView } from '../store/request-state.ts'
 import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
+import { clientAddressOf, limitConnectionsPerClient } from './connection-limit.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { addMinLedger } from './min-ledger.ts'
 import { buildOpenApiOptions } from './openapi.ts'
@@ -42,12 +45,28 @@ export type { App }
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 
+/**
+ * How often the HTTP server looks for requests over their time (Node's default is 30 s, which
+ * would let a stalled request live up to 30 s past STRATA_REQUEST_TIMEOUT_MS).
+ */
+const CONNECTION_CHECK_MS = 1000
+
 function createFastify(ctx: AppContext): App {
+  const { requestTimeoutMs } = ctx.config
   return Fastify({
     loggerInstance: ctx.logger,
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimitBytes,
+    // A request's headers and body must arrive within the bound, or the connection is answered 408
+    // and closed (see `answerClientErrors`): a client trickling a body cannot hold a connection
+    // forever. An idle keep-alive connection closes after Fastify's 72 s (above the 60 s idle
+    // timeout of common load balancers, so they never reuse a connection the server just closed).
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(CONNECTION_CHECK_MS, requestTimeoutMs),
+    },
     // Which proxies' x-forwarded-for names the client: request.ip feeds the throttles and the audit log.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
@@ -83,6 +102,51 @@ function createFastify(ctx: AppContext): App {
       logRequest(request, reply)
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
+}
+
+/** A socket as Node's HTTP server keeps it: the response it is writing, if any. */
+interface HttpSocket extends Socket {
+  _httpMessage?: (ServerResponse & { req?: IncomingMessage }) | null
+}
+
+/**
+ * The HTTP server's own refusals, before any route runs. A request whose headers and body did not
+ * arrive within STRATA_REQUEST_TIMEOUT_MS is answered `408 request_timeout` in the error envelope
+ * (unless part of an answer was already written) and its connection closed, with one log line;
+ * every other client error (malformed HTTP, headers too large) is left to Fastify's own handler.
+ */
+function answerClientErrors(app: App, ctx: AppContext): void {
+  const server = app.server
+  const fastifyHandlers = server.listeners('clientError') as Array<(error: Error, socket: Socket) => void>
+  server.removeAllListeners('clientError')
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: HttpSocket) => {
+    if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+      for (const handler of fastifyHandlers) handler.call(server, error, socket)
+      return
+    }
+    const inFlight = socket._httpMessage?.req
+    ctx.logger.warn(
+      {
+        client: clientAddressOf(socket),
+        ...(inFlight ? { method: inFlight.method, url: redactUrl(inFlight.url ?? '') } : {}),
+        timeout_ms: ctx.config.requestTimeoutMs,
+      },
+      inFlight
+        ? 'request timed out: its body did not arrive in time; connection closed'
+        : 'request timed out: its headers did not arrive in time; connection closed',
+    )
+    if (socket.writable && socket._httpMessage?.headersSent !== true) {
+      const message = `the request did not arrive within ${ctx.config.requestTimeoutMs} ms`
+      const body = JSON.stringify({
+        error: { code: 'request_timeout', message },
+        meta: { request_id: randomUUID(), response_time_ms: ctx.config.requestTimeoutMs },
+      })
+      socket.write(
+        `HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+      )
+    }
+    socket.destroy()
+  })
 }
 
 /** The headers of a response carrying a secret: no cache, shared or private, may keep it. */
@@ -195,6 +259,8 @@ type AjvPlugins = NonNullable<NonNullable<FastifyServerOptions['ajv']>['plugins'
 /** Assembles the HTTP application. It never listens: `serve` does. */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx)
+  answerClientErrors(app, ctx)
+  limitConnectionsPerClient(app.server, ctx.config.maxConnectionsPerClient, ctx.logger)
 
   app.decorateRequest<Caller | null>('caller', null)
   app.decorateRequest<RequestView | null>('view', null)
