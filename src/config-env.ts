@@ -135,6 +135,13 @@ export const ENV_VARS = defineEnv({
     meaning:
       "connections one client address may hold open at once; more are answered `429 rate_limited` and closed. Behind a load balancer every connection is the balancer's: raise it or set `0` (off)",
   },
+  STRATA_SHUTDOWN_TIMEOUT_MS: {
+    default: '10000',
+    min: 0,
+    max: 600_000,
+    meaning:
+      'on SIGTERM or SIGINT, how long `strata serve` waits for the requests in flight to be answered before it exits anyway, in milliseconds',
+  },
   LAST_USED_FLUSH_MS: {
     default: '1000',
     min: 10,

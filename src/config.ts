@@ -62,6 +62,8 @@ export interface Config {
   requestTimeoutMs: number
   /** Connections one client address may hold open at once; 0: no limit. */
   maxConnectionsPerClient: number
+  /** How long a signalled `serve` waits for the requests in flight before it exits anyway. */
+  shutdownTimeoutMs: number
   /** Health says `indexer_behind` when the checkpoint's ledger closed longer ago; 0: not checked. */
   maxIndexerLagS: number
   jwtIssuer: string
@@ -167,6 +169,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     bodyLimitBytes: int('BODY_LIMIT_BYTES'),
     requestTimeoutMs: int('STRATA_REQUEST_TIMEOUT_MS'),
     maxConnectionsPerClient: int('STRATA_MAX_CONNECTIONS_PER_CLIENT'),
+    shutdownTimeoutMs: int('STRATA_SHUTDOWN_TIMEOUT_MS'),
     maxIndexerLagS: int('STRATA_MAX_INDEXER_LAG_S'),
     jwtIssuer: text('STRATA_JWT_ISSUER'),
     jwtAudience: text('STRATA_JWT_AUDIENCE'),

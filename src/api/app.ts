@@ -67,6 +67,11 @@ function createFastify(ctx: AppContext): App {
       headersTimeout: requestTimeoutMs,
       connectionsCheckingInterval: Math.min(CONNECTION_CHECK_MS, requestTimeoutMs),
     },
+    // On close (SIGTERM), a request that arrives on a connection already open is answered as usual
+    // with `connection: close` rather than 503: the server stops accepting connections and closes
+    // the idle ones, and every request it has received is answered (see docs/operations.md).
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
     // Which proxies' x-forwarded-for names the client: request.ip feeds the throttles and the audit log.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
@@ -256,9 +261,25 @@ function pathPattern(url: string): RegExp {
 
 type AjvPlugins = NonNullable<NonNullable<FastifyServerOptions['ajv']>['plugins']>
 
+/** How each built app starts draining (see `startDraining`). */
+const drainers = new WeakMap<App, () => void>()
+
+/**
+ * From now on every answer of `app` carries `connection: close`, so each keep-alive connection
+ * closes once its request in flight is answered instead of waiting for another; the first step
+ * of a graceful stop (src/server.ts), before the app closes the connections left idle.
+ */
+export function startDraining(app: App): void {
+  drainers.get(app)?.()
+}
+
 /** Assembles the HTTP application. It never listens: `serve` does. */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx)
+  let draining = false
+  drainers.set(app, () => {
+    draining = true
+  })
   answerClientErrors(app, ctx)
   limitConnectionsPerClient(app.server, ctx.config.maxConnectionsPerClient, ctx.logger)
 
@@ -373,6 +394,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   // never sniff a type; never cache a credential; an HTML page runs nothing and is framed nowhere.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff')
+    if (draining) reply.header('connection', 'close')
     if (request.routeOptions.config?.credentials === true) reply.headers(NO_STORE)
     const type = reply.getHeader('content-type')
     if (typeof type === 'string' && type.startsWith('text/html')) {

@@ -3,15 +3,17 @@ import { ConfigError, loadConfig } from '../../src/config.ts'
 import { createTestApp } from '../support/app.ts'
 
 describe('request time and connection bounds', () => {
-  it('default to 30 s for a whole request and 128 connections per client', () => {
+  it('default to 30 s for a whole request, 128 connections per client and 10 s to stop', () => {
     const config = loadConfig({})
     expect(config.requestTimeoutMs).toBe(30_000)
     expect(config.maxConnectionsPerClient).toBe(128)
+    expect(config.shutdownTimeoutMs).toBe(10_000)
     const set = loadConfig({
       STRATA_REQUEST_TIMEOUT_MS: '2000',
       STRATA_MAX_CONNECTIONS_PER_CLIENT: '0',
+      STRATA_SHUTDOWN_TIMEOUT_MS: '500',
     })
-    expect([set.requestTimeoutMs, set.maxConnectionsPerClient]).toEqual([2000, 0])
+    expect([set.requestTimeoutMs, set.maxConnectionsPerClient, set.shutdownTimeoutMs]).toEqual([2000, 0, 500])
   })
 
   it('refuses a request bound that would cut every request, and values that are not whole numbers', () => {
@@ -20,15 +22,17 @@ describe('request time and connection bounds', () => {
       loadConfig({
         STRATA_REQUEST_TIMEOUT_MS: '0',
         STRATA_MAX_CONNECTIONS_PER_CLIENT: '-1',
+        STRATA_SHUTDOWN_TIMEOUT_MS: 'soon',
       })
     } catch (e) {
       error = e
     }
     expect(error).toBeInstanceOf(ConfigError)
     const problems = (error as ConfigError).problems
-    expect(problems).toHaveLength(2)
+    expect(problems).toHaveLength(3)
     expect(problems.join('\n')).toContain('STRATA_REQUEST_TIMEOUT_MS must be between 1000 and 600000, got 0')
     expect(problems.join('\n')).toContain('STRATA_MAX_CONNECTIONS_PER_CLIENT must be a whole number')
+    expect(problems.join('\n')).toContain('STRATA_SHUTDOWN_TIMEOUT_MS must be a whole number')
   })
 
   it('the HTTP server takes the request bound for headers and body, and checks it every second', async () => {
