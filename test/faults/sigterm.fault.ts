@@ -88,8 +88,9 @@ describe('SIGTERM under load', () => {
       })()
       await new Promise((resolve) => setTimeout(resolve, 100))
 
+      // `close`: the process has exited and everything it wrote has been read.
       const exited = new Promise<number | null>((resolve) =>
-        server.child.once('exit', (code) => resolve(code)),
+        server.child.once('close', (code) => resolve(code)),
       )
       const signalAt = Date.now()
       signalled = true
@@ -137,7 +138,7 @@ describe('SIGTERM under load', () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     try {
       const exited = new Promise<number | null>((resolve) =>
-        server.child.once('exit', (code) => resolve(code)),
+        server.child.once('close', (code) => resolve(code)),
       )
       const signalAt = Date.now()
       server.child.kill('SIGTERM')

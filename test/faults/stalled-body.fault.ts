@@ -56,6 +56,22 @@ function get(port: number, path: string, localAddress: string): Promise<{ status
   })
 }
 
+/**
+ * The server's log lines containing `text`, once there are `count` of them (or after 5 s): the
+ * lines reach this process through a pipe, possibly after the socket they are about has closed.
+ */
+async function logLines(server: ServerProcess, text: string, count: number): Promise<string[]> {
+  const lines = () =>
+    server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(text))
+  for (let i = 0; i < 100 && lines().length < count; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return lines()
+}
+
 const STALLED_LOGIN =
   'POST /v1/auth/login HTTP/1.1\r\nHost: strata\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"email":'
 
@@ -99,10 +115,7 @@ describe('a stalled request body and too many connections from one client', () =
       })
     }
     // One log line per request cut, saying why.
-    const cuts = server
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('request timed out'))
+    const cuts = await logLines(server, 'request timed out', stalled.length)
     expect(cuts).toHaveLength(stalled.length)
     expect(JSON.parse(cuts[0] as string)).toMatchObject({
       level: 40,
@@ -114,8 +127,15 @@ describe('a stalled request body and too many connections from one client', () =
   })
 
   it('refuses connections past the per-client limit with a 429, serves other addresses, and serves again once they close', async () => {
-    // Connections that send nothing yet: each holds one of the client's share.
-    const held = await Promise.all(Array.from({ length: LIMIT }, () => openRaw(port, '')))
+    // Keep-alive connections, each answered once and then idle (so no request bound applies to
+    // them): each holds one of the client's share.
+    const held = await Promise.all(
+      Array.from({ length: LIMIT }, () => openRaw(port, 'GET /v1/health HTTP/1.1\r\nHost: strata\r\n\r\n')),
+    )
+    for (let i = 0; i < 100 && !held.every((h) => h.received().includes('\r\n\r\n{')); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect(held.map((h) => h.received().split('\r\n')[0])).toEqual(Array(LIMIT).fill('HTTP/1.1 200 OK'))
 
     const refused = await get(port, '/v1/health', '127.0.0.1')
     expect(refused.status).toBe(429)
@@ -133,10 +153,7 @@ describe('a stalled request body and too many connections from one client', () =
       again = await get(port, '/v1/health', '127.0.0.1')
     }
     expect(again.status).toBe(200)
-    const warnings = server
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('connections refused'))
+    const warnings = await logLines(server, 'connections refused', 1)
     expect(warnings).toHaveLength(1)
     expect(JSON.parse(warnings[0] as string)).toMatchObject({ level: 40, client: '127.0.0.1', limit: LIMIT })
   })
