@@ -130,16 +130,20 @@ function answerClientErrors(app: App, ctx: AppContext): void {
       return
     }
     const inFlight = socket._httpMessage?.req
-    ctx.logger.warn(
-      {
-        client: clientAddressOf(socket),
-        ...(inFlight ? { method: inFlight.method, url: redactUrl(inFlight.url ?? '') } : {}),
-        timeout_ms: ctx.config.requestTimeoutMs,
-      },
-      inFlight
-        ? 'request timed out: its body did not arrive in time; connection closed'
-        : 'request timed out: its headers did not arrive in time; connection closed',
-    )
+    const fields = {
+      client: clientAddressOf(socket),
+      ...(inFlight ? { method: inFlight.method, url: redactUrl(inFlight.url ?? '') } : {}),
+      timeout_ms: ctx.config.requestTimeoutMs,
+    }
+    if (inFlight) {
+      ctx.logger.warn(fields, 'request timed out: its body did not arrive in time; connection closed')
+    } else if (socket.bytesRead > 0) {
+      ctx.logger.warn(fields, 'request timed out: its headers did not arrive in time; connection closed')
+    } else {
+      // A connection opened and never used (a browser's preconnect, a health probe's TCP check):
+      // closed like the others, but it cut no request.
+      ctx.logger.debug(fields, 'connection closed: no request arrived in time')
+    }
     if (socket.writable && socket._httpMessage?.headersSent !== true) {
       const message = `the request did not arrive within ${ctx.config.requestTimeoutMs} ms`
       const body = JSON.stringify({
