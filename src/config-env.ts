@@ -170,6 +170,27 @@ export const ENV_VARS = defineEnv({
     max: 16 * 1024 * 1024,
     meaning: 'largest request body; larger is `413 payload_too_large`',
   },
+  STRATA_REQUEST_TIMEOUT_MS: {
+    default: '30000',
+    min: 1000,
+    max: 600_000,
+    meaning:
+      'time a client has to send a whole request (headers and body) on a connection, in milliseconds; a request still arriving then is answered `408 request_timeout` and its connection closed',
+  },
+  STRATA_MAX_CONNECTIONS_PER_CLIENT: {
+    default: '128',
+    min: 0,
+    max: 1_000_000,
+    meaning:
+      "connections one client address may hold open at once; more are answered `429 rate_limited` and closed. Behind a load balancer every connection is the balancer's: raise it or set `0` (off)",
+  },
+  STRATA_SHUTDOWN_TIMEOUT_MS: {
+    default: '10000',
+    min: 0,
+    max: 600_000,
+    meaning:
+      'on SIGTERM or SIGINT, how long `strata serve` waits for the requests in flight to be answered before it exits anyway, in milliseconds',
+  },
   LAST_USED_FLUSH_MS: {
     default: '1000',
     min: 10,

@@ -80,6 +80,12 @@ export interface Config {
   /** Bytes of rendered activity items and pages kept in memory (0: no activity cache). */
   activityCacheBytes: number
   bodyLimitBytes: number
+  /** Time a client has to send a whole request (headers and body), in milliseconds. */
+  requestTimeoutMs: number
+  /** Connections one client address may hold open at once; 0: no limit. */
+  maxConnectionsPerClient: number
+  /** How long a signalled `serve` waits for the requests in flight before it exits anyway. */
+  shutdownTimeoutMs: number
   /** Health says `indexer_behind` when the checkpoint's ledger closed longer ago; 0: not checked. */
   maxIndexerLagS: number
   jwtIssuer: string
@@ -191,6 +197,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     lastUsedFlushMs: int('LAST_USED_FLUSH_MS'),
     activityCacheBytes: int('STRATA_ACTIVITY_CACHE_MB') * 1024 * 1024,
     bodyLimitBytes: int('BODY_LIMIT_BYTES'),
+    requestTimeoutMs: int('STRATA_REQUEST_TIMEOUT_MS'),
+    maxConnectionsPerClient: int('STRATA_MAX_CONNECTIONS_PER_CLIENT'),
+    shutdownTimeoutMs: int('STRATA_SHUTDOWN_TIMEOUT_MS'),
     maxIndexerLagS: int('STRATA_MAX_INDEXER_LAG_S'),
     jwtIssuer: text('STRATA_JWT_ISSUER'),
     jwtAudience: text('STRATA_JWT_AUDIENCE'),

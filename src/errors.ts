@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   ledger_not_indexed: 409,
+  request_timeout: 408,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
@@ -32,6 +33,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     'The resource exists already, or a request with the same `Idempotency-Key` is still running (retry after `Retry-After` seconds).',
   ledger_not_indexed:
     'The index has not reached `min_ledger` yet: the answer would be older than a state the client saw; retry after `Retry-After` seconds.',
+  request_timeout:
+    'The request (its headers and body) did not arrive within the time allowed; the connection is closed.',
   payload_too_large: 'The request body is larger than the limit.',
   uri_too_long: 'A path segment (such as the address) is longer than the router accepts.',
   unsupported_media_type: 'The request body is not application/json.',

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
-import { type App, buildApp } from './api/app.ts'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { type App, buildApp, startDraining } from './api/app.ts'
 import { startMetricsServer } from './api/metrics.ts'
 import type { Config } from './config.ts'
 import { type AppContext, createContext } from './context.ts'
@@ -13,7 +14,33 @@ export interface RunningServer {
   url: string
   /** The Prometheus endpoint, when METRICS_PORT is set. */
   metricsUrl: string | null
+  /**
+   * Stops gracefully: every request received is answered, then the listener and the context
+   * close (see `closeGracefully`). What it cannot finish is for the caller to bound.
+   */
   close(): Promise<void>
+}
+
+/**
+ * How long connections that were idle when the stop began stay open before they are closed. A
+ * request a client sent just before the signal may still sit unread in the connection's buffer
+ * (the event loop reads it a turn or a busy stretch later): closing the connection at once would
+ * reset it unanswered. Within this time it is read and answered like any other.
+ */
+const IDLE_GRACE_MS = 500
+
+/**
+ * The order of a graceful stop: answers start carrying `connection: close` (a keep-alive
+ * connection closes after the request it carries); after a short grace the listener stops
+ * accepting, the idle connections close, and the app waits for every request in flight to be
+ * answered; only then the context closes (Redis, the key-usage writer), before the caller stops
+ * the indexer and closes the database.
+ */
+async function closeGracefully(app: App, ctx: AppContext): Promise<void> {
+  startDraining(app)
+  await sleep(IDLE_GRACE_MS)
+  await app.close()
+  await ctx.close()
 }
 
 /** Builds the app on a migrated database and listens. */
@@ -43,8 +70,7 @@ export async function startServer(
       metricsUrl: metrics ? `http://${config.host}:${(metrics.address() as AddressInfo).port}/metrics` : null,
       async close() {
         metrics?.close()
-        await listening.close()
-        await ctx.close()
+        await closeGracefully(listening, ctx)
       },
     }
   } catch (error) {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import formatsPlugin from 'ajv-formats'
@@ -12,17 +14,18 @@ import { type Awaitable, andThen } from '../awaitable.ts'
 import type { TrustProxy } from '../config.ts'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
-import { writeRequestLine } from '../logger.ts'
+import { redactUrl, writeRequestLine } from '../logger.ts'
 import { slugProblem } from '../org/slug.ts'
 import type { RequestView } from '../store/request-state.ts'
 import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
+import { clientAddressOf, limitConnectionsPerClient } from './connection-limit.ts'
 import { handleError, sendError } from './error-handler.ts'
 import { registerIdempotency } from './idempotency.ts'
 import { addMinLedger } from './min-ledger.ts'
 import { buildOpenApiOptions } from './openapi.ts'
 import { requireAddress } from './params.ts'
-import { renderReferencePage } from './reference-page.ts'
+import { REFERENCE_PAGE_CSP, renderReferencePage } from './reference-page.ts'
 import type { Caller, RouteAuth } from './request-context.ts'
 import { registerActivityRoutes } from './routes/activities.ts'
 import { registerAllPositionsRoute } from './routes/all-positions.ts'
@@ -43,12 +46,33 @@ export type { App }
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 
+/**
+ * How often the HTTP server looks for requests over their time (Node's default is 30 s, which
+ * would let a stalled request live up to 30 s past STRATA_REQUEST_TIMEOUT_MS).
+ */
+const CONNECTION_CHECK_MS = 1000
+
 function createFastify(ctx: AppContext): App {
+  const { requestTimeoutMs } = ctx.config
   return Fastify({
     loggerInstance: ctx.logger,
     // One log line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimitBytes,
+    // A request's headers and body must arrive within the bound, or the connection is answered 408
+    // and closed (see `answerClientErrors`): a client trickling a body cannot hold a connection
+    // forever. An idle keep-alive connection closes after Fastify's 72 s (above the 60 s idle
+    // timeout of common load balancers, so they never reuse a connection the server just closed).
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(CONNECTION_CHECK_MS, requestTimeoutMs),
+    },
+    // On close (SIGTERM), a request that arrives on a connection already open is answered as usual
+    // with `connection: close` rather than 503: the server stops accepting connections and closes
+    // the idle ones, and every request it has received is answered (see docs/operations.md).
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
     // Which proxies' x-forwarded-for names the client: request.ip feeds the throttles and the audit log.
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     requestIdHeader: false,
@@ -78,10 +102,90 @@ function createFastify(ctx: AppContext): App {
           ? new AppError('uri_too_long', 'a path segment is longer than the router accepts')
           : new AppError('invalid_request', 'the URL is malformed (an invalid percent-escape?)')
       reply.header('x-request-id', request.id)
+      // The router's refusals run no hook: the header every answer carries is set here too.
+      reply.header('x-content-type-options', 'nosniff')
       sendError(refusal, request, reply)
       logRequest(request, reply)
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
+}
+
+/** A socket as Node's HTTP server keeps it: the response it is writing, if any. */
+interface HttpSocket extends Socket {
+  _httpMessage?: (ServerResponse & { req?: IncomingMessage }) | null
+}
+
+/**
+ * The HTTP server's own refusals, before any route runs. A request whose headers and body did not
+ * arrive within STRATA_REQUEST_TIMEOUT_MS is answered `408 request_timeout` in the error envelope
+ * (unless part of an answer was already written) and its connection closed, with one log line;
+ * every other client error (malformed HTTP, headers too large) is left to Fastify's own handler.
+ */
+function answerClientErrors(app: App, ctx: AppContext): void {
+  const server = app.server
+  const fastifyHandlers = server.listeners('clientError') as Array<(error: Error, socket: Socket) => void>
+  server.removeAllListeners('clientError')
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: HttpSocket) => {
+    if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+      for (const handler of fastifyHandlers) handler.call(server, error, socket)
+      return
+    }
+    const inFlight = socket._httpMessage?.req
+    const fields = {
+      client: clientAddressOf(socket),
+      ...(inFlight ? { method: inFlight.method, url: redactUrl(inFlight.url ?? '') } : {}),
+      timeout_ms: ctx.config.requestTimeoutMs,
+    }
+    if (inFlight) {
+      ctx.logger.warn(fields, 'request timed out: its body did not arrive in time; connection closed')
+    } else if (socket.bytesRead > 0) {
+      ctx.logger.warn(fields, 'request timed out: its headers did not arrive in time; connection closed')
+    } else {
+      // A connection opened and never used (a browser's preconnect, a health probe's TCP check):
+      // closed like the others, but it cut no request.
+      ctx.logger.debug(fields, 'connection closed: no request arrived in time')
+    }
+    if (socket.writable && socket._httpMessage?.headersSent !== true) {
+      const message = `the request did not arrive within ${ctx.config.requestTimeoutMs} ms`
+      const body = JSON.stringify({
+        error: { code: 'request_timeout', message },
+        meta: { request_id: randomUUID(), response_time_ms: ctx.config.requestTimeoutMs },
+      })
+      socket.write(
+        `HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+      )
+    }
+    socket.destroy()
+  })
+}
+
+/** The headers of a response carrying a secret: no cache, shared or private, may keep it. */
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
+
+/**
+ * The headers of an HTML page: no script, no plugin, no frame, no external origin, no referrer.
+ * A route sending HTML sets its own `content-security-policy` when it needs more (the reference
+ * page's inline style); every other HTML answer gets the strictest.
+ */
+const HTML_HEADERS = {
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+}
+const STRICT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+/** Response fields that carry a secret: a route answering one must declare `credentials: true`. */
+const SECRET_FIELDS = new Set(['key', 'api_key', 'access_token', 'refresh_token', 'secret'])
+
+/** Whether a response schema (through nested objects, arrays and unions) has a secret field. */
+function carriesSecret(schema: unknown): boolean {
+  if (schema === null || typeof schema !== 'object') return false
+  const { properties, items, anyOf, oneOf } = schema as Record<string, unknown>
+  if (properties && typeof properties === 'object') {
+    for (const [name, field] of Object.entries(properties)) {
+      if (SECRET_FIELDS.has(name) || carriesSecret(field)) return true
+    }
+  }
+  return [items, ...((anyOf as unknown[]) ?? []), ...((oneOf as unknown[]) ?? [])].some(carriesSecret)
 }
 
 /** The `slug` string format: the one slug rule of `src/org/slug.ts`, also used by the CLI. */
@@ -162,9 +266,27 @@ function pathPattern(url: string): RegExp {
 
 type AjvPlugins = NonNullable<NonNullable<FastifyServerOptions['ajv']>['plugins']>
 
+/** How each built app starts draining (see `startDraining`). */
+const drainers = new WeakMap<App, () => void>()
+
+/**
+ * From now on every answer of `app` carries `connection: close`, so each keep-alive connection
+ * closes once its request in flight is answered instead of waiting for another; the first step
+ * of a graceful stop (src/server.ts), before the app closes the connections left idle.
+ */
+export function startDraining(app: App): void {
+  drainers.get(app)?.()
+}
+
 /** Assembles the HTTP application. It never listens: `serve` does. */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app = createFastify(ctx)
+  let draining = false
+  drainers.set(app, () => {
+    draining = true
+  })
+  answerClientErrors(app, ctx)
+  limitConnectionsPerClient(app.server, ctx.config.maxConnectionsPerClient, ctx.logger)
 
   app.decorateRequest<Caller | null>('caller', null)
   app.decorateRequest<RequestView | null>('view', null)
@@ -203,6 +325,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       throw new Error(`route ${route.method} ${route.url} declares no auth`)
     }
     route.schema ??= {}
+    // A response with a secret in it must not be kept by any cache: the route says so once in its
+    // config, and one that forgets fails at start-up.
+    const responseSchemas = Object.values((route.schema.response ?? {}) as Record<string, unknown>)
+    if (responseSchemas.some(carriesSecret) && route.config.credentials !== true) {
+      throw new Error(
+        `route ${route.method} ${route.url} answers a secret but does not declare credentials: true`,
+      )
+    }
     if (route.config.auth === 'api_key') addMinLedger(route, ctx)
     const query = route.schema.querystring as Record<string, unknown> | undefined
     route.schema.querystring = query
@@ -265,6 +395,20 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     })
   }
 
+  // The headers every answer carries, whoever sent it (a route, the error handler, the 404 handler):
+  // never sniff a type; never cache a credential; an HTML page runs nothing and is framed nowhere.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-content-type-options', 'nosniff')
+    if (draining) reply.header('connection', 'close')
+    if (request.routeOptions.config?.credentials === true) reply.headers(NO_STORE)
+    const type = reply.getHeader('content-type')
+    if (typeof type === 'string' && type.startsWith('text/html')) {
+      reply.headers(HTML_HEADERS)
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', STRICT_CSP)
+    }
+    done(null, payload)
+  })
+
   // A callback hook: no promise per request.
   app.addHook('onResponse', (request, reply, done) => {
     const elapsedMs = reply.elapsedTime
@@ -313,7 +457,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   let referencePage: string | null = null
   app.get('/v1/docs', { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) => {
     referencePage ??= renderReferencePage(app.swagger() as Parameters<typeof renderReferencePage>[0])
-    return reply.type('text/html; charset=utf-8').send(referencePage)
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', REFERENCE_PAGE_CSP)
+      .send(referencePage)
   })
 
   // The address `serve` prints, opened in a browser, leads to the reference page.

@@ -2,7 +2,20 @@
  * A human API reference rendered on the server from the OpenAPI document: one self-contained
  * HTML page (no scripts, no external assets), so it always says what the running code does.
  */
+import { createHash } from 'node:crypto'
 import { AMOUNT_PATTERN } from '../protocols/kit/response-schema.ts'
+
+/** The page's one style sheet, inline (the page loads nothing). */
+const PAGE_STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+code{background:#f3f3f3;padding:0 .2em}section{border-top:1px solid #ddd;margin-top:1.5rem}
+.method{font-weight:bold;color:#0a5}table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
+pre{background:#f7f7f7;padding:.5rem;overflow:auto;font-size:13px}h4{margin:.8rem 0 .2rem}.response{margin-left:1rem}`
+
+/**
+ * The page's Content-Security-Policy: nothing may load or run but its own style sheet, named by
+ * its hash; no script at all, no frame around it, no form, no base URL.
+ */
+export const REFERENCE_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
 
 /** The subset of JSON Schema the route schemas use. */
 interface Schema {
@@ -214,10 +227,7 @@ export function renderReferencePage(doc: OpenApiDocument): string {
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(doc.info.title)} ${escapeHtml(doc.info.version)}</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-code{background:#f3f3f3;padding:0 .2em}section{border-top:1px solid #ddd;margin-top:1.5rem}
-.method{font-weight:bold;color:#0a5}table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
-pre{background:#f7f7f7;padding:.5rem;overflow:auto;font-size:13px}h4{margin:.8rem 0 .2rem}.response{margin-left:1rem}</style>
+<style>${PAGE_STYLE}</style>
 </head><body>
 <h1>${escapeHtml(doc.info.title)} <small>${escapeHtml(doc.info.version)}</small></h1>
 <p>${prose(doc.info.description)}</p>

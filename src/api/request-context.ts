@@ -32,5 +32,10 @@ declare module 'fastify' {
      * refuses it afterwards).
      */
     seek?: (request: FastifyRequest) => SnapshotSeek | null
+    /**
+     * The route answers a secret (an API key, an access or refresh token): its responses carry
+     * `cache-control: no-store`. A route whose response schema has such a field must say so.
+     */
+    credentials?: boolean
   }
 }

@@ -96,6 +96,7 @@ describe('bad input gets a clear 4xx, never a 500', () => {
       method_not_allowed: 405,
       conflict: 409,
       ledger_not_indexed: 409,
+      request_timeout: 408,
       payload_too_large: 413,
       uri_too_long: 414,
       unsupported_media_type: 415,

@@ -21,7 +21,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/auth/login',
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', credentials: true },
       schema: {
         summary: 'Log in',
         description: 'Exchanges an email and password for an access token and a refresh token.',
@@ -94,7 +94,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/auth/refresh',
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', credentials: true },
       schema: {
         summary: 'Refresh an access token',
         description: 'Exchanges a valid refresh token for a new access token without logging in again.',

@@ -38,7 +38,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/org/api-keys',
     {
-      config: { auth: 'admin', idempotent: true },
+      config: { auth: 'admin', idempotent: true, credentials: true },
       schema: {
         summary: 'Create an organization and an API key',
         description:
@@ -166,7 +166,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/org/api-keys/:id/rotate',
     {
-      config: { auth: 'bearer', idempotent: true },
+      config: { auth: 'bearer', idempotent: true, credentials: true },
       schema: {
         summary: 'Rotate an API key',
         description:

@@ -28,7 +28,7 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/auth/signup',
     {
-      config: { auth: 'none', idempotent: true },
+      config: { auth: 'none', idempotent: true, credentials: true },
       // Counted before anything costly: each signup runs argon2, and a request with an
       // Idempotency-Key writes its claim to the store (its retries count too).
       preHandler: async (request) => {

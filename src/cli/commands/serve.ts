@@ -62,9 +62,11 @@ ${envHelpText()}`,
     const started = createStarted()
     const portNames: Record<number, string> = {}
     let server: RunningServer
+    let shutdownTimeoutMs = 0
     const lines: string[] = []
     try {
       const config = loadConfig(process.env, overrides)
+      shutdownTimeoutMs = config.shutdownTimeoutMs
       if (config.metricsPort) portNames[config.metricsPort] = 'METRICS_PORT'
       if (config.port) portNames[config.port] = port !== undefined ? '--port' : 'PORT or --port'
       let databasePath: string | null = null
@@ -155,23 +157,47 @@ ${envHelpText()}`,
     // Set apart from the log lines around it: the listener's own line is written out first.
     await new Promise<void>((resolve) => server.app.log.flush(() => resolve()))
     process.stderr.write(`\n${lines.join('\n')}\n\nCtrl-C stops it.\n\n`)
-    await waitForShutdown(() => started.stopAll())
+    // Newest first (src/cli/startup.ts): the server answers what it has received, then the
+    // indexer stops, then the database closes.
+    await waitForShutdown(() => started.stopAll(), shutdownTimeoutMs)
     return 0
   },
 }
 
-/** Resolves after SIGINT/SIGTERM once `close` has finished; a second signal exits at once. */
-export function waitForShutdown(close: () => Promise<void>): Promise<void> {
+/**
+ * Resolves after SIGINT/SIGTERM once `close` has finished. A second signal exits at once, and so
+ * does a stop still unfinished after `timeoutMs` (STRATA_SHUTDOWN_TIMEOUT_MS; 0: no bound), with
+ * exit code 1 and a line saying so.
+ */
+export function waitForShutdown(close: () => Promise<void>, timeoutMs = 0): Promise<void> {
   return new Promise((resolve) => {
     let closing = false
-    const onSignal = () => {
+    const onSignal = (signal: NodeJS.Signals) => {
       if (closing) process.exit(1)
       closing = true
-      close().then(resolve, (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${(error as Error).message}\n`)
-        process.exitCode = 1
-        resolve()
-      })
+      process.stderr.write(`${signal}: stopping (answering the requests in flight first)\n`)
+      const bound =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              process.stderr.write(
+                `shutdown did not finish within ${timeoutMs} ms (STRATA_SHUTDOWN_TIMEOUT_MS); exiting anyway\n`,
+              )
+              process.exit(1)
+            }, timeoutMs)
+          : undefined
+      bound?.unref()
+      close().then(
+        () => {
+          clearTimeout(bound)
+          resolve()
+        },
+        (error: unknown) => {
+          clearTimeout(bound)
+          process.stderr.write(`shutdown failed: ${(error as Error).message}\n`)
+          process.exitCode = 1
+          resolve()
+        },
+      )
     }
     process.once('SIGINT', onSignal)
     process.once('SIGTERM', onSignal)
