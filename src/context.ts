@@ -73,7 +73,8 @@ export async function createContext(
     accessTtlS: config.accessTokenTtlS,
     refreshTtlS: config.refreshTokenTtlS,
   })
-  const keyUsage = createKeyUsageRecorder(database.db, logger, config.lastUsedFlushMs)
+  const health = options.health ?? createHealthBoard(() => clock.now())
+  const keyUsage = createKeyUsageRecorder(database.db, logger, config.lastUsedFlushMs, health)
   const reader = createPositionsReader(database)
   const adminToken = config.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`
   const metrics = createApiMetrics(
@@ -94,7 +95,7 @@ export async function createContext(
     keyUsage,
     reader,
     metrics,
-    health: options.health ?? createHealthBoard(() => clock.now()),
+    health,
     lookupApiKey: createApiKeyLookup(database),
     caches: createReadCaches({ config, database, reader, registry: metrics.registry }),
     quotaFor(plan) {

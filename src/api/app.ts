@@ -17,7 +17,7 @@ import { slugProblem } from '../org/slug.ts'
 import type { RequestView } from '../store/request-state.ts'
 import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
-import { handleError, sendError } from './error-handler.ts'
+import { createErrorHandler, sendError } from './error-handler.ts'
 import { addMinLedger } from './min-ledger.ts'
 import { buildOpenApiOptions } from './openapi.ts'
 import { requireAddress } from './params.ts'
@@ -277,7 +277,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     done()
   })
 
-  app.setErrorHandler(handleError)
+  app.setErrorHandler(createErrorHandler(ctx.health))
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/'
     const allowed = new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))

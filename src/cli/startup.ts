@@ -1,5 +1,6 @@
 import type { NetworkConfig } from '../chain/network.ts'
 import { createRpcClient } from '../chain/rpc-client.ts'
+import { classifyStoreError, StoreStartError } from '../store/store-errors.ts'
 
 /**
  * What a command has started so far, stopped in reverse order: a start-up that fails half-way
@@ -53,6 +54,9 @@ export function describeStartupError(error: unknown, portNames: Record<number, s
   }
   if (e.code === 'EACCES') return `not allowed to listen on ${where} (ports below 1024 need privileges)`
   if (e.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such address on this machine (HOST)`
+  // A store that cannot be opened or written: its path and the cause (StoreStartError says both).
+  const store = error instanceof StoreStartError ? null : classifyStoreError(error)
+  if (store) return `cannot use the database: ${store.message}`
   return e instanceof Error ? e.message.split('\n').join(' ') : String(error)
 }
 
