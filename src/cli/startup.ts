@@ -1,6 +1,5 @@
 import type { NetworkConfig } from '../chain/network.ts'
 import { createRpcClient } from '../chain/rpc-client.ts'
-import { classifyStoreError, StoreStartError } from '../store/store-errors.ts'
 
 /**
  * What a command has started so far, stopped in reverse order: a start-up that fails half-way
@@ -43,7 +42,9 @@ interface ListenError extends Error {
 
 /**
  * One line saying why start-up failed and, where there is one, what to do about it. `portNames`
- * says which setting chose each port, so a busy one names the setting to change.
+ * says which setting chose each port, so a busy one names the setting to change. A database file
+ * that cannot be opened or written arrives as a StoreStartError (src/store/store-errors.ts), whose
+ * message already names the path and the cause.
  */
 export function describeStartupError(error: unknown, portNames: Record<number, string> = {}): string {
   const e = error as ListenError
@@ -54,9 +55,6 @@ export function describeStartupError(error: unknown, portNames: Record<number, s
   }
   if (e.code === 'EACCES') return `not allowed to listen on ${where} (ports below 1024 need privileges)`
   if (e.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such address on this machine (HOST)`
-  // A store that cannot be opened or written: its path and the cause (StoreStartError says both).
-  const store = error instanceof StoreStartError ? null : classifyStoreError(error)
-  if (store) return `cannot use the database: ${store.message}`
   return e instanceof Error ? e.message.split('\n').join(' ') : String(error)
 }
 
