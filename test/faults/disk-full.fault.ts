@@ -7,9 +7,14 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { type App, buildApp } from '../../src/api/app.ts'
 import { loadConfig } from '../../src/config.ts'
 import { type AppContext, createContext } from '../../src/context.ts'
+import { createHealthBoard } from '../../src/health.ts'
+import { createIndexer } from '../../src/indexer/index.ts'
 import { createLogger } from '../../src/logger.ts'
 import { createDatabase, type Database } from '../../src/store/db.ts'
 import { migrateToLatest } from '../../src/store/migrate.ts'
+import { startFakeRpc } from '../indexer/support/fake-rpc.ts'
+import { buildFixtureChain } from '../indexer/support/fixture-chain.ts'
+import { TEST_NETWORK } from '../indexer/support/test-network.ts'
 import { CLI } from '../support/process.ts'
 
 /**
@@ -148,6 +153,51 @@ describe('a full disk under a running API (SQLite)', () => {
       const after = await problems(t.app)
       expect(after.body.problems).not.toContainEqual(expect.objectContaining({ component: 'store_writes' }))
     } finally {
+      await t.close()
+    }
+  })
+})
+
+describe('a full disk under the indexer (SQLite)', () => {
+  it('reports the real cause in indexer_retrying, then resumes from the checkpoint', async () => {
+    const t = await startApp()
+    const ledgers = buildFixtureChain({ seed: 5, ledgers: 40, accounts: 5 })
+    const last = ledgers[ledgers.length - 1]!.sequence
+    const rpc = await startFakeRpc({ ledgers, network: TEST_NETWORK })
+    const health = createHealthBoard()
+    const logs: string[] = []
+    const logger = createLogger(
+      'error',
+      new Writable({
+        write(chunk, _encoding, done) {
+          logs.push(String(chunk))
+          done()
+        },
+      }),
+    )
+    try {
+      const { page_count } = t.database.raw.prepare('PRAGMA page_count').get() as { page_count: number }
+      t.database.raw.exec(`PRAGMA max_page_count = ${page_count}`)
+      const indexer = createIndexer({
+        database: t.database,
+        logger,
+        rpcUrl: rpc.url,
+        network: TEST_NETWORK,
+        health,
+      })
+      const syncing = indexer.syncTo(last)
+      await expect
+        .poll(() => health.problems().find((p) => p.code === 'indexer_retrying')?.message, {
+          timeout: 20_000,
+        })
+        .toMatch(/database or disk is full/)
+      expect(health.indexerState()).toBe('retrying')
+      expect(logs.join('')).not.toMatch(/cannot rollback/)
+      t.database.raw.exec('PRAGMA max_page_count = 1073741823')
+      await syncing
+      expect(indexer.lastIndexedLedger()).toBe(last)
+    } finally {
+      await rpc.close()
       await t.close()
     }
   })
