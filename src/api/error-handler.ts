@@ -191,8 +191,11 @@ export function createErrorHandler(health: HealthBoard): ErrorHandler {
     const found = classifyStoreError(error)
     if (found) {
       logStoreFailure(request.log, found, error, 'database unavailable')
+      // An unreachable store is the database probe's to report (`database_unreachable`).
       const writing = found.write || (request.method !== 'GET' && request.method !== 'HEAD')
-      if (writing) health.report('store_writes', found.code, `writes fail: ${found.message}`)
+      if (writing && found.code !== 'store_unreachable') {
+        health.report('store_writes', found.code, `writes fail: ${found.message}`)
+      }
       return sendError(new AppError('unavailable', `${found.message}; see /v1/health`), request, reply)
     }
     if (isStoreUnavailable(error)) {

@@ -45,7 +45,10 @@ export function createKeyUsageRecorder(
         const found = classifyStoreError(error)
         if (found) {
           logStoreFailure(logger, found, error, 'could not record API key use')
-          health?.report('store_writes', found.code, `writes fail: ${found.message}`)
+          // An unreachable store is health's database probe's to report.
+          if (found.code !== 'store_unreachable') {
+            health?.report('store_writes', found.code, `writes fail: ${found.message}`)
+          }
         } else {
           logger.warn({ err: (error as Error).message }, 'could not record API key use')
         }
