@@ -83,7 +83,7 @@ export async function createContext(
     accessTtlS: config.accessTokenTtlS,
     refreshTtlS: config.refreshTokenTtlS,
   })
-  const keyUsage = createKeyUsageRecorder(database.db, logger, config.lastUsedFlushMs)
+  const keyUsage = createKeyUsageRecorder(database.db, logger, config.lastUsedFlushMs, health)
   const reader = createPositionsReader(database)
   const adminToken = config.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`
   const metrics = createApiMetrics(

@@ -20,7 +20,7 @@ import type { RequestView } from '../store/request-state.ts'
 import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { clientAddressOf, limitConnectionsPerClient } from './connection-limit.ts'
-import { handleError, sendError } from './error-handler.ts'
+import { createErrorHandler, sendError } from './error-handler.ts'
 import { registerIdempotency } from './idempotency.ts'
 import { addMinLedger } from './min-ledger.ts'
 import { buildOpenApiOptions } from './openapi.ts'
@@ -422,7 +422,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     done()
   })
 
-  app.setErrorHandler(handleError)
+  app.setErrorHandler(createErrorHandler(ctx.health))
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/'
     const allowed = new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))

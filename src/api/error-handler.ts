@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, type ErrorDetail } from '../errors.ts'
+import type { HealthBoard } from '../health.ts'
 import { slugProblem } from '../org/slug.ts'
 import { isStoreUnavailable } from '../store/db.ts'
+import { classifyStoreError, createStoreFailureLog, isUnanswered } from '../store/store-errors.ts'
 
 interface ValidationIssue {
   instancePath?: string
@@ -172,19 +174,48 @@ export function sendError(error: AppError, request: FastifyRequest, reply: Fasti
   })
 }
 
-/** Three tiers: AppError as is; framework client errors mapped; anything else a logged 500. */
-export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (error instanceof AppError) return sendError(error, request, reply)
-  const mapped = fromFrameworkError(error)
-  if (mapped) return sendError(mapped, request, reply)
-  if (isStoreUnavailable(error)) {
-    request.log.error({ err: error }, 'database unavailable')
+type ErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => FastifyReply
+
+/**
+ * Three tiers: AppError as is; framework client errors mapped; anything else a logged 500, except
+ * a store that cannot be used: `503 unavailable` naming the cause (never the stack), logged without
+ * a flood (`createStoreFailureLog`), and a failed write reported to `health` as `store_writes` with
+ * the cause's code (the key-usage flush clears it when a write succeeds again).
+ */
+export function createErrorHandler(health: HealthBoard): ErrorHandler {
+  const logStoreFailure = createStoreFailureLog()
+  return (error, request, reply) => {
+    if (error instanceof AppError) return sendError(error, request, reply)
+    const mapped = fromFrameworkError(error)
+    if (mapped) return sendError(mapped, request, reply)
+    const found = classifyStoreError(error)
+    if (found) {
+      logStoreFailure(request.log, found, error, 'database unavailable')
+      // An unreachable store is the database probe's to report (`database_unreachable`).
+      const writing = found.write || (request.method !== 'GET' && request.method !== 'HEAD')
+      if (writing && !isUnanswered(found)) {
+        health.report('store_writes', found.code, `writes fail: ${found.message}`)
+      }
+      return sendError(new AppError('unavailable', `${found.message}; see /v1/health`), request, reply)
+    }
+    if (isStoreUnavailable(error)) {
+      logStoreFailure(
+        request.log,
+        { code: 'store_unreachable', message: 'the database cannot be reached', write: false },
+        error,
+        'database unavailable',
+      )
+      return sendError(
+        new AppError('unavailable', 'the database cannot be reached; see /v1/health'),
+        request,
+        reply,
+      )
+    }
+    request.log.error({ err: error }, 'unhandled error')
     return sendError(
-      new AppError('unavailable', 'the database cannot be reached; see /v1/health'),
+      new AppError('internal', `internal error; quote request id ${request.id}`),
       request,
       reply,
     )
   }
-  request.log.error({ err: error }, 'unhandled error')
-  return sendError(new AppError('internal', `internal error; quote request id ${request.id}`), request, reply)
 }

@@ -42,7 +42,9 @@ interface ListenError extends Error {
 
 /**
  * One line saying why start-up failed and, where there is one, what to do about it. `portNames`
- * says which setting chose each port, so a busy one names the setting to change.
+ * says which setting chose each port, so a busy one names the setting to change. A database file
+ * that cannot be opened or written arrives as a StoreStartError (src/store/store-errors.ts), whose
+ * message already names the path and the cause.
  */
 export function describeStartupError(error: unknown, portNames: Record<number, string> = {}): string {
   const e = error as ListenError

@@ -165,6 +165,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
       started.ingestedLedgers += batch.ledgers.length
       started.ingestedChanges += changes
       notifyCommitted(batch.lastLedger)
+      // A committed batch proves the store takes writes again.
+      health?.clear('store_writes')
       if (health !== undefined && (health.indexerState() !== 'running' || hasIndexerProblem(health))) {
         health.setIndexerState('running')
         health.clear('indexer')

@@ -1,11 +1,14 @@
 import type { StatementSync } from 'node:sqlite'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Awaitable } from '../awaitable.ts'
 import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts'
 import { createCommitProbe } from './commit-probe.ts'
 import type { Schema } from './schema.ts'
-import { asKyselySqlite, type DatabaseSync, openSqlite } from './sqlite-driver.ts'
+import { type DatabaseSync, gatedSqliteDialect, openSqlite, SqliteGate } from './sqlite-driver.ts'
+import { isStoreUnavailable, StoreStartError } from './store-errors.ts'
+
+export { isStoreUnavailable } from './store-errors.ts'
 
 // int8 columns (ledger sequences, epoch milliseconds) fit in a JS number; parse them as numbers.
 pg.types.setTypeParser(20, (value: string) => Number(value))
@@ -37,9 +40,11 @@ export interface CommittedReads {
 /**
  * How the indexer's write transaction gets the store, one of two forms:
  * - `serial` (SQLite: one connection shared with the API in the process): `run(fn)` waits for any
- *   transaction in flight on that connection, then runs `fn` synchronously, from BEGIN to COMMIT,
- *   with nothing else on the connection meanwhile: never "a transaction within a transaction", and
- *   no API read sees a half-written batch.
+ *   transaction in flight on that connection and for the write lock (BEGIN IMMEDIATE, retried
+ *   without blocking the event loop while another process holds it), then runs `fn` synchronously
+ *   and commits, with nothing else on the connection meanwhile: never "a transaction within a
+ *   transaction", and no API read sees a half-written batch. On a failure the transaction is rolled
+ *   back (unless SQLite already did) and `fn`'s or the COMMIT's own error is thrown.
  * - `pooled` (PostgreSQL): `run(fn)` gives `fn` a client of its own for its transaction.
  */
 export type BatchWriter =
@@ -92,6 +97,8 @@ export type Database = DatabaseCapabilities &
     | {
         kind: 'sqlite'
         raw: DatabaseSync
+        /** The database file, for messages. */
+        path: string
         /** Runs `fn` holding the one connection (waits for a Kysely transaction in flight). */
         exclusive<T>(fn: () => T): Promise<T>
       }
@@ -160,11 +167,17 @@ function prepareSqlite(connection: () => DatabaseSync, sql: string): PreparedQue
 }
 
 function createSqlite(path: string): Database {
-  const raw = openSqlite(path)
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: asKyselySqlite(raw) }) })
-  // Kysely's SQLite driver hands out its single connection under a mutex; holding it here waits
-  // for any transaction in flight and keeps new ones out until `fn` returns.
-  const exclusive = <T>(fn: () => T): Promise<T> => db.connection().execute(async () => fn())
+  let raw: DatabaseSync
+  try {
+    raw = openSqlite(path)
+  } catch (error) {
+    throw new StoreStartError(`at ${path}`, error)
+  }
+  // The one connection that writes: the gate hands it to one user at a time, and a write waiting
+  // for another process's lock lends it to reads meanwhile (src/store/sqlite-driver.ts).
+  const gate = new SqliteGate(raw)
+  const db = new Kysely<Schema>({ dialect: gatedSqliteDialect(gate) })
+  const exclusive = <T>(fn: () => T): Promise<T> => gate.exclusive(fn)
   // The committed-reads connection and its probe, opened at their first use (most commands never
   // serve a request). An in-memory database has no second connection to it: its reads stay on the
   // one connection, with no probe.
@@ -182,13 +195,14 @@ function createSqlite(path: string): Database {
     kind: 'sqlite',
     db,
     raw,
+    path,
     exclusive,
     inProcess: true,
     prepare: (sql) => prepareSqlite(() => raw, sql),
-    writer: { serial: true, run: (fn) => exclusive(() => fn(raw)) },
+    writer: { serial: true, run: (fn) => gate.transaction(fn) },
     acquireWriterLock: async () => ({
       lost: new AbortController().signal,
-      writer: { serial: true, run: (fn) => exclusive(() => fn(raw)) },
+      writer: { serial: true, run: (fn) => gate.transaction(fn) },
       release: async () => {},
     }),
     migrationSchema: undefined,
@@ -384,51 +398,4 @@ async function acquireAdvisoryLock(
 export function quoteIdent(name: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe identifier: ${name}`)
   return `"${name}"`
-}
-
-// Connection failures of PostgreSQL (class 08, admin shutdown 57P0x) or the socket underneath it.
-const PG_UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  '57P01',
-  '57P02',
-  '57P03',
-  // A bound of postgresPoolSettings ran out: statement_timeout, idle_in_transaction_session_timeout.
-  '57014',
-  '25P03',
-])
-
-// SQLite primary result codes meaning the file cannot be used: BUSY, LOCKED, IOERR, CORRUPT,
-// CANTOPEN, NOTADB. The extended codes carry the primary one in their low byte.
-const SQLITE_UNAVAILABLE_CODES = new Set([5, 6, 10, 11, 14, 26])
-
-/**
- * True when an error means the store cannot be reached or used (not that a query was wrong): the
- * API answers these `503 unavailable`, as health does, never `500`.
- */
-export function isStoreUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false
-  const { code, errcode, message, errors } = error as {
-    code?: unknown
-    errcode?: unknown
-    message?: unknown
-    errors?: unknown
-  }
-  if (typeof code === 'string' && (PG_UNAVAILABLE_CODES.has(code) || /^08/.test(code))) return true
-  if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number') {
-    return SQLITE_UNAVAILABLE_CODES.has(errcode & 0xff)
-  }
-  if (
-    typeof message === 'string' &&
-    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Query read timeout|is not queryable|database is not open/.test(
-      message,
-    )
-  ) {
-    return true
-  }
-  // An AggregateError (one per address a host name resolved to).
-  return Array.isArray(errors) && errors.some(isStoreUnavailable)
 }

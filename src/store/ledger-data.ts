@@ -202,32 +202,25 @@ function requireContinues(batch: LedgerBatch, found: number, storedHash: string 
 }
 
 /**
- * Synchronous from BEGIN to COMMIT on purpose, and run under `exclusive`: the connection is shared
+ * Synchronous on purpose, inside the serial writer's transaction (BEGIN IMMEDIATE taken before,
+ * COMMIT after, a failure rolled back there without hiding its error): the connection is shared
  * with the API in the same process, and no other statement or transaction runs on it meanwhile.
  */
 function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
   const s = prepareSqlite(raw)
-  raw.exec('BEGIN IMMEDIATE')
-  try {
-    const row = s.checkpoint.get(LEDGER_STREAM) as { last_ledger: number } | undefined
-    const found = row === undefined ? null : Number(row.last_ledger)
-    if (found !== batch.previousLedger) throw new CheckpointConflictError(batch.previousLedger, found)
-    if (found !== null) {
-      const stored = s.ledgerHash.get(found) as { hash: string } | undefined
-      requireContinues(batch, found, stored?.hash ?? null)
-    }
-    for (const l of batch.ledgers) s.ledger.run(l.sequence, l.hash, l.close_time)
-    for (const r of batch.snapshots) s.snapshot.run(r.protocol, r.address, r.ledger, r.positions)
-    for (const r of batch.states) s.state.run(r.contract, r.key, r.ledger, r.value)
-    for (const r of batch.prices)
-      s.price.run(r.oracle, r.asset, r.ledger, r.price, r.decimals, r.timestamp_ms)
-    if (batch.activity) writeActivitySqlite(raw, batch.activity)
-    s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.ledgers[0]!.sequence, batch.updatedAt)
-    raw.exec('COMMIT')
-  } catch (error) {
-    raw.exec('ROLLBACK')
-    throw error
+  const row = s.checkpoint.get(LEDGER_STREAM) as { last_ledger: number } | undefined
+  const found = row === undefined ? null : Number(row.last_ledger)
+  if (found !== batch.previousLedger) throw new CheckpointConflictError(batch.previousLedger, found)
+  if (found !== null) {
+    const stored = s.ledgerHash.get(found) as { hash: string } | undefined
+    requireContinues(batch, found, stored?.hash ?? null)
   }
+  for (const l of batch.ledgers) s.ledger.run(l.sequence, l.hash, l.close_time)
+  for (const r of batch.snapshots) s.snapshot.run(r.protocol, r.address, r.ledger, r.positions)
+  for (const r of batch.states) s.state.run(r.contract, r.key, r.ledger, r.value)
+  for (const r of batch.prices) s.price.run(r.oracle, r.asset, r.ledger, r.price, r.decimals, r.timestamp_ms)
+  if (batch.activity) writeActivitySqlite(raw, batch.activity)
+  s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.ledgers[0]!.sequence, batch.updatedAt)
 }
 
 /** One statement per table: the rows travel as parallel arrays and `unnest` turns them back into rows. */
@@ -306,6 +299,7 @@ async function writePostgresBatch(client: pg.ClientBase, batch: LedgerBatch): Pr
     )
     await client.query('COMMIT')
   } catch (error) {
+    // The real error is thrown, whatever the ROLLBACK says.
     await client.query('ROLLBACK').catch(() => {})
     throw error
   }

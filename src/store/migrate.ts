@@ -1,4 +1,10 @@
-import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely/migration'
+import {
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+} from 'kysely/migration'
 import type { Database } from './db.ts'
 import * as organizations from './migrations/001-organizations.ts'
 import * as ledgerData from './migrations/002-ledger-data.ts'
@@ -11,6 +17,7 @@ import * as actions from './migrations/008-actions.ts'
 import * as authGeneration from './migrations/009-auth-generation.ts'
 import * as activities from './migrations/010-activities.ts'
 import * as idempotency from './migrations/011-idempotency.ts'
+import { classifyStoreError, StoreStartError } from './store-errors.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -54,7 +61,26 @@ async function migrate(
     provider,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   })
-  const { error, results } = await run(migrator)
-  if (error) throw error instanceof Error ? error : new Error(String(error))
+  let outcome: MigrationResultSet
+  try {
+    outcome = await run(migrator)
+    // An up-to-date store writes nothing above: one write that changes nothing proves the file
+    // can be written before a command starts on it (SQLite opens an unwritable file read-only).
+    const writer = database.writer
+    if (outcome.error === undefined && writer.serial) {
+      await writer.run((raw) => raw.exec(`UPDATE ${DEFAULT_MIGRATION_LOCK_TABLE} SET is_locked = is_locked`))
+    }
+  } catch (error) {
+    outcome = { error }
+  }
+  const { error, results } = outcome
+  if (error) {
+    // A database file that cannot be written or read is named with its path and cause: the one
+    // line a command prints when it cannot start (`strata serve`, `index`, `migrate`).
+    if (database.kind === 'sqlite' && classifyStoreError(error)) {
+      throw new StoreStartError(`at ${database.path}`, error)
+    }
+    throw error instanceof Error ? error : new Error(String(error))
+  }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
 }
