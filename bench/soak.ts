@@ -132,7 +132,9 @@ export interface Slice {
   /** Handling time in the server, from its request log (0.01 ms resolution). */
   serverP50Ms: number
   serverP99Ms: number
+  /** The server's RSS at the slice's end, and the most it was in the slice (sampled every second). */
   rssMb: number | null
+  rssMaxMb: number | null
   heapUsedMb: number | null
   /** Server CPU over the slice (user + system, all threads), in cores. */
   serverCores: number | null
@@ -189,6 +191,13 @@ async function soak(api: ApiProcess, metricsUrl: string, key: string, paths: str
     const name = error.code ?? error.name ?? 'error'
     statuses[name] = (statuses[name] ?? 0) + 1
   })
+  // RSS rises and falls with each garbage collection: its highest point in a slice, sampled every
+  // second, is steadier than one reading, and it climbs from slice to slice when memory leaks.
+  let rssMax: number | null = null
+  const sampler = setInterval(() => {
+    const rss = statusMb(api.pid, 'VmRSS')
+    if (rss !== null) rssMax = Math.max(rssMax ?? 0, rss)
+  }, 1000)
   const started = performance.now()
   api.takeServerTimes()
   let cpuBefore = cpuUs(api.pid)
@@ -208,12 +217,15 @@ async function soak(api: ApiProcess, metricsUrl: string, key: string, paths: str
       maxMs: round3(taken.at(-1) ?? 0),
       ...serverPercentiles(api.takeServerTimes()),
       rssMb: statusMb(api.pid, 'VmRSS'),
+      rssMaxMb: null,
       serverCores: null,
       clientCores: 0,
     }
     const client = process.cpuUsage(clientBefore)
     clientBefore = process.cpuUsage()
     slice.clientCores = round3((client.user + client.system) / (SLICE_S * 1e6))
+    slice.rssMaxMb = slice.rssMb === null ? rssMax : Math.max(rssMax ?? 0, slice.rssMb)
+    rssMax = null
     times = []
     non2xx = 0
     socketErrors = 0
@@ -224,9 +236,10 @@ async function soak(api: ApiProcess, metricsUrl: string, key: string, paths: str
     const full = { ...slice, heapUsedMb: await heapUsedMb(metricsUrl) }
     slices.push(full)
     process.stderr.write(
-      `  slice ${i}/${count} (${full.endS} s): ${full.requestsPerSecond} req/s, errors ${full.non2xx + full.socketErrors}, p50/p99/max ${full.p50Ms}/${full.p99Ms}/${full.maxMs} ms (server p99 ${full.serverP99Ms}), RSS ${full.rssMb} MB, heap ${full.heapUsedMb} MB, CPU server ${full.serverCores} / load generator ${full.clientCores}\n`,
+      `  slice ${i}/${count} (${full.endS} s): ${full.requestsPerSecond} req/s, errors ${full.non2xx + full.socketErrors}, p50/p99/max ${full.p50Ms}/${full.p99Ms}/${full.maxMs} ms (server p99 ${full.serverP99Ms}), RSS ${full.rssMb} MB (max ${full.rssMaxMb}), heap ${full.heapUsedMb} MB, CPU server ${full.serverCores} / load generator ${full.clientCores}\n`,
     )
   }
+  clearInterval(sampler)
   instance.stop()
   await done
   return { slices, statuses }
@@ -288,7 +301,7 @@ interface SoakReport {
   /** Non-2xx statuses and socket error codes over the soak, with their counts. */
   errorsByKind: Record<string, number>
   verdict: {
-    /** RSS is compared from the end of this slice (the 2nd; the 1st with fewer than three) to the last. */
+    /** The slices' highest RSS is compared from this slice (the 2nd; the 1st with fewer than three) to the last. */
     rssFromSlice: number
     rssGrowthMb: number | null
     rssGrowthPercent: number | null
@@ -299,6 +312,8 @@ interface SoakReport {
     p99LastOverFirst: number
     serverP99FirstMs: number
     serverP99LastMs: number
+    /** Requests answered a second over the whole soak, against the rate asked for. */
+    achievedRequestsPerSecond: number
     errors: number
   }
 }
@@ -311,14 +326,14 @@ function renderSoak(r: SoakReport): string {
     `Store: ${r.store.snapshots.toLocaleString('en')} snapshots of ${r.store.accounts.toLocaleString('en')} accounts over ${r.store.ledgers.toLocaleString('en')} ledgers. Mix per turn: ${r.mix.map((k) => `${k.weight} × ${k.name} (${k.distinctPaths.toLocaleString('en')} paths)`).join(', ')}.`,
     `Peak (${r.peak.seconds} s at full concurrency, after a warm-up): **${r.peak.requestsPerSecond} req/s** (p99 ${r.peak.p99Ms} ms, non-2xx ${r.peak.non2xx}; cores busy: server ${r.peak.serverCores ?? 'n/a'}, load generator ${r.peak.clientCores}); the soak runs at ${r.fixedRate ? 'a fixed rate' : 'half of it'}, **${r.rate} req/s**, for ${r.minutes} min.`,
     '',
-    '| slice | end s | requests | req/s | errors (non-2xx + socket) | p50 ms | p99 ms | max ms | server p50 / p99 ms | RSS MB | heap used MB | CPU cores: server / load generator |',
+    '| slice | end s | requests | req/s | errors (non-2xx + socket) | p50 ms | p99 ms | max ms | server p50 / p99 ms | RSS MB: end / max | heap used MB | CPU cores: server / load generator |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...r.slices.map(
       (s, i) =>
-        `| ${i + 1} | ${s.endS} | ${s.requests} | ${s.requestsPerSecond} | ${s.non2xx + s.socketErrors} | ${s.p50Ms} | ${s.p99Ms} | ${s.maxMs} | ${s.serverP50Ms} / ${s.serverP99Ms} | ${s.rssMb ?? 'n/a'} | ${s.heapUsedMb ?? 'n/a'} | ${s.serverCores ?? 'n/a'} / ${s.clientCores} |`,
+        `| ${i + 1} | ${s.endS} | ${s.requests} | ${s.requestsPerSecond} | ${s.non2xx + s.socketErrors} | ${s.p50Ms} | ${s.p99Ms} | ${s.maxMs} | ${s.serverP50Ms} / ${s.serverP99Ms} | ${s.rssMb ?? 'n/a'} / ${s.rssMaxMb ?? 'n/a'} | ${s.heapUsedMb ?? 'n/a'} | ${s.serverCores ?? 'n/a'} / ${s.clientCores} |`,
     ),
     '',
-    `**Verdict:** RSS ${v.rssGrowthMb === null ? 'n/a' : `${v.rssGrowthMb >= 0 ? '+' : ''}${v.rssGrowthMb} MB (${v.rssGrowthPercent! >= 0 ? '+' : ''}${v.rssGrowthPercent}%)`} from slice ${v.rssFromSlice} to slice ${r.slices.length} (peak RSS ${v.rssPeakMb ?? 'n/a'} MB); p99 ${v.p99LastMs} ms in the last slice against ${v.p99FirstMs} ms in the first (×${v.p99LastOverFirst}; in the server ${v.serverP99LastMs} against ${v.serverP99FirstMs} ms); errors: ${v.errors}${
+    `**Verdict:** highest RSS of a slice ${v.rssGrowthMb === null ? 'n/a' : `${v.rssGrowthMb >= 0 ? '+' : ''}${v.rssGrowthMb} MB (${v.rssGrowthPercent! >= 0 ? '+' : ''}${v.rssGrowthPercent}%)`} from slice ${v.rssFromSlice} to slice ${r.slices.length} (peak RSS ${v.rssPeakMb ?? 'n/a'} MB); p99 ${v.p99LastMs} ms in the last slice against ${v.p99FirstMs} ms in the first (×${v.p99LastOverFirst}; in the server ${v.serverP99LastMs} against ${v.serverP99FirstMs} ms); ${v.achievedRequestsPerSecond} req/s answered on average against ${r.rate} asked; errors: ${v.errors}${
       v.errors > 0
         ? ` (${Object.entries(r.errorsByKind)
             .map(([kind, n]) => `${kind}: ${n}`)
@@ -376,7 +391,8 @@ async function main(): Promise<void> {
     // second, when there are at least three.
     const fromSlice = slices.length > 2 ? 2 : 1
     const from = slices[fromSlice - 1]!
-    const growth = from.rssMb !== null && last.rssMb !== null ? round3(last.rssMb - from.rssMb) : null
+    const growth =
+      from.rssMaxMb !== null && last.rssMaxMb !== null ? round3(last.rssMaxMb - from.rssMaxMb) : null
     const report: SoakReport = {
       date: new Date().toISOString().slice(0, 10),
       command: commandLine(),
@@ -417,13 +433,16 @@ async function main(): Promise<void> {
         rssFromSlice: fromSlice,
         rssGrowthMb: growth,
         rssGrowthPercent:
-          growth !== null && from.rssMb ? Math.round((growth / from.rssMb) * 1000) / 10 : null,
+          growth !== null && from.rssMaxMb ? Math.round((growth / from.rssMaxMb) * 1000) / 10 : null,
         rssPeakMb: statusMb(api.pid, 'VmHWM'),
         p99FirstMs: first.p99Ms,
         p99LastMs: last.p99Ms,
         p99LastOverFirst: round3(last.p99Ms / Math.max(first.p99Ms, 0.001)),
         serverP99FirstMs: first.serverP99Ms,
         serverP99LastMs: last.serverP99Ms,
+        achievedRequestsPerSecond: Math.round(
+          slices.reduce((sum, s) => sum + s.requests, 0) / (slices.length * SLICE_S),
+        ),
         errors: slices.reduce((sum, s) => sum + s.non2xx + s.socketErrors, 0),
       },
     }
