@@ -8,11 +8,13 @@
 //      positions history, an activities page, health): requests per second.
 //   3. Soak: one autocannon run at half that peak as a fixed overall rate, for --minutes (5), cut
 //      into BENCH_SOAK_SLICE_S (30) second slices: requests, errors (non-2xx answers and socket
-//      errors, timeouts included), client p50/p99/max latency, and at the end of each slice the
-//      server's RSS (/proc/<pid>/status VmRSS), its V8 heap in use (its Prometheus metrics) and
-//      its CPU over the slice.
-//   4. A verdict: RSS growth from the 2nd slice to the last, p99 of the last slice against the
-//      first, errors in total; the exit code is 1 when there was any error.
+//      errors, timeouts included), client p50/p99/max latency, the server's own p50/p99 (its
+//      request log), its RSS (/proc/<pid>/status VmRSS) at the slice's end and the highest of the
+//      readings taken every second, its V8 heap in use (its Prometheus metrics) and the CPU of
+//      both sides over the slice.
+//   4. A verdict: growth of the slices' highest RSS from the 2nd slice to the last, p99 of the last
+//      slice against the first, the rate answered, errors in total; the exit code is 1 when there
+//      was any error.
 // The Markdown table goes to stdout, the JSON result to bench/.cache/soak.json; a run of the full
 // default length (5 minutes, 30 s slices) also rewrites its section of docs/performance.md.
 //
@@ -118,7 +120,7 @@ async function heapUsedMb(metricsUrl: string): Promise<number | null> {
   }
 }
 
-export interface Slice {
+interface Slice {
   /** Seconds since the soak started, at the slice's end. */
   endS: number
   requests: number
@@ -369,7 +371,7 @@ async function main(): Promise<void> {
   const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`
   const api = await startApi(store, undefined, { METRICS_PORT: String(metricsPort) })
   try {
-    // Every path is checked once: a mix that answers errors would measure nothing.
+    // Each kind is tried first: a mix that answers errors would measure nothing.
     for (const kind of kinds) {
       for (const path of kind.paths.slice(0, 3)) {
         const response = await fetch(`${api.url}${path}`, { headers: { 'x-svc-token': prepared.key } })
