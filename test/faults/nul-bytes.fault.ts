@@ -1,14 +1,13 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiKey } from '../../src/auth/create-api-key.ts'
-import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import type { TestDatabase } from '../support/database.ts'
 import { type ServerProcess, startServerProcess } from '../support/process.ts'
+import { createKeyedPostgres, FAULT_PEPPER } from './support/keyed-store.ts'
 
 // A NUL character anywhere in a request, against a real `strata serve` on PostgreSQL (which cannot
 // store one in text): every answer is a 400 in the error envelope, never a 500, and the server logs
 // no stack for any of them (issue 28: each used to log 1.5 KB, a log-flooding vector).
 
-const PEPPER = 'p'.repeat(48)
 const ADMIN = 'a'.repeat(32)
 const ADDRESS = 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'
 
@@ -35,26 +34,15 @@ describe('a NUL byte anywhere, on PostgreSQL, through a real server', () => {
   let server: ServerProcess
   let key: string
   beforeAll(async () => {
-    testDb = await createTestDatabase('postgres')
-    const database = testDb.open()
-    try {
-      const created = await createApiKey(database.db, PEPPER, Date.now(), {
-        organizationName: 'Nul',
-        organizationSlug: 'nul',
-        keyName: 'fault',
-        scopes: ['data:read'],
-        expiresAt: null,
-      })
-      key = created.key
-    } finally {
-      await database.close()
-    }
+    const keyed = await createKeyedPostgres('nul')
+    testDb = keyed.testDb
+    key = keyed.key
     server = await startServerProcess(['serve'], {
       ...testDb.env,
       PORT: '0',
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
-      STRATA_KEY_PEPPER: PEPPER,
+      STRATA_KEY_PEPPER: FAULT_PEPPER,
       STRATA_JWT_SECRET: 'j'.repeat(48),
       STRATA_ADMIN_TOKEN: ADMIN,
     })

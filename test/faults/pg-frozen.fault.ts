@@ -1,9 +1,9 @@
 import { createServer } from 'node:net'
 import { Keypair } from '@stellar/stellar-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiKey } from '../../src/auth/create-api-key.ts'
-import { createTestDatabase, type TestDatabase } from '../support/database.ts'
+import type { TestDatabase } from '../support/database.ts'
 import { type ServerProcess, startServerProcess } from '../support/process.ts'
+import { createKeyedPostgres, FAULT_PEPPER } from './support/keyed-store.ts'
 import { waitFor } from './support/pg-admin.ts'
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts'
 
@@ -11,7 +11,6 @@ import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.ts'
 // is bounded (issue 28). Health answers 503 within 5 s, a data request 503 within the configured
 // bound, /metrics keeps answering; after the thaw everything answers 200 again.
 
-const PEPPER = 'p'.repeat(48)
 /** STRATA_DB_TIMEOUT_MS of the server under test. */
 const DB_TIMEOUT_MS = 2000
 /** Slack over a bound for a shared, noisy machine. */
@@ -40,20 +39,9 @@ describe('PostgreSQL frozen behind a proxy', () => {
   let key: string
   let metricsUrl: string
   beforeAll(async () => {
-    testDb = await createTestDatabase('postgres')
-    const database = testDb.open()
-    try {
-      const created = await createApiKey(database.db, PEPPER, Date.now(), {
-        organizationName: 'Frozen',
-        organizationSlug: 'frozen',
-        keyName: 'fault',
-        scopes: ['data:read'],
-        expiresAt: null,
-      })
-      key = created.key
-    } finally {
-      await database.close()
-    }
+    const keyed = await createKeyedPostgres('frozen')
+    testDb = keyed.testDb
+    key = keyed.key
     proxy = await startTcpProxy({ host: '127.0.0.1', port: 5432 })
     const url = new URL(testDb.env.DATABASE_URL!)
     url.host = proxy.address
@@ -63,7 +51,7 @@ describe('PostgreSQL frozen behind a proxy', () => {
       DATABASE_URL: url.toString(),
       PORT: '0',
       METRICS_PORT: String(metricsPort),
-      STRATA_KEY_PEPPER: PEPPER,
+      STRATA_KEY_PEPPER: FAULT_PEPPER,
       STRATA_JWT_SECRET: 'j'.repeat(48),
       STRATA_ADMIN_TOKEN: 'a'.repeat(32),
       STRATA_DB_TIMEOUT_MS: String(DB_TIMEOUT_MS),
