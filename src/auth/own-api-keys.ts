@@ -84,7 +84,8 @@ export interface RevokeOwnApiKeyInput {
 
 /**
  * Revokes a key of the member's organization and records `api_key.revoked`. Revoking the
- * organization's last active key (no data request would authenticate until a member or the
+ * organization's last active key (a key rotated out, in its overlap, does not count: it ends by
+ * itself) (no data request would authenticate until a member or the
  * operator creates another) is 409 `conflict` unless confirmed. A revoked key revoked again changes
  * and records nothing. Returns false when the organization has no such key.
  */
@@ -97,8 +98,15 @@ export async function revokeOwnApiKey(
     await lockOrganizationKeys(trx, input.organizationId)
     const key = await getApiKey(trx, input.organizationId, input.keyId)
     if (!key) return false
-    const active = key.revoked_at === null && (key.expires_at === null || key.expires_at > now)
-    if (active && !input.confirmLastKey && (await countActiveApiKeys(trx, input.organizationId, now)) <= 1) {
+    // A key rotated out ends by itself, so revoking it loses nothing, and it is no reason to let
+    // its replacement go unconfirmed: what is counted are the keys that last.
+    const lasting =
+      key.revoked_at === null && key.replaced_by === null && (key.expires_at === null || key.expires_at > now)
+    if (
+      lasting &&
+      !input.confirmLastKey &&
+      (await countActiveApiKeys(trx, input.organizationId, now, { notReplaced: true })) <= 1
+    ) {
       throw new AppError(
         'conflict',
         `API key ${key.id} is the organization's last active key: without it no data request authenticates until a new key is created; repeat with confirm=${CONFIRM_LAST_KEY} if you mean it`,

@@ -146,18 +146,23 @@ export async function lockOrganizationKeys(trx: Kysely<Schema>, organizationId: 
   await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute()
 }
 
-/** The organization's keys that authenticate at `now`: not revoked, not expired (a rotated key in its overlap counts). */
+/**
+ * The organization's keys that authenticate at `now`: not revoked, not expired. A rotated key in
+ * its overlap counts, unless `notReplaced`: it then ends by itself, and only its replacement lasts.
+ */
 export async function countActiveApiKeys(
   db: Kysely<Schema>,
   organizationId: string,
   now: number,
+  options: { notReplaced?: boolean } = {},
 ): Promise<number> {
-  const row = await db
+  let query = db
     .selectFrom('api_keys')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .where('organization_id', '=', organizationId)
     .where('revoked_at', 'is', null)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .executeTakeFirstOrThrow()
+  if (options.notReplaced) query = query.where('replaced_by', 'is', null)
+  const row = await query.executeTakeFirstOrThrow()
   return Number(row.count)
 }

@@ -213,14 +213,21 @@ describe('revoking the last active key', () => {
     expect((await revoke(second, second.api_key.api_key_id)).statusCode).toBe(409)
   })
 
-  it('leaves rotation alone: the last key rotates without confirmation', async () => {
+  it('leaves rotation alone, and does not count a key rotated out as one that lasts', async () => {
     const user = await signUp(t.app)
     const rotated = await t.app.inject({
       method: 'POST',
       url: `/v1/org/api-keys/${user.api_key.api_key_id}/rotate`,
-      headers: bearer(user.access_token),
+      headers: { ...json, ...bearer(user.access_token) },
+      payload: { old_key_expires_in_seconds: 3600 },
     })
     expect(rotated.statusCode).toBe(201)
+    expect(await data(rotated.json().key)).toBe(200)
+    // The old key still works for an hour, but the new one is the last that lasts.
+    expect(await data(user.api_key.key)).toBe(200)
+    expect((await revoke(user, rotated.json().api_key_id)).statusCode).toBe(409)
+    // The old one may go at once: it ends by itself anyway.
+    expect((await revoke(user, user.api_key.api_key_id)).statusCode).toBe(204)
     expect(await data(rotated.json().key)).toBe(200)
   })
 
