@@ -5,6 +5,18 @@ import { insertAuditEvent } from '../store/audit-log.ts'
 import { getOrganization, type Organization, setOrganizationPlan } from '../store/organizations.ts'
 import type { Schema } from '../store/schema.ts'
 
+/**
+ * The most active keys (not revoked, not expired) an organization may create for itself, by plan.
+ * The operator's endpoint and CLI and a rotation are not held to it: an operator decides, and a
+ * rotation replaces a key (its overlap ends by itself).
+ */
+export const PLAN_KEY_LIMIT: Record<Plan, number> = { free: 5, pro: 25, enterprise: 100 }
+
+/** The key limit of a stored plan name; an unknown plan gets the free plan's. */
+export function keyLimitOf(plan: string): number {
+  return PLAN_KEY_LIMIT[plan as Plan] ?? PLAN_KEY_LIMIT.free
+}
+
 /** The plans an organization may choose itself: every plan up to the one the operator allows. */
 export function plansAllowed(maxPlan: string): Plan[] {
   const ceiling = PLANS.indexOf(maxPlan as Plan)

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, SqliteIntrospector } from 'kysely'
 import type { Database } from './db.ts'
 import type { ApiKeysTable, Schema } from './schema.ts'
 
@@ -134,4 +134,35 @@ export async function updateKeysLastUsed(db: Kysely<Schema>, uses: Map<string, n
         .execute()
     }
   })
+}
+
+/**
+ * Holds the organization's row until the caller's transaction ends, so that two requests counting
+ * its active keys (a creation under the plan's limit, a revocation of the last key) take turns.
+ * On SQLite the store's one connection runs one transaction at a time already.
+ */
+export async function lockOrganizationKeys(trx: Kysely<Schema>, organizationId: string): Promise<void> {
+  if (trx.introspection instanceof SqliteIntrospector) return
+  await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute()
+}
+
+/**
+ * The organization's keys that authenticate at `now`: not revoked, not expired. A rotated key in
+ * its overlap counts, unless `notReplaced`: it then ends by itself, and only its replacement lasts.
+ */
+export async function countActiveApiKeys(
+  db: Kysely<Schema>,
+  organizationId: string,
+  now: number,
+  options: { notReplaced?: boolean } = {},
+): Promise<number> {
+  let query = db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('organization_id', '=', organizationId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+  if (options.notReplaced) query = query.where('replaced_by', 'is', null)
+  const row = await query.executeTakeFirstOrThrow()
+  return Number(row.count)
 }

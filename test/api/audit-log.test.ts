@@ -321,7 +321,7 @@ describe('audit events share the transaction of the change they record', () => {
     await sql`ALTER TABLE audit_events RENAME TO audit_events_gone`.execute(t.database.db)
     const revoke = await t.app.inject({
       method: 'DELETE',
-      url: `/v1/org/api-keys/${user.api_key.api_key_id}`,
+      url: `/v1/org/api-keys/${user.api_key.api_key_id}?confirm=last_key`,
       headers: bearer(user.access_token),
     })
     expect(revoke.statusCode).toBe(500)

@@ -23,6 +23,14 @@ const ROUTES: ProtectedRoute[] = [
   { method: 'GET', path: '/v1/org', url: '/v1/org', auth: 'bearer' },
   { method: 'PATCH', path: '/v1/org/billing', url: '/v1/org/billing', auth: 'bearer', body: { plan: 'pro' } },
   { method: 'GET', path: '/v1/org/api-keys', url: '/v1/org/api-keys', auth: 'bearer' },
+  {
+    method: 'POST',
+    path: '/v1/org/api-keys/new',
+    url: '/v1/org/api-keys/new',
+    auth: 'bearer',
+    body: { name: 'auth suite' },
+    ok: 201,
+  },
   { method: 'DELETE', path: '/v1/org/api-keys/{id}', url: '/v1/org/api-keys/key_unknown', auth: 'bearer' },
   {
     method: 'POST',

@@ -249,7 +249,7 @@ describe('requests without a body', () => {
     ]) {
       const response = await t.app.inject({
         method: 'DELETE',
-        url: `/v1/org/api-keys/${user.api_key.api_key_id}`,
+        url: `/v1/org/api-keys/${user.api_key.api_key_id}?confirm=last_key`,
         headers: { ...bearer(user.access_token), ...headers },
       })
       expect(response.statusCode, JSON.stringify(headers)).toBe(204)

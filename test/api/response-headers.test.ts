@@ -124,6 +124,7 @@ describe('response headers', () => {
       'POST /v1/auth/refresh',
       'POST /v1/auth/signup',
       'POST /v1/org/api-keys',
+      'POST /v1/org/api-keys/new',
       'POST /v1/org/api-keys/{id}/rotate',
     ])
   })
@@ -187,8 +188,14 @@ describe('response headers', () => {
       headers: { ...json, ...bearer(user.access_token) },
       payload: {},
     })
-    const answers = { signup, login, refresh, created, rotated }
-    expect(Object.values(answers).map((a) => a.statusCode)).toEqual([201, 200, 200, 201, 201])
+    const own = await t.app.inject({
+      method: 'POST',
+      url: '/v1/org/api-keys/new',
+      headers: { ...json, ...bearer(user.access_token) },
+      payload: { name: 'own' },
+    })
+    const answers = { signup, login, refresh, created, rotated, own }
+    expect(Object.values(answers).map((a) => a.statusCode)).toEqual([201, 200, 200, 201, 201, 201])
     for (const [name, answer] of Object.entries(answers)) {
       expect(answer.headers['cache-control'], name).toBe('no-store')
       expect(answer.headers.pragma, name).toBe('no-cache')

@@ -16,6 +16,14 @@ import { errorResponses } from '../schemas.ts'
 import { requireWithinThrottle } from '../throttle.ts'
 import { ExpiresIn, signTokenPair, storeTokenPair, TokenPair } from '../token-pair.ts'
 
+/**
+ * What logout does not do, said where clients read: access tokens are verified by signature
+ * alone (no store read on a management request), so one issued before the logout keeps working
+ * until it expires. Its lifetime is ACCESS_TOKEN_TTL_S (15 minutes by default).
+ */
+export const ACCESS_TOKEN_AFTER_LOGOUT =
+  'Access tokens are not revoked: one already issued stays valid until its `exp` (`expires_in` of login and refresh, 900 s by default), so a client discards it when it logs out.'
+
 /** Login, refresh and logout. Signup is in signup.ts. */
 export function registerAuthRoutes(app: App, ctx: AppContext): void {
   app.post(
@@ -138,8 +146,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'bearer' },
       schema: {
         summary: 'Log out',
-        description:
-          'Revokes the given refresh token of the calling user. Revoking it twice is not an error.',
+        description: `Revokes the given refresh token of the calling user: it refreshes nothing from then on. Revoking it twice is not an error. ${ACCESS_TOKEN_AFTER_LOGOUT}`,
         tags: ['auth'],
         security: [{ bearer: [] }],
         body: Type.Object(

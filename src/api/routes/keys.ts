@@ -1,10 +1,11 @@
 import { Type } from 'typebox'
 import { createApiKey, DEFAULT_SCOPES, KNOWN_SCOPES } from '../../auth/create-api-key.ts'
+import { CONFIRM_LAST_KEY, createOwnApiKey, revokeOwnApiKey } from '../../auth/own-api-keys.ts'
 import { MAX_ROTATION_OVERLAP_S, rotateApiKey } from '../../auth/rotate-api-key.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
-import { listApiKeys, revokeApiKey } from '../../store/api-keys.ts'
-import { insertAuditEvent } from '../../store/audit-log.ts'
+import { PLAN_KEY_LIMIT } from '../../org/plans.ts'
+import { listApiKeys } from '../../store/api-keys.ts'
 import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
 import {
@@ -34,6 +35,26 @@ const ApiKeyRecord = Type.Object({
   expires_at: NullableTimestamp,
 })
 
+const KeyCreationErrors = errorResponses(
+  'invalid_request',
+  'unauthorized',
+  'conflict',
+  'unsupported_media_type',
+  'payload_too_large',
+)
+
+/** An optional `expires_at` as epoch milliseconds: null when absent, 400 unless it is a future time. */
+function futureExpiry(expiresAt: string | null | undefined, now: number): number | null {
+  if (expiresAt == null) return null
+  const at = Date.parse(expiresAt)
+  if (Number.isNaN(at) || at <= now) {
+    throw new AppError('invalid_request', 'expires_at must be a future RFC 3339 time', {
+      details: [{ field: 'expires_at', message: 'must be in the future' }],
+    })
+  }
+  return at
+}
+
 export function registerKeyRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/org/api-keys',
@@ -61,37 +82,55 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
           },
           { additionalProperties: false },
         ),
-        response: {
-          201: KeyCreationResult,
-          ...errorResponses(
-            'invalid_request',
-            'unauthorized',
-            'conflict',
-            'unsupported_media_type',
-            'payload_too_large',
-          ),
-        },
+        response: { 201: KeyCreationResult, ...KeyCreationErrors },
       },
     },
     async (request, reply) => {
       const body = request.body
       const now = ctx.clock.now()
-      let expiresAt: number | null = null
-      if (body.expires_at != null) {
-        expiresAt = Date.parse(body.expires_at)
-        if (Number.isNaN(expiresAt) || expiresAt <= now) {
-          throw new AppError('invalid_request', 'expires_at must be a future RFC 3339 time', {
-            details: [{ field: 'expires_at', message: 'must be in the future' }],
-          })
-        }
-      }
       const created = await createApiKey(ctx.database.db, ctx.keyPepper, now, {
         organizationName: body.organization_name,
         organizationSlug: body.organization_slug,
         keyName: body.key_name,
         scopes: body.scopes ?? DEFAULT_SCOPES,
-        expiresAt,
+        expiresAt: futureExpiry(body.expires_at, now),
         reuseSignupOrganization: body.reuse_signup_organization === true,
+        clientIp: request.ip,
+      })
+      return reply.code(201).send({ ...created, expires_at: toRfc3339(created.expires_at) })
+    },
+  )
+
+  app.post(
+    '/v1/org/api-keys/new',
+    {
+      config: { auth: 'bearer', idempotent: true, credentials: true },
+      schema: {
+        summary: 'Create an API key for your organization',
+        description: `Creates a key of the caller's organization, named and scoped by the caller. The \`key\` value appears only in this response; only its HMAC is stored. An organization may hold at most ${PLAN_KEY_LIMIT.free} active (neither revoked nor expired) keys on the free plan, ${PLAN_KEY_LIMIT.pro} on pro and ${PLAN_KEY_LIMIT.enterprise} on enterprise: one more is 409, naming the limit and the plan.`,
+        tags: ['api keys'],
+        security: [{ bearer: [] }],
+        body: Type.Object(
+          {
+            name: DisplayName,
+            scopes: Type.Optional(Scopes),
+            expires_at: Type.Optional(NullableTimestamp),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: KeyCreationResult, ...KeyCreationErrors },
+      },
+    },
+    async (request, reply) => {
+      const caller = requireBearer(request)
+      const body = request.body
+      const now = ctx.clock.now()
+      const created = await createOwnApiKey(ctx.database.db, ctx.keyPepper, now, {
+        organizationId: caller.organizationId,
+        userId: caller.userId,
+        name: body.name,
+        scopes: body.scopes ?? DEFAULT_SCOPES,
+        expiresAt: futureExpiry(body.expires_at, now),
         clientIp: request.ip,
       })
       return reply.code(201).send({ ...created, expires_at: toRfc3339(created.expires_at) })
@@ -133,30 +172,34 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'bearer' },
       schema: {
         summary: 'Revoke an API key',
-        description: 'The key is refused on every later request. Revoking a revoked key answers 204 again.',
+        description: `The key is refused on every later request. Revoking a revoked key answers 204 again. Revoking the organization's last active key is 409 unless \`confirm=${CONFIRM_LAST_KEY}\` says it is meant: without a key no data request authenticates until a new one is created.`,
         tags: ['api keys'],
         security: [{ bearer: [] }],
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
-        response: { 204: Type.Null(), ...errorResponses('unauthorized', 'not_found') },
+        querystring: Type.Object(
+          {
+            confirm: Type.Optional(
+              Type.Literal(CONFIRM_LAST_KEY, {
+                description: `\`${CONFIRM_LAST_KEY}\`: revoke the key even if it is the organization's last active one. Without it that revocation is 409.`,
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          204: Type.Null(),
+          ...errorResponses('invalid_request', 'unauthorized', 'not_found', 'conflict'),
+        },
       },
     },
     async (request, reply) => {
       const caller = requireBearer(request)
-      const now = ctx.clock.now()
-      const found = await ctx.database.db.transaction().execute(async (trx) => {
-        const outcome = await revokeApiKey(trx, caller.organizationId, request.params.id, now)
-        // Revoking a revoked key changes nothing, so it records nothing.
-        if (outcome?.revoked) {
-          await insertAuditEvent(trx, {
-            organizationId: caller.organizationId,
-            at: now,
-            action: 'api_key.revoked',
-            actor: caller.userId,
-            target: request.params.id,
-            clientIp: request.ip,
-          })
-        }
-        return outcome !== null
+      const found = await revokeOwnApiKey(ctx.database.db, ctx.clock.now(), {
+        organizationId: caller.organizationId,
+        keyId: request.params.id,
+        userId: caller.userId,
+        confirmLastKey: request.query.confirm === CONFIRM_LAST_KEY,
+        clientIp: request.ip,
       })
       if (!found) throw new AppError('not_found', `API key ${request.params.id} not found`)
       return reply.code(204).send(null)

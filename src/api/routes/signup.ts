@@ -24,6 +24,20 @@ function slugConflict(slug: string, why: string): AppError {
   })
 }
 
+/**
+ * The answer to a signup whose email has a user. Signup says so, on purpose (docs/api.md,
+ * "Which emails are registered"): the person signing up must learn to log in instead, and with no
+ * email round-trip there is nothing else to answer. What bounds the disclosure is the signup
+ * throttle, counted per client address before the email is looked up.
+ */
+function emailTaken(): AppError {
+  return new AppError(
+    'conflict',
+    'a user with this email exists already; log in (POST /v1/auth/login) or sign up with another email',
+    { details: [{ field: 'email', message: 'email belongs to an existing user' }] },
+  )
+}
+
 export function registerSignupRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/v1/auth/signup',
@@ -47,7 +61,7 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Sign up organization',
         description:
-          'Creates an organization, its first user and its first API key (`api_key`, shown once), and logs that user in. Throttled per client address.',
+          'Creates an organization, its first user and its first API key (`api_key`, shown once), and logs that user in. Throttled per client address, every attempt counted before anything is looked up. An email that has a user is 409 saying so (login does not tell, signup must): the signup throttle bounds how many emails an address can test.',
         tags: ['auth'],
         body: Type.Object(
           { organization_name: DisplayName, organization_slug: Slug, email: Email, password: Password },
@@ -74,11 +88,7 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const { organization_name, organization_slug: slug, email, password } = request.body
       if (RESERVED_SLUGS.has(slug)) throw slugConflict(slug, 'is reserved')
-      if (await getUserByEmail(ctx.database.db, email)) {
-        throw new AppError('conflict', 'a user with this email exists already', {
-          details: [{ field: 'email', message: 'email belongs to an existing user' }],
-        })
-      }
+      if (await getUserByEmail(ctx.database.db, email)) throw emailTaken()
       const now = ctx.clock.now()
       const organizationId = newId('org')
       const userId = newId('usr')
@@ -103,7 +113,7 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
           password_hash: passwordHash,
           created_at: now,
         })
-        if (!inserted) throw new AppError('conflict', 'a user with this email exists already')
+        if (!inserted) throw emailTaken()
         const event = { organizationId, at: now, actor: userId, clientIp: request.ip }
         await insertAuditEvent(trx, {
           ...event,
