@@ -52,7 +52,7 @@ Prints the key creation result as JSON. The key itself is shown only this once.`
       process.stderr.write('strata create-key: --expires-at must be a future RFC 3339 time\n')
       return 1
     }
-    const { config, database } = await openRuntime()
+    const { config, database } = await openRuntime('create-key')
     try {
       const pepper = await resolveSecret(database.db, config.keyPepper, 'key_pepper')
       const result = await createApiKey(database.db, pepper, Date.now(), {

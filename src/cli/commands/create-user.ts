@@ -25,14 +25,13 @@ arguments, so it stays out of shell history and process lists.`,
       process.stderr.write(`strata create-user: "${email}" is not an email address\n`)
       return 1
     }
-    const password = (await readStdin()).replace(/\r?\n$/, '')
-    if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
-      process.stderr.write(
-        `strata create-user: the password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters\n`,
-      )
+    const problem = passwordProblem((await readStdin()).replace(/\r?\n$/, ''))
+    if (typeof problem === 'string') {
+      process.stderr.write(`strata create-user: ${problem}\n`)
       return 1
     }
-    const { database } = await openRuntime()
+    const { password } = problem
+    const { database } = await openRuntime('create-user')
     try {
       const org = await getOrganizationBySlug(database.db, slug)
       if (!org) {
@@ -74,4 +73,15 @@ arguments, so it stays out of shell history and process lists.`,
       await database.close()
     }
   },
+}
+
+/** The password read from stdin (--password-stdin), or what is wrong with it. */
+export function passwordProblem(password: string): string | { password: string } {
+  if (password === '') {
+    return 'no password on standard input (--password-stdin reads it from there, e.g. echo "$PASSWORD" | ...)'
+  }
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+    return `the password on standard input (--password-stdin) must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`
+  }
+  return { password }
 }

@@ -24,7 +24,7 @@ allows. The change is recorded in the organization's audit log with the actor "a
       process.stderr.write(`strata set-plan: --plan must be one of ${PLANS.join(', ')}, got "${plan}"\n`)
       return 1
     }
-    const { database } = await openRuntime()
+    const { database } = await openRuntime('set-plan')
     try {
       const org = await getOrganizationBySlug(database.db, slug)
       if (!org) {
