@@ -242,19 +242,28 @@ describe('strata index --from-ledger on a store that already holds later ledgers
   it('is ignored with a line naming the checkpoint, and indexing resumes from it', async () => {
     const { DATABASE_URL: _, ...inherited } = process.env
     const child = spawn(process.execPath, [CLI, 'index', '--rpc-url', devnet.url, '--from-ledger', '5'], {
-      env: { ...inherited, ...db.env, LOG_LEVEL: 'warn' },
+      env: { ...inherited, ...db.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stderr = ''
+    let all = ''
+    child.stdout.on('data', (chunk) => {
+      all += chunk
+    })
     child.stderr.on('data', (chunk) => {
       stderr += chunk
+      all += chunk
     })
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
-    const line = `strata index: --from-ledger 5 is ignored: this store's checkpoint is ledger ${checkpoint}, so indexing resumes from ${checkpoint + 1} (--from-ledger applies to an empty store only)\n`
-    for (let i = 0; i < 600 && !stderr.includes(line); i++) await new Promise((r) => setTimeout(r, 100))
+    const resumed = `ingesting ledgers ${checkpoint + 1}..`
+    for (let i = 0; i < 600 && !all.includes(resumed); i++) await new Promise((r) => setTimeout(r, 100))
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
     expect(stderr.split('\n')[0]).toBe(`strata index: ${describeOf(db)}`)
-    expect(stderr).toContain(line)
+    expect(stderr).toContain(
+      `strata index: --from-ledger 5 is ignored: this store's checkpoint is ledger ${checkpoint}, so indexing resumes from ${checkpoint + 1} (--from-ledger applies to an empty store only)\n`,
+    )
+    expect(all).toContain(resumed)
+    expect(all).toContain(`resuming after checkpoint ${checkpoint}`)
   }, 90_000)
 })

@@ -180,6 +180,30 @@ describe.skipIf(TEST_DB_KIND !== 'sqlite')(
       )
     }, 70_000)
 
+    it('a PostgreSQL server that refuses, or whose host does not resolve, is the database, not HOST', async () => {
+      const port = await closedPort()
+      const refused = await runToExit(
+        ['serve', '--port', '0'],
+        { DATABASE_URL: `postgres://strata:hunter2@127.0.0.1:${port}/strata` },
+        scratchDir(),
+        60_000,
+      )
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toBe(
+        `strata serve: cannot use the database on PostgreSQL: the database cannot be reached (connect ECONNREFUSED 127.0.0.1:${port}) (check DATABASE_URL)\n`,
+      )
+      const unresolved = await runToExit(
+        ['serve', '--port', '0'],
+        { DATABASE_URL: 'postgres://strata@no-such-db-host.invalid/strata' },
+        scratchDir(),
+        60_000,
+      )
+      expect(unresolved.code).toBe(1)
+      expect(unresolved.stderr).toBe(
+        'strata serve: cannot use the database on PostgreSQL: the database cannot be reached (getaddrinfo ENOTFOUND no-such-db-host.invalid) (check DATABASE_URL)\n',
+      )
+    }, 130_000)
+
     it('a bad configuration names every problem', async () => {
       const run = await runToExit(['serve'], { PORT: 'eighty', LOG_FORMAT: 'yaml' }, scratchDir(), 60_000)
       expect(run.code).toBe(1)

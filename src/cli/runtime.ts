@@ -2,7 +2,7 @@ import { type Config, type DatabaseConfig, loadConfig } from '../config.ts'
 import { createLogger, type Logger, resolveLogFormat } from '../logger.ts'
 import { createDatabase, type Database } from '../store/db.ts'
 import { migrateToLatest } from '../store/migrate.ts'
-import { classifyStoreError } from '../store/store-errors.ts'
+import { classifyStoreError, StoreStartError } from '../store/store-errors.ts'
 
 /**
  * Config, logger and a database: what every command that touches the store starts with. The first
@@ -57,7 +57,8 @@ export async function openStore(config: DatabaseConfig): Promise<{ database: Dat
     return { database, applied }
   } catch (error) {
     await database?.close().catch(() => {})
-    const found = classifyStoreError(error)
+    // The driver's own error: a StoreStartError's message already words it, with its own prefix.
+    const found = classifyStoreError(error instanceof StoreStartError ? error.cause : error)
     if (!found) throw error
     throw new Error(`cannot use the database ${describeDatabase(config)} (DATABASE_URL): ${found.message}`, {
       cause: error,
