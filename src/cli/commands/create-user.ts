@@ -12,7 +12,8 @@ Usage: echo "$PASSWORD" | strata create-user --org <slug> --email <email> --pass
 
 Creates a user of an existing organization (e.g. one created with POST /v1/org/api-keys), who can
 then log in with POST /v1/auth/login. The password is read from standard input, never from
-arguments, so it stays out of shell history and process lists.`,
+arguments, so it stays out of shell history and process lists. The first line on stderr names the
+database it writes to (DATABASE_URL): use the server's.`,
   options: { org: { type: 'string' }, email: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
   async run(values) {
     const slug = stringOption(values.org)

@@ -6,7 +6,8 @@ export const migrateCommand: Command = {
 Usage: strata migrate
 
 Applies every pending migration to DATABASE_URL (sqlite:<path> or postgres://...) and exits.
-strata serve also migrates at start-up; run this first when several replicas start at once.`,
+strata serve also migrates at start-up; run this first when several replicas start at once.
+Its first line, on stderr, names the database it opens.`,
   options: {},
   async run() {
     const { database, applied } = await openRuntime('migrate')
