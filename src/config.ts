@@ -146,20 +146,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     }
     return value
   }
-  const url = (name: EnvName, protocols: string[]): string | null => {
+  const url = (name: EnvName, protocols: readonly string[]): string | null => {
     const value = str(name)
     if (value === null) return null
-    try {
-      const parsed = new URL(value)
-      if (!protocols.includes(parsed.protocol)) {
-        problems.push(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`)
-        return null
-      }
-      return value
-    } catch {
-      problems.push(`${name} is not a URL: "${value}"`)
-      return null
-    }
+    const problem = urlProblem(name, value, protocols)
+    if (problem === null) return value
+    problems.push(problem)
+    return null
   }
 
   const config: Config = {
@@ -175,7 +168,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     redisBreakerFailures: int('STRATA_REDIS_BREAKER_FAILURES'),
     redisBreakerCoolDownMs: int('STRATA_REDIS_BREAKER_COOLDOWN_MS'),
     replicas: int('STRATA_REPLICAS'),
-    stellarRpcUrl: url('STELLAR_RPC_URL', ['http:', 'https:']),
+    stellarRpcUrl: url('STELLAR_RPC_URL', RPC_URL_PROTOCOLS),
     networkSource: str('STRATA_NETWORK'),
     adminToken: secret('STRATA_ADMIN_TOKEN', 16),
     jwtSecret: secret('STRATA_JWT_SECRET', 32),
@@ -207,6 +200,22 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
+}
+
+/** The schemes a Stellar RPC URL may use, whether it comes from STELLAR_RPC_URL or `--rpc-url`. */
+export const RPC_URL_PROTOCOLS: readonly string[] = ['http:', 'https:']
+
+/** What is wrong with `value` as a URL of one of `protocols`, naming the setting `name`; null: nothing. */
+export function urlProblem(name: string, value: string, protocols: readonly string[]): string | null {
+  let parsed: URL
+  try {
+    parsed = new URL(value)
+  } catch {
+    return `${name} is not a URL: "${value}"`
+  }
+  return protocols.includes(parsed.protocol)
+    ? null
+    : `${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`
 }
 
 // proxy-addr's names for well-known ranges, which Fastify's trustProxy accepts in a list.

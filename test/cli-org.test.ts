@@ -92,7 +92,8 @@ describe('operator commands: create-key and set-plan', () => {
     const refused = strata(['create-key', '--org', 'acme', '--name', 'ops'], db.env)
     expect(refused.code).toBe(1)
     expect(refused.stderr).toBe(
-      'strata create-key: organization "acme" was created by self-service signup, not by an operator; set reuse_signup_organization (strata create-key: --reuse-signup-org) if you mean it\n',
+      `strata create-key: database ${db.env.DATABASE_URL}\n` +
+        'strata create-key: organization "acme" was created by self-service signup, not by an operator; set reuse_signup_organization (strata create-key: --reuse-signup-org) if you mean it\n',
     )
     const meant = strata(['create-key', '--org', 'acme', '--name', 'ops', '--reuse-signup-org'], db.env)
     expect(meant.code, meant.stderr).toBe(0)

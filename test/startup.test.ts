@@ -129,7 +129,7 @@ describe.skipIf(TEST_DB_KIND !== 'sqlite')(
       expect(described.code).toBe(1)
       expect(described.stderr).toMatch(
         new RegExp(
-          `^strata serve: cannot fetch the network description ${rpc}/network.json: fetch failed \\(ECONNREFUSED\\)\\n$`,
+          `^strata serve: cannot fetch the network description ${rpc}/network.json: cannot reach ${new URL(rpc).host} \\(ECONNREFUSED\\)\\n$`,
         ),
       )
       const pubnet = await runToExit(
@@ -139,7 +139,9 @@ describe.skipIf(TEST_DB_KIND !== 'sqlite')(
         60_000,
       )
       expect(pubnet.code).toBe(1)
-      expect(pubnet.stderr).toContain(`strata serve: cannot reach the Stellar RPC at ${rpc}: getNetwork:`)
+      expect(pubnet.stderr).toContain(
+        `strata serve: cannot reach the Stellar RPC at ${rpc} (STELLAR_RPC_URL): getNetwork:`,
+      )
       // The refusal's code is named once, whether the transport's message carries it or not.
       expect(pubnet.stderr.match(/ECONNREFUSED/g)).toHaveLength(1)
       const index = await runToExit(
@@ -149,8 +151,58 @@ describe.skipIf(TEST_DB_KIND !== 'sqlite')(
         60_000,
       )
       expect(index.code).toBe(1)
-      expect(index.stderr).toContain(`strata index: cannot reach the Stellar RPC at ${rpc}: getNetwork:`)
+      expect(index.stderr).toContain(
+        `strata index: cannot reach the Stellar RPC at ${rpc} (--rpc-url): getNetwork:`,
+      )
     }, 120_000)
+
+    it('a HOST that does not resolve, and a database file that cannot be opened, name their setting', async () => {
+      const host = await runToExit(
+        ['serve', '--port', '0'],
+        { HOST: 'no-such-host.invalid', DATABASE_URL: `sqlite:${join(scratchDir(), 'h.db')}` },
+        scratchDir(),
+        60_000,
+      )
+      expect(host.code).toBe(1)
+      expect(host.stderr).toBe(
+        'strata serve: cannot listen on "no-such-host.invalid": no such host name (HOST or --host)\n',
+      )
+      const path = join(scratchDir(), 'missing', 's.db')
+      const file = await runToExit(
+        ['serve', '--port', '0'],
+        { DATABASE_URL: `sqlite:${path}` },
+        scratchDir(),
+        60_000,
+      )
+      expect(file.code).toBe(1)
+      expect(file.stderr).toBe(
+        `strata serve: cannot use the database at ${path}: the database file cannot be opened (SQLite: unable to open database file) (check DATABASE_URL)\n`,
+      )
+    }, 70_000)
+
+    it('a PostgreSQL server that refuses, or whose host does not resolve, is the database, not HOST', async () => {
+      const port = await closedPort()
+      const refused = await runToExit(
+        ['serve', '--port', '0'],
+        { DATABASE_URL: `postgres://strata:hunter2@127.0.0.1:${port}/strata` },
+        scratchDir(),
+        60_000,
+      )
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toBe(
+        `strata serve: cannot use the database on PostgreSQL: the database cannot be reached (connect ECONNREFUSED 127.0.0.1:${port}) (check DATABASE_URL)\n`,
+      )
+      const unresolved = await runToExit(
+        ['serve', '--port', '0'],
+        { DATABASE_URL: 'postgres://strata@no-such-db-host.invalid/strata' },
+        scratchDir(),
+        60_000,
+      )
+      expect(unresolved.code).toBe(1)
+      expect(unresolved.stderr).toBe(
+        'strata serve: cannot use the database on PostgreSQL: the database cannot be reached (getaddrinfo ENOTFOUND no-such-db-host.invalid) (check DATABASE_URL)\n',
+      )
+    }, 130_000)
 
     it('a bad configuration names every problem', async () => {
       const run = await runToExit(['serve'], { PORT: 'eighty', LOG_FORMAT: 'yaml' }, scratchDir(), 60_000)

@@ -349,8 +349,10 @@ export async function loadNetworkConfig(source: string, signal?: AbortSignal): P
       if (signal?.aborted) throw error
       // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND...) is in its cause.
       const code = (error as Error & { cause?: { code?: string } }).cause?.code
+      // The cause is kept: a caller that fetched the RPC's own description names the RPC instead.
       throw new Error(
-        `cannot fetch the network description ${source}: ${(error as Error).message}${code ? ` (${code})` : ''}`,
+        `cannot fetch the network description ${source}: ${code ? `cannot reach ${new URL(source).host} (${code})` : (error as Error).message}`,
+        { cause: error },
       )
     }
     return parseNetworkConfig(body, source)

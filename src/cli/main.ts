@@ -35,8 +35,16 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(values)
   } catch (error) {
-    // A command's failure is one line, named after the command.
-    process.stderr.write(`strata ${name}: ${error instanceof Error ? error.message : String(error)}\n`)
+    // A command's failure is one line, named after the command: a configuration with one problem
+    // too (ConfigError lists several on lines of their own).
+    const problems = (error as { problems?: unknown }).problems
+    const message =
+      Array.isArray(problems) && problems.length === 1
+        ? `invalid configuration: ${problems[0]}`
+        : error instanceof Error
+          ? error.message
+          : String(error)
+    process.stderr.write(`strata ${name}: ${message}\n`)
     return 1
   }
 }

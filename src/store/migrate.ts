@@ -75,10 +75,10 @@ async function migrate(
   }
   const { error, results } = outcome
   if (error) {
-    // A database file that cannot be written or read is named with its path and cause: the one
-    // line a command prints when it cannot start (`strata serve`, `index`, `migrate`).
-    if (database.kind === 'sqlite' && classifyStoreError(error)) {
-      throw new StoreStartError(`at ${database.path}`, error)
+    // A database that cannot be written, read or reached is named (a file with its path) with the
+    // cause: the one line a command prints when it cannot start (`strata serve`, `index`, `migrate`).
+    if (classifyStoreError(error)) {
+      throw new StoreStartError(database.kind === 'sqlite' ? `at ${database.path}` : 'on PostgreSQL', error)
     }
     throw error instanceof Error ? error : new Error(String(error))
   }

@@ -264,8 +264,11 @@ describe('a store that cannot be written', () => {
       for (const args of [['migrate'], ['serve', '--port', '0']]) {
         const { code, stderr } = await runToExit(args, { DATABASE_URL: `sqlite:${path}` })
         expect(code, stderr).toBe(1)
+        // migrate names the store on its first line and in its failure; serve adds the setting.
         expect(stderr).toBe(
-          `strata ${args[0]}: cannot use the database at ${path}: the database is read-only (SQLite: attempt to write a readonly database)\n`,
+          args[0] === 'migrate'
+            ? `strata migrate: database sqlite:${path}\nstrata migrate: cannot use the database sqlite:${path} (DATABASE_URL): the database is read-only (SQLite: attempt to write a readonly database)\n`
+            : `strata serve: cannot use the database at ${path}: the database is read-only (SQLite: attempt to write a readonly database) (check DATABASE_URL)\n`,
         )
       }
     } finally {
@@ -281,7 +284,7 @@ describe('a store that cannot be written', () => {
       const { code, stderr } = await runToExit(['migrate'], { DATABASE_URL: `sqlite:${inside}` })
       expect(code, stderr).toBe(1)
       expect(stderr).toBe(
-        `strata migrate: cannot use the database at ${inside}: the database file cannot be opened (SQLite: unable to open database file)\n`,
+        `strata migrate: database sqlite:${inside}\nstrata migrate: cannot use the database sqlite:${inside} (DATABASE_URL): the database file cannot be opened (SQLite: unable to open database file)\n`,
       )
     } finally {
       undoDir()

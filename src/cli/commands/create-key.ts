@@ -14,7 +14,8 @@ Creates an API key for the organization with this slug, creating the organizatio
 digits and inner hyphens, as the API requires. An organization created by self-service signup
 gets a key only with --reuse-signup-org: say so when you mean that organization.
 
-Prints the key creation result as JSON. The key itself is shown only this once.`,
+Prints the key creation result as JSON. The key itself is shown only this once. The first line on
+stderr names the database it writes to (DATABASE_URL): use the server's.`,
   options: {
     org: { type: 'string' },
     'org-name': { type: 'string' },
@@ -52,7 +53,7 @@ Prints the key creation result as JSON. The key itself is shown only this once.`
       process.stderr.write('strata create-key: --expires-at must be a future RFC 3339 time\n')
       return 1
     }
-    const { config, database } = await openRuntime()
+    const { config, database } = await openRuntime('create-key')
     try {
       const pepper = await resolveSecret(database.db, config.keyPepper, 'key_pepper')
       const result = await createApiKey(database.db, pepper, Date.now(), {

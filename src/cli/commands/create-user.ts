@@ -12,7 +12,8 @@ Usage: echo "$PASSWORD" | strata create-user --org <slug> --email <email> --pass
 
 Creates a user of an existing organization (e.g. one created with POST /v1/org/api-keys), who can
 then log in with POST /v1/auth/login. The password is read from standard input, never from
-arguments, so it stays out of shell history and process lists.`,
+arguments, so it stays out of shell history and process lists. The first line on stderr names the
+database it writes to (DATABASE_URL): use the server's.`,
   options: { org: { type: 'string' }, email: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
   async run(values) {
     const slug = stringOption(values.org)
@@ -25,14 +26,13 @@ arguments, so it stays out of shell history and process lists.`,
       process.stderr.write(`strata create-user: "${email}" is not an email address\n`)
       return 1
     }
-    const password = (await readStdin()).replace(/\r?\n$/, '')
-    if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
-      process.stderr.write(
-        `strata create-user: the password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters\n`,
-      )
+    const problem = passwordProblem((await readStdin()).replace(/\r?\n$/, ''))
+    if (typeof problem === 'string') {
+      process.stderr.write(`strata create-user: ${problem}\n`)
       return 1
     }
-    const { database } = await openRuntime()
+    const { password } = problem
+    const { database } = await openRuntime('create-user')
     try {
       const org = await getOrganizationBySlug(database.db, slug)
       if (!org) {
@@ -74,4 +74,15 @@ arguments, so it stays out of shell history and process lists.`,
       await database.close()
     }
   },
+}
+
+/** The password read from stdin (--password-stdin), or what is wrong with it. */
+export function passwordProblem(password: string): string | { password: string } {
+  if (password === '') {
+    return 'no password on standard input (--password-stdin reads it from there, e.g. echo "$PASSWORD" | ...)'
+  }
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+    return `the password on standard input (--password-stdin) must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`
+  }
+  return { password }
 }

@@ -1,19 +1,20 @@
-import { defaultNetworkUrl, loadNetworkConfig } from '../../chain/load-network.ts'
-import { loadConfig } from '../../config.ts'
+import { loadConfig, RPC_URL_PROTOCOLS, urlProblem } from '../../config.ts'
 import { createIndexer } from '../../indexer/index.ts'
 import { createLogger, resolveLogFormat } from '../../logger.ts'
 import { indexedContracts } from '../../protocols/registry.ts'
-import { createDatabase } from '../../store/db.ts'
-import { migrateToLatest } from '../../store/migrate.ts'
+import { getCheckpoint } from '../../store/ledger-data.ts'
 import type { Command } from '../command.ts'
 import { createProgressReporter, describeNetwork } from '../indexing-report.ts'
-import { checkRpcSource, createStarted, describeStartupError } from '../startup.ts'
+import { announceDatabase, openStore, stringOption } from '../runtime.ts'
+import { checkRpcSource, createStarted, describeStartupError, loadNetworkFor } from '../startup.ts'
 
-function parseLedgerOption(value: unknown, name: string): number | undefined {
+/** A whole number of 1 or more, or why not, naming the option: `--batch-size 0` is refused, not ignored. */
+function parsePositiveOption(value: unknown, name: string, what: string): number | undefined {
   if (value === undefined) return undefined
-  if (typeof value !== 'string' || !/^\d+$/.test(value))
-    throw new Error(`${name} must be a ledger sequence number`)
-  return Number(value)
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN
+  if (!Number.isSafeInteger(number) || number < 1)
+    throw new Error(`${name} must be ${what} (1 or more), got "${value}"`)
+  return number
 }
 
 export const indexCommand: Command = {
@@ -23,7 +24,8 @@ Usage: strata index --rpc-url URL [--from-ledger L] [--network pubnet|FILE|URL] 
 
 Reads ledgers with getLedgers from a Stellar RPC (or the devnet), writes snapshots, rates, prices
 and the checkpoint to DATABASE_URL, then follows the head until interrupted. A restart resumes
-from the checkpoint. --from-ledger applies to an empty store only (default: the RPC's oldest ledger).
+from the checkpoint. --from-ledger applies to an empty store only (default: the RPC's oldest ledger);
+on a store that has a checkpoint it is ignored, and a line says so and where indexing resumes.
 --network names the network description: "pubnet" (Stellar mainnet, shipped in networks/), a JSON
 file or a URL (default: <rpc-url origin>/network.json, as the devnet serves it). The RPC must serve
 the described network, and a store keeps the one network it was first filled from.
@@ -33,9 +35,10 @@ RPC's window (to a contract's first ledger); ingestion then hands over to the RP
 On PostgreSQL a second indexer waits as a hot standby until the first one stops. An indexer whose
 lock connection is lost (a database restart, a failover) takes the lock again and resumes.
 
-It prints the network, the watched contracts and the range it ingests, then its progress: on a
-terminal a bar over that range with the current rate and the time left, otherwise a log record
-every few seconds. An unreachable RPC, or one serving another network, stops it at start-up.
+Its first line names the database (DATABASE_URL). It prints the network, the watched contracts
+and the range it ingests, then its progress: on a terminal a bar over that range with the current
+rate and the time left, otherwise a log record every few seconds. An unreachable RPC, or one
+serving another network, stops it at start-up with one line naming --rpc-url or STELLAR_RPC_URL.
 Environment: DATABASE_URL, STELLAR_RPC_URL, LOG_LEVEL, LOG_FORMAT (strata serve --help lists all).`,
   options: {
     'rpc-url': { type: 'string' },
@@ -46,13 +49,23 @@ Environment: DATABASE_URL, STELLAR_RPC_URL, LOG_LEVEL, LOG_FORMAT (strata serve 
   },
   async run(values) {
     const config = loadConfig()
-    const rpcUrl = typeof values['rpc-url'] === 'string' ? values['rpc-url'] : config.stellarRpcUrl
+    const rpcOption = stringOption(values['rpc-url'])
+    const rpcUrl = rpcOption ?? config.stellarRpcUrl
+    // Where the RPC URL came from: the setting an unreachable or wrong RPC is blamed on.
+    const rpcSetting = rpcOption !== undefined ? '--rpc-url' : 'STELLAR_RPC_URL'
     if (!rpcUrl) {
       process.stderr.write('strata index: --rpc-url (or STELLAR_RPC_URL) is required\n')
       return 1
     }
-    const fromLedger = parseLedgerOption(values['from-ledger'], '--from-ledger')
-    const batchSize = parseLedgerOption(values['batch-size'], '--batch-size')
+    // STELLAR_RPC_URL is checked by loadConfig; --rpc-url by the same rule (ftp://... is refused here).
+    const rpcProblem = urlProblem(rpcSetting, rpcUrl, RPC_URL_PROTOCOLS)
+    if (rpcProblem) {
+      process.stderr.write(`strata index: ${rpcProblem}\n`)
+      return 1
+    }
+    const fromLedger = parsePositiveOption(values['from-ledger'], '--from-ledger', 'a ledger sequence number')
+    const batchSize = parsePositiveOption(values['batch-size'], '--batch-size', 'a whole number of ledgers')
+    announceDatabase('index', config.database)
     const logger = createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat))
     const controller = new AbortController()
     const stop = () => controller.abort(new Error('interrupted'))
@@ -63,8 +76,12 @@ Environment: DATABASE_URL, STELLAR_RPC_URL, LOG_LEVEL, LOG_FORMAT (strata serve 
     const write = (text: string) => process.stderr.write(text)
     let report: ReturnType<typeof createProgressReporter> | null = null
     try {
-      const networkSource = typeof values.network === 'string' ? values.network : defaultNetworkUrl(rpcUrl)
-      const network = await loadNetworkConfig(networkSource, controller.signal)
+      const network = await loadNetworkFor(
+        rpcUrl,
+        rpcSetting,
+        stringOption(values.network),
+        controller.signal,
+      )
       if (mode === 'bar')
         write(
           describeNetwork(network)
@@ -84,10 +101,16 @@ Environment: DATABASE_URL, STELLAR_RPC_URL, LOG_LEVEL, LOG_FORMAT (strata serve 
           'indexer starting',
         )
       }
-      await checkRpcSource(rpcUrl, network, controller.signal)
-      const database = createDatabase(config.database)
+      await checkRpcSource(rpcUrl, network, controller.signal, rpcSetting)
+      const { database } = await openStore(config.database)
       started.add(() => database.close())
-      await migrateToLatest(database)
+      const checkpoint = await getCheckpoint(database)
+      if (fromLedger !== undefined && checkpoint !== null && fromLedger !== checkpoint + 1) {
+        // Not refused: a service restarted with the command line it was first started with resumes.
+        write(
+          `strata index: --from-ledger ${fromLedger} is ignored: this store's checkpoint is ledger ${checkpoint}, so indexing resumes from ${checkpoint + 1} (--from-ledger applies to an empty store only)\n`,
+        )
+      }
       report = createProgressReporter({ mode, logger, rpcUrl, network, write })
       const indexer = createIndexer({
         database,
@@ -95,7 +118,7 @@ Environment: DATABASE_URL, STELLAR_RPC_URL, LOG_LEVEL, LOG_FORMAT (strata serve 
         rpcUrl,
         network,
         ...(fromLedger !== undefined ? { fromLedger } : {}),
-        ...(batchSize !== undefined && batchSize > 0 ? { batchSize } : {}),
+        ...(batchSize !== undefined ? { batchSize } : {}),
         ...(typeof values.datalake === 'string' ? { datalake: values.datalake } : {}),
         onStart: report.onStart,
         onProgress: report.onProgress,

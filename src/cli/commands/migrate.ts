@@ -1,4 +1,3 @@
-import { migrateToLatest } from '../../store/migrate.ts'
 import type { Command } from '../command.ts'
 import { openRuntime } from '../runtime.ts'
 
@@ -7,12 +6,12 @@ export const migrateCommand: Command = {
 Usage: strata migrate
 
 Applies every pending migration to DATABASE_URL (sqlite:<path> or postgres://...) and exits.
-strata serve also migrates at start-up; run this first when several replicas start at once.`,
+strata serve also migrates at start-up; run this first when several replicas start at once.
+Its first line, on stderr, names the database it opens.`,
   options: {},
   async run() {
-    const { database } = await openRuntime({}, { migrate: false })
+    const { database, applied } = await openRuntime('migrate')
     try {
-      const applied = await migrateToLatest(database)
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n')
       return 0
     } finally {

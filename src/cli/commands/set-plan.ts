@@ -11,7 +11,8 @@ Usage: strata set-plan --org <slug> --plan <${PLANS.join('|')}>
 Puts the organization on the plan and makes it the highest plan the organization may choose
 itself with PATCH /v1/org/billing (it may always move down, to free for instance, and back up
 to this plan). This is how a paid plan is granted: users cannot upgrade past what the operator
-allows. The change is recorded in the organization's audit log with the actor "admin".`,
+allows. The change is recorded in the organization's audit log with the actor "admin". The first
+line on stderr names the database it writes to (DATABASE_URL): use the server's.`,
   options: { org: { type: 'string' }, plan: { type: 'string' } },
   async run(values) {
     const slug = stringOption(values.org)
@@ -24,7 +25,7 @@ allows. The change is recorded in the organization's audit log with the actor "a
       process.stderr.write(`strata set-plan: --plan must be one of ${PLANS.join(', ')}, got "${plan}"\n`)
       return 1
     }
-    const { database } = await openRuntime()
+    const { database } = await openRuntime('set-plan')
     try {
       const org = await getOrganizationBySlug(database.db, slug)
       if (!org) {
