@@ -17,8 +17,10 @@ export interface DemoAccount {
 }
 
 /**
- * One account per protocol (the first by address that holds a position in it at the head) and the
- * account holding the most protocols at once (at least two; the first by address among equals),
+ * One account per protocol (the first by address that holds a position in it at the head and is
+ * not already the example of another protocol, so the examples differ where the holders allow)
+ * and the account holding the most protocols at once (at least two; the first by address among
+ * equals),
  * chosen from the snapshots the indexer wrote, so every account listed answers non-empty positions
  * for the protocols listed with it. People's accounts (G…) are chosen before contracts (C…, such as
  * a yield vault lending into a pool); a protocol no account holds is left out.
@@ -32,7 +34,8 @@ export async function chooseDemoAccounts(database: Database): Promise<DemoAccoun
   const chosen: DemoAccount[] = []
   for (const module of PROTOCOLS) {
     const holds = (h: AccountHoldings) => h.protocols.includes(module.name)
-    const holder = people.find(holds) ?? holdings.find(holds)
+    const fresh = (h: AccountHoldings) => holds(h) && !chosen.some((c) => c.address === h.address)
+    const holder = people.find(fresh) ?? people.find(holds) ?? holdings.find(fresh) ?? holdings.find(holds)
     if (holder) chosen.push({ example_of: module.name, ...holder })
   }
   const several = holdingMost(people) ?? holdingMost(holdings)
