@@ -50,7 +50,15 @@ describe('GET /v1/demo/accounts (demo mode only)', () => {
     const doc = (await w.t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
     expect(Object.keys(doc.paths)).not.toContain('/v1/demo/accounts')
     const demoDoc = (await demoApp.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
-    expect(Object.keys(demoDoc.paths)).toContain('/v1/demo/accounts')
+    const operation = demoDoc.paths['/v1/demo/accounts'].get
+    // As the document's rules ask of every operation (test/api/openapi.test.ts).
+    expect(operation.operationId).toMatch(/^[a-z][A-Za-z0-9]+$/)
+    const ids = Object.values(demoDoc.paths).flatMap((methods) =>
+      Object.values(methods as Record<string, { operationId: string }>).map((o) => o.operationId),
+    )
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(operation.security).toEqual([{ apiKey: [] }])
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401']))
   })
 
   it('asks for the API key like every data endpoint', async () => {
