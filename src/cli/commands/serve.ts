@@ -19,8 +19,8 @@ what it indexes and its progress; without it, the API serves what a separate "st
 per process, removed when it stops; unless DATABASE_URL is set), and prints a ready API key, the
 DATABASE_URL that points the CLI at that database, an account for every protocol and curl commands
 (GET /v1/demo/accounts lists the accounts). The port (and METRICS_PORT) is held from the start
-until the API listens on it: a busy one fails at once. Any start-up failure (port in use, bad configuration, unreachable RPC) stops what was
-started and exits 1 with one line saying why.
+until the API listens on it: a busy one fails at once. Any start-up failure (port in use, bad
+configuration, unreachable RPC) stops what was started and exits 1 with one line saying why.
 
 Environment (validated together at start-up; --port and --host override PORT and HOST):
 ${envHelpText()}`,
