@@ -136,11 +136,12 @@ export function demoAccountLines(baseUrl: string, key: string, accounts: readonl
 }
 
 /**
- * The command that runs the CLI on the demo's own database (`create-key` and the others), from any
- * directory: the file's absolute path.
+ * The `DATABASE_URL` that runs the CLI on the demo's own database (`create-key` and the others),
+ * from any directory: the file's absolute path, quoted for a POSIX shell when it needs to be.
  */
 export function demoDatabaseUrl(path: string): string {
-  return `sqlite:${resolve(path)}`
+  const url = `sqlite:${resolve(path)}`
+  return /^[\w./:@%+=-]+$/.test(url) ? url : `'${url.replaceAll("'", "'\\''")}'`
 }
 
 /** Where demos keep their databases, relative to the directory `npm start` runs in. */
