@@ -1,5 +1,6 @@
 import { readdirSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import type { DemoAccount } from './api/routes/demo.ts'
 import { createApiKey } from './auth/create-api-key.ts'
 import type { NetworkConfig } from './chain/network.ts'
 import { type Devnet, startDevnet } from './devnet/devnet.ts'
@@ -112,6 +113,35 @@ export function demoExamples(baseUrl: string, key: string, holder: string, pastL
     curl('/positions/vaultprotocol/at/latest'),
     curl('/positions/at/latest'),
   ]
+}
+
+/**
+ * The banner's accounts: one per protocol and one holding several, as `GET /v1/demo/accounts`
+ * chooses them from the indexed store, each with a curl line asking what it holds now.
+ */
+export function demoAccountLines(baseUrl: string, key: string, accounts: readonly DemoAccount[]): string[] {
+  const curl = (path: string) => `    curl -H 'x-svc-token: ${key}' '${baseUrl}${path}'`
+  const width = Math.max(0, ...accounts.map((a) => a.example_of.length)) + 1
+  const lines = ['Accounts to ask about, one per protocol and one holding several (what each holds now):']
+  for (const account of accounts) {
+    lines.push(
+      `  ${`${account.example_of}:`.padEnd(width)} ${account.address} (${account.protocols.join(', ')})`,
+    )
+    const path =
+      account.example_of === 'several' ? '/positions/at/latest' : `/positions/${account.example_of}`
+    lines.push(curl(`/v1/users/${account.address}${path}`))
+  }
+  lines.push('  The same list, with what each holds at the head as it moves:', curl('/v1/demo/accounts'))
+  return lines
+}
+
+/**
+ * The `DATABASE_URL` that runs the CLI on the demo's own database (`create-key` and the others),
+ * from any directory: the file's absolute path, quoted for a POSIX shell when it needs to be.
+ */
+export function demoDatabaseUrl(path: string): string {
+  const url = `sqlite:${resolve(path)}`
+  return /^[\w./:@%+=-]+$/.test(url) ? url : `'${url.replaceAll("'", "'\\''")}'`
 }
 
 /** Where demos keep their databases, relative to the directory `npm start` runs in. */

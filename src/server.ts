@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { type App, buildApp, startDraining } from './api/app.ts'
+import { type App, type BuildAppOptions, buildApp, startDraining } from './api/app.ts'
 import { startMetricsServer } from './api/metrics.ts'
 import type { Config } from './config.ts'
 import { type AppContext, createContext } from './context.ts'
@@ -43,19 +43,26 @@ async function closeGracefully(app: App, ctx: AppContext): Promise<void> {
   await ctx.close()
 }
 
+export interface StartServerOptions extends BuildAppOptions {
+  /** Runs right before the listeners bind: a caller holding the ports lets them go there. */
+  beforeListen?: () => Promise<void>
+}
+
 /** Builds the app on a migrated database and listens. */
 export async function startServer(
   config: Config,
   logger: Logger,
   database: Database,
   health?: HealthBoard,
+  options: StartServerOptions = {},
 ): Promise<RunningServer> {
   const ctx = await createContext(config, logger, { database, ...(health ? { health } : {}) })
   // A failure to build or listen closes what was opened (the Redis client, the key-usage timer,
   // the first listener), so the caller can stop and the process can exit.
   let app: App | null = null
   try {
-    app = await buildApp(ctx)
+    app = await buildApp(ctx, options)
+    await options.beforeListen?.()
     const address = await app.listen({ port: config.port, host: config.host })
     const url = address.replace('[::1]', 'localhost')
     const metrics =

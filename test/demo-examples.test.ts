@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { demoExamples } from '../src/demo.ts'
+import { demoDatabaseUrl, demoExamples } from '../src/demo.ts'
 import { createTestApp, type TestApp } from './support/app.ts'
 import { apiKey, createKey } from './support/factories.ts'
 
@@ -34,6 +35,20 @@ describe("the demo banner's examples", () => {
     for (const url of paths) {
       const response = await t.app.inject({ method: 'GET', url: url!, headers: apiKey(key) })
       expect(response.statusCode, `${url}: ${response.body}`).toBe(200)
+    }
+  })
+})
+
+describe("the demo banner's DATABASE_URL", () => {
+  it('names the file absolutely, quoted when a shell would split or expand it', () => {
+    expect(demoDatabaseUrl('./.strata/demo-1.db')).toBe(`sqlite:${process.cwd()}/.strata/demo-1.db`)
+    for (const dir of ['/tmp/my demos', "/tmp/it's $HOME", '/tmp/plain']) {
+      const word = demoDatabaseUrl(`${dir}/demo-7.db`)
+      // What a shell makes of it, as the banner's line is pasted.
+      const seen = execFileSync('sh', ['-c', `DATABASE_URL=${word} sh -c 'printf %s "$DATABASE_URL"'`], {
+        encoding: 'utf8',
+      })
+      expect(seen).toBe(`sqlite:${dir}/demo-7.db`)
     }
   })
 })

@@ -64,23 +64,47 @@ const demoFiles = (dir: string) =>
 describe.skipIf(TEST_DB_KIND !== 'sqlite')(
   'start-up failures stop what was started and exit 1 with one line',
   () => {
-    it('a busy port, after the demo has started its devnet and indexer', async () => {
+    it('a busy port or METRICS_PORT stops the demo at once, before its devnet starts', async () => {
       const { server, port } = await holdPort()
-      const cwd = scratchDir()
       try {
-        // Exiting at all proves the devnet's listener and the indexer were stopped: either would keep
-        // the process alive.
-        const run = await runToExit(['serve', '--demo', '--port', String(port)], {}, cwd, 150_000)
-        expect(run.code, run.stderr).toBe(1)
-        expect(run.stderr).toContain(
-          `strata serve: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (--port)\n`,
-        )
-        expect(run.stderr).not.toContain('    at ')
-        expect(demoFiles(cwd)).toEqual([])
+        for (const [args, env, setting] of [
+          [['--port', String(port)], {}, '--port'],
+          [['--port', '0'], { METRICS_PORT: String(port) }, 'METRICS_PORT'],
+        ] as const) {
+          const cwd = scratchDir()
+          const run = await runToExit(['serve', '--demo', ...args], env, cwd, 60_000)
+          expect(run.code, run.stderr).toBe(1)
+          // Nothing but the one line: the simulated network never started.
+          expect(run.stderr).toBe(
+            `strata serve: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (${setting})\n`,
+          )
+          // The whole process, Node's own start included; the demo's start took 9 s to 27 s.
+          expect(run.ms).toBeLessThan(3000)
+          expect(demoFiles(cwd)).toEqual([])
+        }
       } finally {
         server.close()
       }
-    }, 160_000)
+    }, 130_000)
+
+    it('the held port is the one the API then listens on, and is free again once it stops', async () => {
+      const port = await closedPort()
+      const cwd = scratchDir()
+      const demo = await startServerProcess(['serve', '--demo', '--port', String(port)], {}, 150_000, cwd)
+      try {
+        expect(demo.url).toBe(`http://127.0.0.1:${port}`)
+        expect((await fetch(`${demo.url}/v1/health`)).status).toBe(200)
+      } finally {
+        await demo.stop()
+      }
+      expect(demo.child.exitCode).toBe(0)
+      const { server } = await new Promise<{ server: Server }>((resolve, reject) => {
+        const again = createServer()
+        again.once('error', reject)
+        again.listen(port, '127.0.0.1', () => resolve({ server: again }))
+      })
+      server.close()
+    }, 180_000)
 
     it('a busy port given by PORT, without the demo', async () => {
       const { server, port } = await holdPort()

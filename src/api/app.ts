@@ -31,6 +31,7 @@ import { registerActivityRoutes } from './routes/activities.ts'
 import { registerAllPositionsRoute } from './routes/all-positions.ts'
 import { registerAuditLogRoutes } from './routes/audit-log.ts'
 import { registerAuthRoutes } from './routes/auth.ts'
+import { registerDemoRoutes } from './routes/demo.ts'
 import { registerHealthRoutes } from './routes/health.ts'
 import { registerKeyRoutes } from './routes/keys.ts'
 import { registerOrgRoutes } from './routes/org.ts'
@@ -278,8 +279,13 @@ export function startDraining(app: App): void {
   drainers.get(app)?.()
 }
 
+export interface BuildAppOptions {
+  /** Adds the demo's own endpoints (`strata serve --demo`): `GET /v1/demo/accounts`. */
+  demo?: boolean
+}
+
 /** Assembles the HTTP application. It never listens: `serve` does. */
-export async function buildApp(ctx: AppContext): Promise<App> {
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<App> {
   const app = createFastify(ctx)
   let draining = false
   drainers.set(app, () => {
@@ -452,6 +458,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerActivityRoutes(app, ctx)
   registerTvlRoutes(app, ctx)
   registerProtocolRoutes(app, ctx)
+  if (options.demo) registerDemoRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())
   let referencePage: string | null = null

@@ -1,28 +1,12 @@
 import { mkdirSync } from 'node:fs'
 import { setFlagsFromString } from 'node:v8'
-import { defaultNetworkUrl, loadNetworkConfig } from '../../chain/load-network.ts'
 import { type Config, ConfigError, loadConfig } from '../../config.ts'
 import { envHelpText } from '../../config-env.ts'
-import {
-  createDemoKey,
-  DEMO_DIR,
-  type Demo,
-  demoDatabasePath,
-  demoExamples,
-  removeDemoDatabase,
-  removeStaleDemoDatabases,
-  runIndexerInBackground,
-  startDemoNetwork,
-} from '../../demo.ts'
-import { createHealthBoard } from '../../health.ts'
-import { createLogger, resolveLogFormat } from '../../logger.ts'
-import { type RunningServer, startServer } from '../../server.ts'
-import { createDatabase } from '../../store/db.ts'
-import { migrateToLatest } from '../../store/migrate.ts'
+import type { Demo } from '../../demo.ts'
+import type { RunningServer } from '../../server.ts'
 import type { Command } from '../command.ts'
-import { createProgressReporter, describeNetwork } from '../indexing-report.ts'
-import { stringOption } from '../runtime.ts'
-import { checkRpcSource, createStarted, describeStartupError } from '../startup.ts'
+import { reservePorts } from '../port-reservation.ts'
+import { createStarted, describeStartupError } from '../startup.ts'
 
 export const serveCommand: Command = {
   help: `
@@ -31,10 +15,12 @@ Usage: strata serve [--port N] [--host H] [--demo]
 Runs the API on DATABASE_URL. With STELLAR_RPC_URL it also runs the indexer in the same process
 (STRATA_NETWORK names the network description, by default <rpc origin>/network.json) and prints
 what it indexes and its progress; without it, the API serves what a separate "strata index" writes.
---demo starts a simulated network, indexes it into a database of its own under ${DEMO_DIR}/ (one
-per process, removed when it stops; unless DATABASE_URL is set), and prints a ready API key and a
-curl command. Any start-up failure (port in use, bad configuration, unreachable RPC) stops what was
-started and exits 1 with one line saying why.
+--demo starts a simulated network, indexes it into a database of its own under ./.strata/ (one
+per process, removed when it stops; unless DATABASE_URL is set), and prints a ready API key, the
+DATABASE_URL that points the CLI at that database, an account for every protocol and curl commands
+(GET /v1/demo/accounts lists the accounts). The port (and METRICS_PORT) is held from the start
+until the API listens on it: a busy one fails at once. Any start-up failure (port in use, bad
+configuration, unreachable RPC) stops what was started and exits 1 with one line saying why.
 
 Environment (validated together at start-up; --port and --host override PORT and HOST):
 ${envHelpText()}`,
@@ -42,7 +28,7 @@ ${envHelpText()}`,
   async run(values) {
     tuneHeapForServing()
     const overrides: Partial<Config> = {}
-    const port = stringOption(values.port)
+    const port = typeof values.port === 'string' ? values.port : undefined
     if (port !== undefined) {
       if (!/^\d+$/.test(port) || Number(port) > 65535) {
         process.stderr.write(`strata serve: --port must be 0..65535, got "${port}"\n`)
@@ -50,8 +36,7 @@ ${envHelpText()}`,
       }
       overrides.port = Number(port)
     }
-    const host = stringOption(values.host)
-    if (host !== undefined) overrides.host = host
+    if (typeof values.host === 'string') overrides.host = values.host
     const demo = values.demo === true
 
     // Ctrl-C while starting stops what has started so far, as a failure would.
@@ -69,6 +54,34 @@ ${envHelpText()}`,
       shutdownTimeoutMs = config.shutdownTimeoutMs
       if (config.metricsPort) portNames[config.metricsPort] = 'METRICS_PORT'
       if (config.port) portNames[config.port] = port !== undefined ? '--port' : 'PORT or --port'
+      // Held from here until the listeners bind them: a busy port fails now, in a moment, not
+      // after the API has loaded, the devnet has started and its history has been indexed.
+      const reservation = await reservePorts([config.port, config.metricsPort], config.host)
+      started.add(() => reservation.release())
+      const {
+        chooseDemoAccounts,
+        createDemoKey,
+        DEMO_DIR,
+        demoAccountLines,
+        demoDatabasePath,
+        demoDatabaseUrl,
+        demoExamples,
+        removeDemoDatabase,
+        removeStaleDemoDatabases,
+        runIndexerInBackground,
+        startDemoNetwork,
+        createHealthBoard,
+        createLogger,
+        resolveLogFormat,
+        startServer,
+        createDatabase,
+        migrateToLatest,
+        createProgressReporter,
+        describeNetwork,
+        defaultNetworkUrl,
+        loadNetworkConfig,
+        checkRpcSource,
+      } = await loadServing()
       let databasePath: string | null = null
       if (demo && config.database.kind === 'sqlite' && !process.env.DATABASE_URL) {
         mkdirSync(DEMO_DIR, { recursive: true })
@@ -120,7 +133,10 @@ ${envHelpText()}`,
       }
       starting.signal.throwIfAborted()
 
-      server = await startServer(config, logger, database, health)
+      server = await startServer(config, logger, database, health, {
+        demo,
+        beforeListen: () => reservation.release(),
+      })
       const running = server
       started.add(() => running.close())
       lines.unshift(
@@ -133,13 +149,28 @@ ${envHelpText()}`,
       if (server.ctx.adminTokenGenerated) {
         lines.push(`  admin token (generated; set STRATA_ADMIN_TOKEN to fix one): ${server.ctx.adminToken}`)
       }
-      if (databasePath) lines.push(`  database: ${databasePath} (this demo's own; removed when it stops)`)
+      if (databasePath) {
+        lines.push(
+          `  database: ${databasePath} (this demo's own; removed when it stops)`,
+          `  the CLI on it: DATABASE_URL=${demoDatabaseUrl(databasePath)} npx strata create-key --org demo --name mine`,
+        )
+      } else if (demo) {
+        lines.push(
+          '  database: the one DATABASE_URL names (the CLI, run with the same DATABASE_URL, writes to it)',
+        )
+      }
       if (demoNetwork) {
         const key = await createDemoKey(database, server.ctx.keyPepper)
-        const holder = demoNetwork.devnet.sampleVaultHolder()
+        const accounts = await chooseDemoAccounts(database)
+        // The examples ask about vaults: the listed vault holder, or the simulator's if none is indexed.
+        const holder =
+          accounts.find((a) => a.example_of === 'vaultprotocol')?.address ??
+          demoNetwork.devnet.sampleVaultHolder()
         lines.push(
           `  simulated network (Stellar RPC): ${demoNetwork.devnet.url}, head ledger ${demoNetwork.devnet.latestLedger()}`,
           `  demo API key: ${key}`,
+          '',
+          ...demoAccountLines(server.url, key, accounts),
           '',
           ...demoExamples(server.url, key, holder, Math.max(1, demoNetwork.devnet.latestLedger() - 1000)),
         )
@@ -162,6 +193,40 @@ ${envHelpText()}`,
     await waitForShutdown(() => started.stopAll(), shutdownTimeoutMs)
     return 0
   },
+}
+
+/**
+ * What a running server needs beyond the configuration, loaded once its ports are held: the API,
+ * the store, the indexer and the devnet take seconds to load on a busy machine (measured in
+ * docs/operations.md), and a busy port should not wait for them.
+ */
+async function loadServing() {
+  const [demo, demoRoutes, health, logger, server, db, migrate, report, network, startup] = await Promise.all(
+    [
+      import('../../demo.ts'),
+      import('../../api/routes/demo.ts'),
+      import('../../health.ts'),
+      import('../../logger.ts'),
+      import('../../server.ts'),
+      import('../../store/db.ts'),
+      import('../../store/migrate.ts'),
+      import('../indexing-report.ts'),
+      import('../../chain/load-network.ts'),
+      import('../startup.ts'),
+    ],
+  )
+  return {
+    ...demo,
+    ...demoRoutes,
+    ...health,
+    ...logger,
+    ...server,
+    ...db,
+    ...migrate,
+    ...report,
+    ...network,
+    ...startup,
+  }
 }
 
 /**
