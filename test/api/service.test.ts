@@ -91,9 +91,18 @@ describe('service surface', () => {
     }
     const revoke = doc.paths['/v1/org/api-keys/{id}'].delete
     expect(Object.keys(revoke.responses).sort()).toEqual(
-      ['204', String(ERROR_STATUS.unauthorized), String(ERROR_STATUS.not_found), '500'].sort(),
+      [
+        '204',
+        // `confirm` other than `last_key`; revoking the last active key without it.
+        String(ERROR_STATUS.invalid_request),
+        String(ERROR_STATUS.conflict),
+        String(ERROR_STATUS.unauthorized),
+        String(ERROR_STATUS.not_found),
+        '500',
+      ].sort(),
     )
     expect(revoke.responses['404'].description).toContain('not_found')
+    expect(revoke.responses['409'].description).toContain('conflict')
     expect(doc.components.schemas.ErrorEnvelope.properties.error.required).toEqual(['code', 'message'])
     expect(doc.paths['/v1/org/api-keys'].post.security).toEqual([{ admin: [] }])
   })
