@@ -153,7 +153,7 @@ describe.skipIf(TEST_DB_KIND !== 'sqlite')(
       expect(described.code).toBe(1)
       expect(described.stderr).toMatch(
         new RegExp(
-          `^strata serve: cannot fetch the network description ${rpc}/network.json: cannot reach ${new URL(rpc).host} \\(ECONNREFUSED\\)\\n$`,
+          `^strata serve: cannot reach the Stellar RPC at ${rpc} \\(STELLAR_RPC_URL\\): fetching ${rpc}/network.json failed \\(ECONNREFUSED\\)\\n$`,
         ),
       )
       const pubnet = await runToExit(

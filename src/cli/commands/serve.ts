@@ -78,8 +78,7 @@ ${envHelpText()}`,
         migrateToLatest,
         createProgressReporter,
         describeNetwork,
-        defaultNetworkUrl,
-        loadNetworkConfig,
+        loadNetworkFor,
         checkRpcSource,
       } = await loadServing()
       let databasePath: string | null = null
@@ -107,11 +106,14 @@ ${envHelpText()}`,
         started.add(() => running.close())
       } else if (config.stellarRpcUrl) {
         const rpcUrl = config.stellarRpcUrl
-        const network = await loadNetworkConfig(
-          config.networkSource ?? defaultNetworkUrl(rpcUrl),
+        // An unreachable RPC is named as the RPC (and its setting), not as its network description.
+        const network = await loadNetworkFor(
+          rpcUrl,
+          'STELLAR_RPC_URL',
+          config.networkSource ?? undefined,
           starting.signal,
         )
-        await checkRpcSource(rpcUrl, network, starting.signal)
+        await checkRpcSource(rpcUrl, network, starting.signal, 'STELLAR_RPC_URL')
         lines.push(...describeNetwork(network).map((line) => `  indexer ${line}`))
         const report = createProgressReporter({
           mode: process.stderr.isTTY === true ? 'lines' : 'log',
