@@ -80,6 +80,7 @@ ${envHelpText()}`,
         describeNetwork,
         loadNetworkFor,
         checkRpcSource,
+        describeDatabase,
       } = await loadServing()
       let databasePath: string | null = null
       if (demo && config.database.kind === 'sqlite' && !process.env.DATABASE_URL) {
@@ -156,9 +157,11 @@ ${envHelpText()}`,
           `  database: ${databasePath} (this demo's own; removed when it stops)`,
           `  the CLI on it: DATABASE_URL=${demoDatabaseUrl(databasePath)} npx strata create-key --org demo --name mine`,
         )
-      } else if (demo) {
+      } else {
+        // Named as every command names its store, so the CLI can be pointed at the same one.
+        const unset = process.env.DATABASE_URL ? '' : ' (DATABASE_URL is not set: the default)'
         lines.push(
-          '  database: the one DATABASE_URL names (the CLI, run with the same DATABASE_URL, writes to it)',
+          `  database: ${describeDatabase(config.database)}${unset}; the CLI run with the same DATABASE_URL writes to it`,
         )
       }
       if (demoNetwork) {
@@ -203,8 +206,8 @@ ${envHelpText()}`,
  * docs/operations.md), and a busy port should not wait for them.
  */
 async function loadServing() {
-  const [demo, demoRoutes, health, logger, server, db, migrate, report, network, startup] = await Promise.all(
-    [
+  const [demo, demoRoutes, health, logger, server, db, migrate, report, network, startup, runtime] =
+    await Promise.all([
       import('../../demo.ts'),
       import('../../api/routes/demo.ts'),
       import('../../health.ts'),
@@ -215,8 +218,8 @@ async function loadServing() {
       import('../indexing-report.ts'),
       import('../../chain/load-network.ts'),
       import('../startup.ts'),
-    ],
-  )
+      import('../runtime.ts'),
+    ])
   return {
     ...demo,
     ...demoRoutes,
@@ -228,6 +231,7 @@ async function loadServing() {
     ...report,
     ...network,
     ...startup,
+    ...runtime,
   }
 }
 
