@@ -73,6 +73,24 @@ export async function insertNewApiKey(
   return { id, key, prefix: keyPrefixOf(key), scopes, expiresAt: input.expiresAt }
 }
 
+/** The answer to every key creation (admin, self-service, rotation): the secret, shown this once. */
+export function createdApiKey(
+  organization: { id: string; slug: string },
+  key: NewApiKey,
+  organizationReused: boolean,
+): CreatedApiKey {
+  return {
+    organization_id: organization.id,
+    organization_slug: organization.slug,
+    organization_reused: organizationReused,
+    api_key_id: key.id,
+    key_prefix: key.prefix,
+    scopes: key.scopes,
+    key: key.key,
+    expires_at: key.expiresAt,
+  }
+}
+
 /** The audit details of a new key: what identifies it in a listing. */
 export function keyDetails(key: NewApiKey, name: string): AuditDetails {
   return { name, key_prefix: key.prefix, scopes: [...key.scopes] }
@@ -148,15 +166,6 @@ export async function createApiKey(
       clientIp,
       details: keyDetails(key, input.keyName),
     })
-    return {
-      organization_id: org.id,
-      organization_slug: input.organizationSlug,
-      organization_reused: !created,
-      api_key_id: key.id,
-      key_prefix: key.prefix,
-      scopes: key.scopes,
-      key: key.key,
-      expires_at: key.expiresAt,
-    }
+    return createdApiKey({ id: org.id, slug: input.organizationSlug }, key, !created)
   })
 }

@@ -5,7 +5,7 @@ import { countActiveApiKeys, getApiKey, lockOrganizationKeys, revokeApiKey } fro
 import { insertAuditEvent } from '../store/audit-log.ts'
 import { getOrganization } from '../store/organizations.ts'
 import type { Schema } from '../store/schema.ts'
-import { type CreatedApiKey, insertNewApiKey, keyDetails } from './create-api-key.ts'
+import { type CreatedApiKey, createdApiKey, insertNewApiKey, keyDetails } from './create-api-key.ts'
 
 /** The value of `confirm` that lets a member revoke the organization's last active key. */
 export const CONFIRM_LAST_KEY = 'last_key'
@@ -60,16 +60,7 @@ export async function createOwnApiKey(
       clientIp: input.clientIp,
       details: keyDetails(key, input.name),
     })
-    return {
-      organization_id: org.id,
-      organization_slug: org.slug,
-      organization_reused: true,
-      api_key_id: key.id,
-      key_prefix: key.prefix,
-      scopes: key.scopes,
-      key: key.key,
-      expires_at: key.expiresAt,
-    }
+    return createdApiKey(org, key, true)
   })
 }
 

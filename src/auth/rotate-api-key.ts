@@ -4,7 +4,7 @@ import { getApiKey, markApiKeyReplaced } from '../store/api-keys.ts'
 import { insertAuditEvent } from '../store/audit-log.ts'
 import { getOrganization } from '../store/organizations.ts'
 import type { Schema } from '../store/schema.ts'
-import { type CreatedApiKey, insertNewApiKey, keyDetails } from './create-api-key.ts'
+import { type CreatedApiKey, createdApiKey, insertNewApiKey, keyDetails } from './create-api-key.ts'
 
 /** The longest the old key may stay valid after a rotation: one week, as Stripe's roll allows. */
 export const MAX_ROTATION_OVERLAP_S = 604_800
@@ -73,15 +73,6 @@ export async function rotateApiKey(
         old_key_expires_at: new Date(oldExpiresAt).toISOString(),
       },
     })
-    return {
-      organization_id: org.id,
-      organization_slug: org.slug,
-      organization_reused: true,
-      api_key_id: key.id,
-      key_prefix: key.prefix,
-      scopes: key.scopes,
-      key: key.key,
-      expires_at: key.expiresAt,
-    }
+    return createdApiKey(org, key, true)
   })
 }
