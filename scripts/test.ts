@@ -81,9 +81,9 @@ for (const store of stores) {
       env: {
         ...process.env,
         STRATA_TEST_DB: store,
-        // The PostgreSQL pass still runs its files one at a time: side by side, one of them now and
-        // then finds the schema it has just created gone ("schema t_… does not exist"), an
-        // interference between files on the shared server that is not found yet (docs/performance.md).
+        // The PostgreSQL pass still runs its files one at a time: Kysely's migrator reads every
+        // schema's tables before migrating, and another file dropping its schema meanwhile makes
+        // that read fail ("schema t_… does not exist"; docs/performance.md).
         ...(store === 'postgres' && !process.env.STRATA_TEST_WORKERS ? { STRATA_TEST_WORKERS: '1' } : {}),
       },
     },
