@@ -73,6 +73,36 @@ export async function insertNewApiKey(
   return { id, key, prefix: keyPrefixOf(key), scopes, expiresAt: input.expiresAt }
 }
 
+/**
+ * A new key and its `api_key.created` audit event, in the caller's transaction: every creation
+ * (the operator's, signup's first key, a member's own) records it the same way.
+ */
+export async function insertAuditedApiKey(
+  trx: Kysely<Schema>,
+  pepper: string,
+  now: number,
+  input: {
+    organizationId: string
+    name: string
+    scopes: string[]
+    expiresAt: number | null
+    actor: string
+    clientIp: string | null
+  },
+): Promise<NewApiKey> {
+  const key = await insertNewApiKey(trx, pepper, now, input)
+  await insertAuditEvent(trx, {
+    organizationId: input.organizationId,
+    at: now,
+    action: 'api_key.created',
+    actor: input.actor,
+    target: key.id,
+    clientIp: input.clientIp,
+    details: keyDetails(key, input.name),
+  })
+  return key
+}
+
 /** The answer to every key creation (admin, self-service, rotation): the secret, shown this once. */
 export function createdApiKey(
   organization: { id: string; slug: string },
@@ -151,20 +181,13 @@ export async function createApiKey(
         details: { slug: input.organizationSlug },
       })
     }
-    const key = await insertNewApiKey(trx, pepper, now, {
+    const key = await insertAuditedApiKey(trx, pepper, now, {
       organizationId: org.id,
       name: input.keyName,
       scopes: input.scopes,
       expiresAt: input.expiresAt,
-    })
-    await insertAuditEvent(trx, {
-      organizationId: org.id,
-      at: now,
-      action: 'api_key.created',
       actor: 'admin',
-      target: key.id,
       clientIp,
-      details: keyDetails(key, input.keyName),
     })
     return createdApiKey({ id: org.id, slug: input.organizationSlug }, key, !created)
   })

@@ -5,7 +5,7 @@ import { countActiveApiKeys, getApiKey, lockOrganizationKeys, revokeApiKey } fro
 import { insertAuditEvent } from '../store/audit-log.ts'
 import { getOrganization } from '../store/organizations.ts'
 import type { Schema } from '../store/schema.ts'
-import { type CreatedApiKey, createdApiKey, insertNewApiKey, keyDetails } from './create-api-key.ts'
+import { type CreatedApiKey, createdApiKey, insertAuditedApiKey } from './create-api-key.ts'
 
 /** The value of `confirm` that lets a member revoke the organization's last active key. */
 export const CONFIRM_LAST_KEY = 'last_key'
@@ -45,20 +45,13 @@ export async function createOwnApiKey(
         `the ${org.plan} plan allows ${limit} active API keys and this organization has ${active}; revoke one or change plan first`,
       )
     }
-    const key = await insertNewApiKey(trx, pepper, now, {
+    const key = await insertAuditedApiKey(trx, pepper, now, {
       organizationId: org.id,
       name: input.name,
       scopes: input.scopes,
       expiresAt: input.expiresAt,
-    })
-    await insertAuditEvent(trx, {
-      organizationId: org.id,
-      at: now,
-      action: 'api_key.created',
       actor: input.userId,
-      target: key.id,
       clientIp: input.clientIp,
-      details: keyDetails(key, input.name),
     })
     return createdApiKey(org, key, true)
   })

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { DEFAULT_SCOPES, insertNewApiKey, keyDetails } from '../../auth/create-api-key.ts'
+import { DEFAULT_SCOPES, insertAuditedApiKey } from '../../auth/create-api-key.ts'
 import { newId } from '../../auth/ids.ts'
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../auth/passwords.ts'
 import type { AppContext } from '../../context.ts'
@@ -122,17 +122,13 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
           details: { slug },
         })
         await insertAuditEvent(trx, { ...event, action: 'user.created', target: userId })
-        const key = await insertNewApiKey(trx, ctx.keyPepper, now, {
+        const key = await insertAuditedApiKey(trx, ctx.keyPepper, now, {
           organizationId,
           name: FIRST_KEY_NAME,
           scopes: DEFAULT_SCOPES,
           expiresAt: null,
-        })
-        await insertAuditEvent(trx, {
-          ...event,
-          action: 'api_key.created',
-          target: key.id,
-          details: keyDetails(key, FIRST_KEY_NAME),
+          actor: userId,
+          clientIp: request.ip,
         })
         await storeTokenPair(trx, pair, now)
         return key
