@@ -1,0 +1,377 @@
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { parse } from 'csv-parse/sync'
+import Fastify from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compileSurfaceSerializers, dataDeps, HISTORY_LIMIT_MAX } from '../../src/api/route-helpers.ts'
+import { historyRecords } from '../../src/positions/csv.ts'
+import { PROTOCOLS } from '../../src/protocols/registry.ts'
+import { apiKey } from '../support/factories.ts'
+import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
+
+// Every protocol active, so histories, activities and TVL have rows in each.
+const DEVNET = {
+  seed: 'csv-export',
+  ledgers: 900,
+  accounts: 30,
+  activity: 0.04,
+  ammActivity: 0.05,
+  yieldActivity: 0.05,
+  startLedger: 5000,
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests read the JSON answers field by field
+type Json = any
+
+/**
+ * A JSON value as the export documents its cell, written here independently of the export's code:
+ * a string as it is, an integer or a boolean as JSON writes it, null or absent as an empty cell,
+ * an object as its JSON text.
+ */
+const cell = (value: unknown): string =>
+  value === null || value === undefined
+    ? ''
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value)
+
+/** A CSV body parsed back (RFC 4180): its header and its rows as objects by column. */
+function parseCsv(body: string): { header: string[]; rows: Array<Record<string, string>> } {
+  const records = parse(body, { relax_column_count: false }) as string[][]
+  const [header = [], ...rest] = records
+  return { header, rows: rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]!]))) }
+}
+
+describe('CSV export: history, activities and TVL parse back to the JSON answers', () => {
+  let world: IndexedDevnet
+  let last: number
+
+  beforeAll(async () => {
+    world = await startIndexedDevnet(DEVNET, { batchSize: 100 })
+    last = (await world.t.ctx.reader.head()).lastIndexedLedger!
+  }, 240_000)
+
+  afterAll(async () => {
+    await world?.close()
+  })
+
+  const raw = (url: string, headers: Record<string, string> = {}) =>
+    world.t.app.inject({ method: 'GET', url, headers: { ...apiKey(world.key), ...headers } })
+
+  /** Every JSON page of a paged list, following `next_cursor` to the end; the items and the first page. */
+  const allPages = async (url: string, list: (body: Json) => Json[]) => {
+    const items: Json[] = []
+    let cursor: string | null = null
+    let first: Json
+    let pages = 0
+    do {
+      const sep = url.includes('?') ? '&' : '?'
+      const { status, body }: { status: number; body: Json } = await world.get(
+        `${url}${sep}limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+      )
+      expect(status, JSON.stringify(body)).toBe(200)
+      first ??= body
+      items.push(...list(body))
+      cursor = body.meta.next_cursor
+      pages++
+    } while (cursor !== null)
+    return { items, first, pages }
+  }
+
+  /** The CSV answer of `url`: checked as a CSV attachment, parsed. */
+  const csvOf = async (url: string) => {
+    const response = await raw(`${url}${url.includes('?') ? '&' : '?'}format=csv`)
+    expect(response.statusCode, response.body).toBe(200)
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8')
+    expect(String(response.headers['content-disposition'])).toMatch(/^attachment; filename="[^"]+\.csv"$/)
+    expect(String(response.headers.vary)).toMatch(/Accept/)
+    // RFC 4180: every record ends with CRLF, the last one included.
+    expect(response.body.endsWith('\r\n')).toBe(true)
+    return { response, ...parseCsv(response.body) }
+  }
+
+  /** The address with the most snapshots in a protocol (read from the store). */
+  const busiest = async (protocol: string): Promise<string> => {
+    const row = await world.t.database.db
+      .selectFrom('snapshots')
+      .select(['address', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('protocol', '=', protocol)
+      .groupBy('address')
+      .orderBy('n', 'desc')
+      .orderBy('address')
+      .executeTakeFirstOrThrow()
+    return row.address
+  }
+
+  /** Every cell of the CSV rows against the rows expected from the JSON, and the header covers them. */
+  const expectRows = (csv: ReturnType<typeof parseCsv>, expected: Array<Record<string, unknown>>) => {
+    expect(csv.rows).toHaveLength(expected.length)
+    for (const [i, want] of expected.entries()) {
+      for (const column of Object.keys(want)) expect(csv.header, column).toContain(column)
+      const got = csv.rows[i]!
+      // Columns the JSON row does not have (an optional field it omits) are empty cells.
+      const full = Object.fromEntries(csv.header.map((h) => [h, h in want ? cell(want[h]) : '']))
+      expect(got, `row ${i}`).toEqual(full)
+    }
+  }
+
+  for (const module of PROTOCOLS) {
+    it(`history of ${module.name}: every snapshot of every page, one row per position row`, async () => {
+      const address = await busiest(module.name)
+      const url = `/v1/users/${address}/positions/${module.name}/history`
+      const { items, first, pages } = await allPages(url, (b) => b.data.snapshots)
+      expect(pages).toBeGreaterThan(1)
+      const csv = await csvOf(url)
+      const listKey = module.name === 'vaultprotocol' ? 'vaults' : 'positions'
+      const expected = items.flatMap((item: Json) => {
+        const base = {
+          ledger: item.ledger,
+          closed_at: item.closed_at,
+          valuation_ledger: item.valuation_ledger,
+          address: item.data.address,
+          oracle_staleness_seconds: item.oracle_staleness_seconds,
+          partial_result: item.partial_result,
+        }
+        const rows: Json[] = item.data[listKey]
+        if (rows.length === 0) return [base]
+        return rows.map((r) => ({
+          ...base,
+          ...Object.fromEntries(Object.entries(r).map(([k, v]) => [`${listKey}.${k}`, v])),
+        }))
+      })
+      expect(csv.header.slice(0, 4)).toEqual(['ledger', 'closed_at', 'valuation_ledger', 'address'])
+      expect(csv.header.slice(-2)).toEqual(['oracle_staleness_seconds', 'partial_result'])
+      expectRows(csv, expected)
+      expect(expected.some((r) => `${listKey}.amount_usd` in r || `${listKey}.collateral` in r)).toBe(true)
+      expect(csv.response.headers['strata-last-indexed-ledger']).toBe(String(first.meta.last_indexed_ledger))
+      expect(csv.response.headers['strata-indexed-from-ledger']).toBe(String(first.meta.indexed_from_ledger))
+      expect(csv.response.headers['strata-partial-result']).toBe('false')
+      expect(csv.response.headers['content-disposition']).toBe(
+        `attachment; filename="${address}-${module.name}-history.csv"`,
+      )
+    })
+  }
+
+  it('history over a range: the range only, and a range above the head is partial', async () => {
+    const address = await busiest('lendingprotocol')
+    const from = 5200
+    const to = last + 10
+    const url = `/v1/users/${address}/positions/lendingprotocol/history?from_ledger=${from}&to_ledger=${to}`
+    const { items } = await allPages(url, (b) => b.data.snapshots)
+    const csv = await csvOf(url)
+    const ledgers = [...new Set(csv.rows.map((r) => Number(r.ledger)))]
+    expect(ledgers).toEqual(items.map((i: Json) => i.ledger))
+    expect(ledgers.every((l) => l >= from && l <= last)).toBe(true)
+    expect(csv.response.headers['strata-partial-result']).toBe('true')
+  })
+
+  it('activities: every action of every page, one row per leg, details as JSON text', async () => {
+    const row = await world.t.database.db
+      .selectFrom('account_activities')
+      .select(['account', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('account')
+      .orderBy('n', 'desc')
+      .orderBy('account')
+      .executeTakeFirstOrThrow()
+    const url = `/v1/users/${row.account}/activities`
+    const { items, first, pages } = await allPages(url, (b) => b.data.activities)
+    expect(pages).toBeGreaterThan(2)
+    const csv = await csvOf(url)
+    const expected = items.flatMap((a: Json) => {
+      const { legs, details, ...rest } = a
+      const base = { ...rest, details }
+      if (legs.length === 0) return [{ ...base, leg: null }]
+      return legs.map((leg: Json, i: number) => ({
+        ...base,
+        leg: i,
+        ...Object.fromEntries(Object.entries(leg).map(([k, v]) => [`legs.${k}`, v])),
+      }))
+    })
+    expectRows(csv, expected)
+    // Nulls are empty cells, distinguishable from a zero; details parse back to the JSON's.
+    expect(csv.rows.some((r) => r['legs.usd_unavailable_reason'] === '')).toBe(true)
+    for (const [i, r] of csv.rows.entries()) expect(JSON.parse(r.details!)).toEqual(expected[i]!.details)
+    expect(csv.header.indexOf('leg')).toBe(csv.header.indexOf('legs.role') - 1)
+    expect(csv.response.headers['strata-last-indexed-ledger']).toBe(String(first.meta.last_indexed_ledger))
+    expect(csv.response.headers['strata-partial-result']).toBe(String(first.meta.partial_result))
+  })
+
+  it('activities filtered by protocol and range, from a cursor on', async () => {
+    const row = await world.t.database.db
+      .selectFrom('account_activities')
+      .select(['account', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('protocol', '=', 'ammprotocol')
+      .groupBy('account')
+      .orderBy('n', 'desc')
+      .orderBy('account')
+      .executeTakeFirstOrThrow()
+    const url = `/v1/users/${row.account}/activities?protocol=ammprotocol&from_ledger=5100&to_ledger=5800`
+    const { items } = await allPages(url, (b) => b.data.activities)
+    expect(items.length).toBeGreaterThan(7)
+    const firstPage = await world.get(`${url}&limit=7`)
+    const csv = await csvOf(`${url}&cursor=${firstPage.body.meta.next_cursor}`)
+    const keys = [...new Set(csv.rows.map((r) => `${r.ledger}/${r.tx_hash}/${r.event_index}`))]
+    expect(keys).toEqual(items.slice(7).map((a: Json) => `${a.ledger}/${a.tx_hash}/${a.event_index}`))
+    expect(csv.rows.every((r) => r.protocol === 'ammprotocol')).toBe(true)
+  })
+
+  it('the activity series: one row per bucket', async () => {
+    const row = await world.t.database.db
+      .selectFrom('account_activities')
+      .select(['account', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('account')
+      .orderBy('n', 'desc')
+      .orderBy('account')
+      .executeTakeFirstOrThrow()
+    const url = `/v1/users/${row.account}/activities/series?interval=hour`
+    const { status, body } = await world.get(url)
+    expect(status).toBe(200)
+    expect(body.data.buckets.length).toBeGreaterThan(0)
+    const csv = await csvOf(url)
+    expect(csv.header).toEqual(Object.keys(body.data.buckets[0]))
+    expectRows(csv, body.data.buckets)
+  })
+
+  for (const module of PROTOCOLS.filter((p) => p.tvl)) {
+    it(`TVL of ${module.name}: a series, one row per asset of each point, and a point`, async () => {
+      const url = `/v1/protocols/${module.name}/tvl?interval=hour&to_ledger=${last}`
+      const { status, body } = await world.get(url)
+      expect(status).toBe(200)
+      const csv = await csvOf(url)
+      const flat = (point: Json) => {
+        const { assets, ...rest } = point
+        if (assets.length === 0) return [rest]
+        return assets.map((a: Json) => ({
+          ...rest,
+          ...Object.fromEntries(Object.entries(a).map(([k, v]) => [`assets.${k}`, v])),
+        }))
+      }
+      const expected = body.data.points.flatMap(flat)
+      expect(body.data.points.length).toBeGreaterThan(0)
+      expect(expected.length).toBeGreaterThan(body.data.points.length)
+      expectRows(csv, expected)
+      expect(csv.response.headers['strata-partial-result']).toBe(String(body.meta.partial_result))
+
+      const point = await world.get(`/v1/protocols/${module.name}/tvl?as_of_ledger=${last - 5}`)
+      const pointCsv = await csvOf(`/v1/protocols/${module.name}/tvl?as_of_ledger=${last - 5}`)
+      expectRows(pointCsv, flat(point.body.data))
+      expect(pointCsv.response.headers['strata-as-of-ledger']).toBe(
+        cell(point.body.meta.as_of_ledger) || undefined,
+      )
+    })
+  }
+
+  it('Accept: text/csv gives the same bytes as format=csv; format wins over Accept; */* stays JSON', async () => {
+    const address = await busiest('vaultprotocol')
+    const url = `/v1/users/${address}/positions/vaultprotocol/history`
+    const byFormat = await raw(`${url}?format=csv`)
+    const byAccept = await raw(url, { accept: 'text/csv' })
+    expect(byAccept.statusCode).toBe(200)
+    expect(byAccept.headers['content-type']).toBe('text/csv; charset=utf-8')
+    expect(byAccept.body).toBe(byFormat.body)
+    const preferred = await raw(url, { accept: 'application/json;q=0.5, text/csv' })
+    expect(preferred.body).toBe(byFormat.body)
+    for (const [query, accept] of [
+      ['?format=json', 'text/csv'],
+      ['', '*/*'],
+      ['', 'text/csv;q=0.2, application/json'],
+      ['', 'text/csv, application/json'],
+    ] as const) {
+      const json = await raw(`${url}${query}`, { accept })
+      expect(json.headers['content-type'], `${query} ${accept}`).toMatch(/^application\/json/)
+      expect(json.json().data.address).toBe(address)
+    }
+  })
+
+  it('refuses with the JSON error envelope: an unknown format, an invalid address, a limit', async () => {
+    const address = await busiest('vaultprotocol')
+    const xml = await raw(`/v1/users/${address}/positions/vaultprotocol/history?format=xml`)
+    expect(xml.statusCode).toBe(400)
+    expect(xml.json().error.details.map((d: Json) => d.field)).toEqual(['format'])
+    expect(xml.json().error.message).toMatch(/^format must be/)
+
+    const bad = await raw('/v1/users/GNOTANADDRESS/activities?format=csv')
+    expect(bad.statusCode).toBe(400)
+    expect(bad.headers['content-type']).toMatch(/^application\/json/)
+    expect(bad.json().error.code).toBe('invalid_address')
+
+    const badHistory = await raw('/v1/users/GNOTANADDRESS/positions/ammprotocol/history', {
+      accept: 'text/csv',
+    })
+    expect(badHistory.statusCode).toBe(400)
+    expect(badHistory.json().error.code).toBe('invalid_address')
+
+    for (const url of [
+      `/v1/users/${address}/positions/vaultprotocol/history?format=csv&limit=5`,
+      `/v1/users/${address}/activities?format=csv&limit=5`,
+    ]) {
+      const limited = await raw(url)
+      expect(limited.statusCode, url).toBe(400)
+      expect(limited.json().error.details[0].field).toBe('limit')
+    }
+    // A route without a CSV answer refuses the parameter, as any unknown one.
+    const other = await raw(`/v1/users/${address}/positions/vaultprotocol?format=csv`)
+    expect(other.statusCode).toBe(400)
+    expect(other.json().error.details[0].field).toBe('format')
+  })
+
+  it('walks a range page by page through the JSON pages’ reader: every batch a page, all of them in order', async () => {
+    const module = PROTOCOLS.find((p) => p.name === 'lendingprotocol')!
+    const address = await busiest(module.name)
+    const { items } = await allPages(
+      `/v1/users/${address}/positions/${module.name}/history`,
+      (b) => b.data.snapshots,
+    )
+    // The surface serializers, compiled by Fastify's own compiler through a reply of a separate instance.
+    const echo = Fastify()
+    let serializers: ReturnType<typeof compileSurfaceSerializers> | undefined
+    echo.get('/', async (_request, reply) => {
+      serializers = compileSurfaceSerializers(reply)
+      return {}
+    })
+    await echo.inject({ method: 'GET', url: '/' })
+    await echo.close()
+    if (serializers === undefined) return expect.fail('serializers were not compiled')
+    const deps = await dataDeps(world.t.ctx)
+    const batches: number[][] = []
+    const query = { address, from: null, to: null, before: null }
+    for await (const page of historyRecords(module, deps, query, 3, world.t.ctx.caches.answers, serializers))
+      batches.push(page.records.map((r) => r.ledger))
+    expect(batches.length).toBe(Math.ceil(items.length / 3))
+    expect(batches.every((b) => b.length <= 3)).toBe(true)
+    expect(batches.flat()).toEqual(items.map((i: Json) => i.ledger))
+    expect(HISTORY_LIMIT_MAX).toBeGreaterThanOrEqual(100)
+  })
+
+  it('streams over HTTP: chunked, no content length, the header row first', async () => {
+    const address = await busiest('ammprotocol')
+    await world.t.app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = world.t.app.server.address() as AddressInfo
+    const { headers, chunks } = await new Promise<{ headers: Record<string, unknown>; chunks: Buffer[] }>(
+      (resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/v1/users/${address}/positions/ammprotocol/history`,
+            headers: { ...apiKey(world.key), accept: 'text/csv' },
+          },
+          (res) => {
+            const chunks: Buffer[] = []
+            res.on('data', (c: Buffer) => chunks.push(c))
+            res.on('end', () => resolve({ headers: res.headers, chunks }))
+            res.on('error', reject)
+          },
+        )
+        req.on('error', reject)
+        req.end()
+      },
+    )
+    expect(headers['transfer-encoding']).toBe('chunked')
+    expect(headers['content-length']).toBeUndefined()
+    const body = Buffer.concat(chunks).toString()
+    const injected = await raw(`/v1/users/${address}/positions/ammprotocol/history?format=csv`)
+    expect(body).toBe(injected.body)
+    expect(body.startsWith('ledger,closed_at,valuation_ledger,address,positions.')).toBe(true)
+  })
+})
