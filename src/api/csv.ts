@@ -160,8 +160,8 @@ function drained(stream: Transform): Promise<void> {
 /**
  * Writes each batch of records as rows, reading the next batch only once the rows before it were
  * taken by the connection. Stops reading when the client goes away. A failure after the first
- * batch cuts the connection: the status was sent, so the client sees a body cut short (no final
- * chunk), never a file that looks complete.
+ * batch cuts the connection: the status may have left already, so the client sees a body cut
+ * short (no final chunk) or no answer at all, never a file that looks complete.
  */
 async function pump(
   stream: Transform,
@@ -185,6 +185,8 @@ async function pump(
   } catch (error) {
     reply.log.error({ err: error }, 'a CSV answer failed after its first rows: its connection is cut')
     stream.destroy(error as Error)
+    // Cut whether or not the status line has left: an error answer can no longer be sent in order.
+    reply.raw.destroy()
   }
 }
 

@@ -2,9 +2,11 @@ import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { parse } from 'csv-parse/sync'
 import Fastify from 'fastify'
+import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sendCsv } from '../../src/api/csv.ts'
 import { compileSurfaceSerializers, dataDeps, HISTORY_LIMIT_MAX } from '../../src/api/route-helpers.ts'
-import { historyRecords } from '../../src/positions/csv.ts'
+import { csvTable, historyRecords } from '../../src/positions/csv.ts'
 import { PROTOCOLS } from '../../src/protocols/registry.ts'
 import { apiKey } from '../support/factories.ts'
 import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
@@ -373,5 +375,130 @@ describe('CSV export: history, activities and TVL parse back to the JSON answers
     const injected = await raw(`/v1/users/${address}/positions/ammprotocol/history?format=csv`)
     expect(body).toBe(injected.body)
     expect(body.startsWith('ledger,closed_at,valuation_ledger,address,positions.')).toBe(true)
+  })
+})
+
+describe('a CSV answer after its first rows: a failure cuts the connection, a client that leaves stops the reads', () => {
+  const Row = Type.Object({
+    n: Type.Integer(),
+    amount: Type.String(),
+    note: Type.Union([Type.String(), Type.Null()]),
+  })
+  const table = csvTable(Type.Object({ rows: Type.Array(Row) }), { expand: 'rows' })
+  /** A batch of records, each one row: amounts as decimal strings, every third note null. */
+  const batch = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      rows: [{ n: from + i, amount: `${from + i}.0000000`, note: (from + i) % 3 === 0 ? null : 'a,"b"' }],
+    }))
+
+  /** A real server answering `/` with `sendCsv` over `batches`; its base URL. */
+  const serve = async (batches: () => AsyncGenerator<readonly unknown[]>) => {
+    const app = Fastify({ logger: false })
+    app.get('/', (_request, reply) =>
+      sendCsv(reply, table, 'test.csv', batches(), () => ({ partial_result: false })),
+    )
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return { app, port: (app.server.address() as AddressInfo).port }
+  }
+
+  /** A GET read to its end or its failure: what arrived, and how it ended. */
+  const fetchRaw = (port: number, leaveAfterFirstChunk = false) =>
+    new Promise<{ status: number; body: string; ended: 'end' | 'aborted' | 'left' }>((resolve) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        let body = ''
+        res.on('data', (c: Buffer) => {
+          body += c.toString()
+          if (leaveAfterFirstChunk) {
+            req.destroy()
+            resolve({ status: res.statusCode!, body, ended: 'left' })
+          }
+        })
+        res.on('end', () => resolve({ status: res.statusCode!, body, ended: 'end' }))
+        res.on('aborted', () => resolve({ status: res.statusCode!, body, ended: 'aborted' }))
+        res.on('error', () => resolve({ status: res.statusCode!, body, ended: 'aborted' }))
+      })
+      // The connection cut before the status line arrived.
+      req.on('error', () => resolve({ status: 0, body: '', ended: 'aborted' }))
+      req.end()
+    })
+
+  it('writes the header and the rows, quoted as RFC 4180 says, and parses back', async () => {
+    const { app, port } = await serve(async function* () {
+      yield batch(0, 5)
+      yield batch(5, 5)
+    })
+    const got = await fetchRaw(port)
+    await app.close()
+    expect(got).toMatchObject({ status: 200, ended: 'end' })
+    const csv = parseCsv(got.body)
+    expect(csv.header).toEqual(['rows.n', 'rows.amount', 'rows.note'])
+    expect(csv.rows.map((r) => [r['rows.n'], r['rows.amount'], r['rows.note']])).toEqual(
+      batch(0, 10).map(({ rows: [r] }) => [String(r!.n), r!.amount, r!.note ?? '']),
+    )
+    expect(got.body).toContain('"a,""b"""')
+  })
+
+  it('a failure while reading a later batch cuts the connection: the client never gets an answer that looks whole', async () => {
+    const { app, port } = await serve(async function* () {
+      yield batch(0, 3)
+      throw new Error('the store went away')
+    })
+    const firstBatch = [
+      'rows.n,rows.amount,rows.note',
+      '0,0.0000000,',
+      '1,1.0000000,"a,""b"""',
+      '2,2.0000000,"a,""b"""',
+      '',
+    ].join('\r\n')
+    const statuses = new Set<number>()
+    for (let i = 0; i < 5; i++) {
+      const got = await fetchRaw(port)
+      // Cut short: never an error status after a 200, never a body that ends as a whole one does.
+      expect(got.ended).toBe('aborted')
+      // What arrived, if anything, is a beginning of the first batch's rows, nothing else.
+      expect(firstBatch.startsWith(got.body), got.body).toBe(true)
+      statuses.add(got.status)
+    }
+    // The cut falls before the status line (0) or after a 200, never on an error status.
+    expect([...statuses].every((s) => s === 0 || s === 200)).toBe(true)
+    await app.close()
+  })
+
+  it('a failure reading the first batch is the JSON error envelope, before any byte of CSV', async () => {
+    const { app, port } = await serve(async function* () {
+      yield* []
+      throw new Error('the store went away')
+    })
+    const response = await fetch(`http://127.0.0.1:${port}/`)
+    await app.close()
+    expect(response.status).toBe(500)
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+  })
+
+  it('a client that leaves: no batch is read after it, and the reader is closed', async () => {
+    let read = 0
+    let closed: () => void = () => undefined
+    const finished = new Promise<void>((resolve) => {
+      closed = resolve
+    })
+    const { app, port } = await serve(async function* () {
+      try {
+        // Without end: only the client leaving stops it.
+        for (;;) {
+          read++
+          yield batch(read * 1000, 1000)
+        }
+      } finally {
+        closed()
+      }
+    })
+    const got = await fetchRaw(port, true)
+    expect(got.ended).toBe('left')
+    await finished
+    const readWhenClosed = read
+    await app.close()
+    expect(read).toBe(readWhenClosed)
+    // Backpressure held the reads to what the connection took: far fewer than an unbounded loop.
+    expect(read).toBeLessThan(1000)
   })
 })
