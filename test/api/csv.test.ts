@@ -4,10 +4,12 @@ import { parse } from 'csv-parse/sync'
 import Fastify from 'fastify'
 import { Type } from 'typebox'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sendCsv } from '../../src/api/csv.ts'
-import { compileSurfaceSerializers, dataDeps, HISTORY_LIMIT_MAX } from '../../src/api/route-helpers.ts'
-import { csvTable, historyRecords } from '../../src/positions/csv.ts'
+import { prefersCsv, sendCsv } from '../../src/api/csv.ts'
+import { compileSurfaceSerializers, dataDeps } from '../../src/api/route-helpers.ts'
+import { createActivityPages } from '../../src/positions/activities.ts'
+import { activityRecords, csvTable, historyRecords } from '../../src/positions/csv.ts'
 import { PROTOCOLS } from '../../src/protocols/registry.ts'
+import { createActivitiesReader } from '../../src/store/activities.ts'
 import { apiKey } from '../support/factories.ts'
 import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
 
@@ -342,7 +344,41 @@ describe('CSV export: history, activities and TVL parse back to the JSON answers
     expect(batches.length).toBe(Math.ceil(items.length / 3))
     expect(batches.every((b) => b.length <= 3)).toBe(true)
     expect(batches.flat()).toEqual(items.map((i: Json) => i.ledger))
-    expect(HISTORY_LIMIT_MAX).toBeGreaterThanOrEqual(100)
+  })
+
+  it('walks activities page by page from a cursor to the end, as the JSON pages follow next_cursor', async () => {
+    const row = await world.t.database.db
+      .selectFrom('account_activities')
+      .select(['account', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('account')
+      .orderBy('n', 'desc')
+      .orderBy('account')
+      .executeTakeFirstOrThrow()
+    const { items } = await allPages(`/v1/users/${row.account}/activities`, (b) => b.data.activities)
+    // Pages of its own (their items written by JSON.stringify), so the app's caches are left alone.
+    const pages = createActivityPages(createActivitiesReader(world.t.database), {
+      items: 1 << 20,
+      pages: 1 << 20,
+      series: 1 << 20,
+    })
+    const deps = await dataDeps(world.t.ctx)
+    const filter = {
+      account: row.account,
+      protocol: null,
+      type: null,
+      from: 0,
+      to: last,
+      before: null,
+      limit: 4,
+    }
+    const batches: string[][] = []
+    for await (const batch of activityRecords(pages, deps, filter, last, (item) => JSON.stringify(item)))
+      batches.push(batch.map((a) => `${a.ledger}/${a.tx_hash}/${a.event_index}/${a.protocol}`))
+    expect(batches.length).toBe(Math.ceil(items.length / 4))
+    expect(batches.every((b) => b.length <= 4)).toBe(true)
+    expect(batches.flat()).toEqual(
+      items.map((a: Json) => `${a.ledger}/${a.tx_hash}/${a.event_index}/${a.protocol}`),
+    )
   })
 
   it('streams over HTTP: chunked, no content length, the header row first', async () => {
@@ -500,5 +536,28 @@ describe('a CSV answer after its first rows: a failure cuts the connection, a cl
     expect(read).toBe(readWhenClosed)
     // Backpressure held the reads to what the connection took: far fewer than an unbounded loop.
     expect(read).toBeLessThan(1000)
+  })
+})
+
+describe('Accept: CSV only when preferred to JSON', () => {
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['*/*', false],
+    ['application/json', false],
+    ['text/csv', true],
+    ['text/csv, */*', true],
+    ['text/*', true],
+    ['text/csv, application/json', false],
+    ['application/json, text/csv', false],
+    ['text/csv;q=0.9, application/json;q=0.8', true],
+    ['application/json;q=0.5, text/csv', true],
+    ['text/csv;q=0.2, application/json', false],
+    ['text/csv;q=0, */*', false],
+    ['TEXT/CSV ; charset=utf-8', true],
+    ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', false],
+    ['text/plain', false],
+  ])('%j → CSV %s', (accept, csv) => {
+    expect(prefersCsv(accept)).toBe(csv)
   })
 })
