@@ -172,6 +172,11 @@ async function pump(
 ): Promise<void> {
   try {
     let result = first
+    // A HEAD answer has the headers and no body: the range is not read past its first page.
+    if (reply.request.method === 'HEAD') {
+      await batches.return?.()
+      result = { done: true, value: undefined }
+    }
     while (!result.done) {
       for (const record of result.value)
         for (const row of table.rows(record)) {

@@ -511,6 +511,28 @@ describe('a CSV answer after its first rows: a failure cuts the connection, a cl
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
   })
 
+  it('HEAD: the headers of the CSV answer, and no batch read after the first', async () => {
+    let read = 0
+    let closed = false
+    const { app, port } = await serve(async function* () {
+      try {
+        for (;;) {
+          read++
+          yield batch(read * 10, 10)
+        }
+      } finally {
+        closed = true
+      }
+    })
+    const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' })
+    await app.close()
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(response.headers.get('strata-partial-result')).toBe('false')
+    expect(read).toBe(1)
+    expect(closed).toBe(true)
+  })
+
   it('a client that leaves: no batch is read after it, and the reader is closed', async () => {
     let read = 0
     let closed: () => void = () => undefined
