@@ -15,6 +15,8 @@ import { PROTOCOLS } from '../../protocols/registry.ts'
 import { type ActivityFilter, createActivitiesReader } from '../../store/activities.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
 import type { App } from '../app-type.ts'
+import { metaOf, wantsCsv, withCsv } from '../csv.ts'
+import { csvLimit, sendActivitiesCsv, sendRecordsCsv } from '../csv-answers.ts'
 import { stringifyJson } from '../json.ts'
 import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import {
@@ -40,6 +42,23 @@ function spliceItems(envelope: string, items: string): string {
   const at = envelope.indexOf(EMPTY_LIST) + EMPTY_LIST.length - 1
   return envelope.slice(0, at) + items + envelope.slice(at)
 }
+
+/**
+ * The page envelope's serializer: the route's JSON schema (its 200 documents CSV beside JSON, so
+ * the serializer is chosen by media type).
+ */
+function serializeEnvelope(reply: FastifyReply): (value: unknown) => string {
+  const serialize = reply.getSerializationFunction('200', 'application/json')
+  if (serialize === undefined) return (value) => String(reply.serialize(value))
+  return (value) => serialize(value as Record<string, unknown>)
+}
+
+/** What the CSV answers hold (the OpenAPI document's words for their text/csv content). */
+const ACTIVITIES_CSV =
+  'Every action of the range and filters (limit does not apply), newest first, one row per leg; see "CSV export" in docs/api.md'
+const SERIES_CSV = 'One row per bucket, oldest first; see "CSV export" in docs/api.md'
+/** The `meta` members the CSV answers carry in their headers. */
+const CSV_META = ['last_indexed_ledger', 'indexed_from_ledger', 'partial_result']
 
 /** The widest ledger range a series or filter can name (int64 pins above it match nothing more). */
 const LEDGER_MAX = Number.MAX_SAFE_INTEGER
@@ -289,7 +308,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
 
   app.get(
     '/v1/users/:address/activities',
-    {
+    withCsv(ACTIVITIES_CSV, {
       config: { auth: 'api_key', scope: DATA_SCOPE },
       schema: {
         ...common,
@@ -320,7 +339,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
           ...DATA_ERRORS,
         },
       },
-    },
+    }),
     async (request, reply) => {
       const started = performance.now()
       const q = request.query as RangeQuery & {
@@ -330,8 +349,10 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
         cursor?: string
       }
       const address = requireAddress((request.params as { address: string }).address)
+      const csv = wantsCsv(request, reply)
       requireActivityType(q.type, q.protocol)
       const range = parseRange(q)
+      if (csv && q.limit !== undefined) throw csvLimit()
       const limit = q.limit === undefined ? HISTORY_LIMIT_DEFAULT : Number(q.limit)
       if (limit < 1 || limit > HISTORY_LIMIT_MAX) {
         throw invalid('limit', `limit must be a whole number from 1 to ${HISTORY_LIMIT_MAX}`)
@@ -352,17 +373,19 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       }
       // One checkpoint for the whole answer (the one authentication read): the page stops at it.
       const head = request.view?.head ?? (await ctx.reader.head())
+      const upper = range.to === null ? null : range.upper
+      const known = await rangeMeta(q.protocol ?? null, upper, deps.network, head)
+      if (csv) {
+        const serialize = itemSerializer(reply)
+        const meta = metaOf(known, CSV_META)
+        return sendActivitiesCsv(request, reply, pages, deps, filter, head.lastIndexedLedger, serialize, meta)
+      }
       const page = await pages.page(deps, filter, head.lastIndexedLedger, itemSerializer(reply))
       const next = page.next
       const response = {
         data: { address, activities: [] as ActivityItem[] },
         meta: {
-          ...(await rangeMeta(
-            q.protocol ?? null,
-            range.to === null ? null : range.upper,
-            deps.network,
-            head,
-          )),
+          ...known,
           sources: deps.network ? [`ledgers:${deps.network.name}`] : [],
           from_ledger: range.from,
           to_ledger: range.to,
@@ -374,14 +397,14 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       response.meta.response_time_ms = Math.round(performance.now() - started)
       // The schema serializer cannot write a BigInt; such an answer is serialized by hand.
       const exact = typeof range.from === 'bigint' || typeof range.to === 'bigint'
-      const envelope = exact ? stringifyJson(response) : String(reply.serialize(response))
+      const envelope = exact ? stringifyJson(response) : serializeEnvelope(reply)(response)
       return sendJson(reply as FastifyReply, spliceItems(envelope, page.items))
     },
   )
 
   app.get(
     '/v1/users/:address/activities/series',
-    {
+    withCsv(SERIES_CSV, {
       config: { auth: 'api_key', scope: DATA_SCOPE },
       schema: {
         ...common,
@@ -421,11 +444,12 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
           ...DATA_ERRORS,
         },
       },
-    },
+    }),
     async (request, reply) => {
       const started = performance.now()
       const q = request.query as RangeQuery & { interval: Interval; protocol?: string }
       const address = requireAddress((request.params as { address: string }).address)
+      const csv = wantsCsv(request, reply)
       const range = parseRange(q)
       const deps = await dataDeps(ctx)
       // One checkpoint for the whole answer (the one authentication read): the series stops at it.
@@ -451,6 +475,11 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
           to_ledger: range.to,
           response_time_ms: 0,
         },
+      }
+      if (csv) {
+        const file = `${[address, q.protocol, 'activities', q.interval].filter(Boolean).join('-')}.csv`
+        const meta = metaOf(response.meta, CSV_META)
+        return sendRecordsCsv(request, reply, 'data.buckets', buckets, file, meta)
       }
       return sendData(
         reply,

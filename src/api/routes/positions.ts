@@ -10,6 +10,8 @@ import type { ProtocolModule } from '../../protocols/kit/protocol-module.ts'
 import { buildHistorySchema, buildPositionsSchema } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
+import { wantsCsv, withCsv } from '../csv.ts'
+import { csvLimit, sendHistoryCsv } from '../csv-answers.ts'
 import { AddressParam, AtLedger, LedgerPin, parseAtLedger, parseLedgerPin } from '../params.ts'
 import {
   compileSurfaceSerializers,
@@ -32,6 +34,10 @@ const CursorParam = Type.String({
   pattern: '^[A-Za-z0-9_-]{1,64}$',
   description: 'The next_cursor of a previous page, unchanged',
 })
+
+/** What a history's CSV answer holds (the OpenAPI document's words for its text/csv content). */
+const HISTORY_CSV =
+  'Every snapshot of the range (limit does not apply), one row per position row (vaults or positions), newest first; see "CSV export" in docs/api.md'
 
 /** The snapshot surface, the `/at/{ledger}` surface and the history of every registered protocol. */
 export function registerPositionRoutes(app: App, ctx: AppContext): void {
@@ -124,7 +130,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
 
     app.get(
       `/v1/users/:address/positions/${module.name}/history`,
-      {
+      withCsv(HISTORY_CSV, {
         config: { auth: 'api_key', scope: DATA_SCOPE },
         schema: {
           summary: `${surface.summary}: history`,
@@ -144,7 +150,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           ),
           response: { 200: buildHistorySchema(surface.dataSchema), ...DATA_ERRORS },
         },
-      },
+      }),
       async (request, reply) => {
         const started = performance.now()
         const q = request.query as {
@@ -154,11 +160,13 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           cursor?: string
         }
         const { address } = request.params as { address: string }
+        const csv = wantsCsv(request, reply)
         const from = q.from_ledger === undefined ? null : parseLedgerPin(q.from_ledger, 'from_ledger')
         const to = q.to_ledger === undefined ? null : parseLedgerPin(q.to_ledger, 'to_ledger')
         if (from !== null && to !== null && BigInt(from) > BigInt(to)) {
           throw invalid('from_ledger', 'from_ledger must be at most to_ledger')
         }
+        if (csv && q.limit !== undefined) throw csvLimit()
         const limit = q.limit === undefined ? HISTORY_LIMIT_DEFAULT : Number(q.limit)
         if (limit < 1 || limit > HISTORY_LIMIT_MAX) {
           throw invalid('limit', `limit must be a whole number from 1 to ${HISTORY_LIMIT_MAX}`)
@@ -168,9 +176,20 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           throw invalid('cursor', 'cursor must be the next_cursor of a previous page, unchanged')
         }
         serializers ??= compileSurfaceSerializers(reply)
+        const deps = await dataDeps(ctx, request)
+        if (csv)
+          return sendHistoryCsv(
+            request,
+            reply,
+            module,
+            deps,
+            { address, from, to, before },
+            cache,
+            serializers,
+          )
         const page = await answerHistory(
           module,
-          await dataDeps(ctx, request),
+          deps,
           { address, from, to, limit, before },
           cache,
           serializers,

@@ -10,6 +10,8 @@ import {
 } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
+import { metaOf, wantsCsv, withCsv } from '../csv.ts'
+import { sendRecordsCsv } from '../csv-answers.ts'
 import { LedgerPin, parseLedgerPin } from '../params.ts'
 import { DATA_SCOPE, dataDeps, invalid, sendData } from '../route-helpers.ts'
 import { errorResponses, Timestamp } from '../schemas.ts'
@@ -41,6 +43,12 @@ const TvlPoint = {
   ),
   assets: Type.Array(TvlAssetSchema),
 }
+
+/** What a TVL's CSV answer holds (the OpenAPI document's words for its text/csv content). */
+const TVL_CSV =
+  'One row per asset of the point, or of each point of a series; see "CSV export" in docs/api.md'
+/** The `meta` members a TVL's CSV answer carries in its headers. */
+const CSV_META = ['last_indexed_ledger', 'indexed_from_ledger', 'partial_result']
 
 /** `GET /v1/protocols/{name}/tvl` for every registered module that defines how its TVL is computed. */
 export function registerTvlRoutes(app: App, ctx: AppContext): void {
@@ -79,7 +87,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
     })
     app.get(
       `/v1/protocols/${module.name}/tvl`,
-      {
+      withCsv(TVL_CSV, {
         config: { auth: 'api_key', scope: DATA_SCOPE },
         schema: {
           summary: `${module.name} TVL`,
@@ -102,7 +110,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
             ...errorResponses('invalid_request', 'unauthorized', 'insufficient_scope', 'rate_limited'),
           },
         },
-      },
+      }),
       async (request, reply) => {
         const started = performance.now()
         const q = request.query as {
@@ -111,6 +119,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
           to_ledger?: string
           interval?: TvlInterval
         }
+        const csv = wantsCsv(request, reply)
         const deps = await dataDeps(ctx)
         if (q.interval === undefined) {
           if (q.from_ledger !== undefined || q.to_ledger !== undefined)
@@ -133,6 +142,11 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
               return { ...rendered, data: { protocol: module.name, ...rendered.data } }
             },
           )
+          if (csv) {
+            const meta = metaOf(response.meta, [...CSV_META, 'as_of_ledger', 'valuation_ledger'])
+            const file = `${module.name}-tvl.csv`
+            return sendRecordsCsv(request, reply, 'data', [response.data], file, meta, 'assets')
+          }
           return sendData(reply, response, started, typeof pin === 'bigint')
         }
         if (q.as_of_ledger !== undefined)
@@ -193,6 +207,11 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
             sources: [...sources],
             response_time_ms: 0,
           },
+        }
+        if (csv) {
+          const file = `${module.name}-tvl-${q.interval}.csv`
+          const meta = metaOf(response.meta, CSV_META)
+          return sendRecordsCsv(request, reply, 'data.points', points, file, meta, 'assets')
         }
         return sendData(reply, response, started, false)
       },
