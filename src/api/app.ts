@@ -166,7 +166,7 @@ const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
 /**
  * The headers of an HTML page: no script, no plugin, no frame, no external origin, no referrer.
  * A route sending HTML sets its own `content-security-policy` when it needs more (the reference
- * page's inline style); every other HTML answer gets the strictest.
+ * page's scripts and styles); every other HTML answer gets the strictest.
  */
 const HTML_HEADERS = {
   'x-frame-options': 'DENY',
