@@ -22,8 +22,10 @@ you in. No key is needed to call it.
 \`\`\`sh
 curl -s -X POST "$STRATA/v1/auth/signup" \\
   -H 'content-type: application/json' \\
-  -d '{"organization_name": "Acme Treasury", "organization_slug": "acme-treasury",
-       "email": "ada@example.com", "password": "a long passphrase"}'
+  -d '{"organization_name": "Acme Treasury",
+       "organization_slug": "acme-treasury",
+       "email": "ada@example.com",
+       "password": "a long passphrase"}'
 \`\`\`
 
 The \`201\` answer holds \`organization_id\`, \`organization_slug\`, \`user_id\`, an \`access_token\`
@@ -44,10 +46,12 @@ revoke one (\`DELETE /v1/org/api-keys/{id}\`); after the access token expires, l
 ### 3. Make a first call
 
 Data endpoints take the API key in the \`x-svc-token\` header; management endpoints take the
-bearer access token. Every operation's code samples below show the header it needs.
+bearer access token. Every operation's code samples below show the header it needs. With
+\`STRATA_KEY\` set to your key, the Blend positions of an account (\`G…\` or \`C…\`):
 
 \`\`\`sh
-curl -s "$STRATA/v1/users/GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7/positions/lendingprotocol" \\
+ADDRESS=GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7
+curl -s "$STRATA/v1/users/$ADDRESS/positions/lendingprotocol" \\
   -H "x-svc-token: $STRATA_KEY"
 \`\`\`
 

@@ -204,7 +204,10 @@ describe('the /v1/docs reference page over HTTP', () => {
     // The key as the guide describes it: `strata_` and 49 more characters, its prefix the first 12.
     expect(answer.api_key.key).toMatch(/^strata_[A-Za-z0-9]{49}$/)
     expect(answer.api_key.key_prefix).toBe(answer.api_key.key.slice(0, 12))
-    const firstCall = /curl -s "\$STRATA(\/v1\/users\/[^"]+)"/.exec(description)?.[1] as string
+    const address = /^ADDRESS=(\S+)$/m.exec(description)?.[1] as string
+    const written = /curl -s "\$STRATA(\/v1\/users\/[^"]+)"/.exec(description)?.[1] ?? ''
+    const firstCall = written.replace('$ADDRESS', address)
+    expect(firstCall).toBe(`/v1/users/${address}/positions/lendingprotocol`)
     const positions = await t.app.inject({
       method: 'GET',
       url: firstCall,
@@ -240,8 +243,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the /v1/docs reference page in headless 
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
     doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json()
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.on('request', (request) => requests.push(request.url()))
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    // Every request of every page, popup or worker of the context.
+    context.on('request', (request) => requests.push(request.url()))
+    page = await context.newPage()
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text())
     })
@@ -319,6 +324,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the /v1/docs reference page in headless 
         .map((m) => `${m[1]} ${m[2]}`),
     )
     expect(listed).toEqual(new Set(operationsOf(doc).map((o) => o.key)))
+    // The guide's headings are entries too, under the document's description.
+    const entries = await page.locator('li[data-sidebar-id^="api-1/description/"] a').allInnerTexts()
+    const headings = [...(doc.info.description ?? '').matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1])
+    expect(headings.length).toBeGreaterThanOrEqual(5)
+    for (const heading of headings) expect(entries.map((e) => e.trim())).toContain(heading)
   })
 
   it('finds an operation by words of its summary', async () => {
@@ -341,25 +351,25 @@ describe.skipIf(!existsSync(CHROMIUM))('the /v1/docs reference page in headless 
   })
 
   it('shows code samples with the credential header each operation takes', async () => {
-    const header = (scheme: string) => {
-      const s = doc.components.securitySchemes[scheme]
-      return s?.type === 'apiKey' ? `${s.name}: ` : 'Authorization: Bearer '
-    }
-    const samples: Array<{ key: string; expected: string }> = []
-    for (const scheme of ['apiKey', 'bearer']) {
-      const o = operationsOf(doc).find(
-        (x) => x.method === 'GET' && x.op.security?.[0]?.[scheme] !== undefined,
-      )
+    // For each credential of the document, one operation taking it, and the header its curl
+    // sample must send: an API-key scheme's header name, or a bearer authorization.
+    const schemes = Object.entries(doc.components.securitySchemes)
+    expect(schemes.map(([name]) => name).sort()).toEqual(['admin', 'apiKey', 'bearer'])
+    const samples = schemes.map(([scheme, s]) => {
+      const o = operationsOf(doc).find((x) => x.op.security?.[0]?.[scheme] !== undefined)
       expect(o, scheme).toBeDefined()
-      samples.push({ key: `${o?.method}${o?.path}`, expected: header(scheme) })
-    }
-    expect(samples[0]?.expected).toBe('x-svc-token: ')
+      return {
+        key: `${o?.method}${o?.path}`,
+        expected: s.type === 'apiKey' ? `${s.name}: ` : 'Authorization: Bearer ',
+      }
+    })
+    expect(samples.map((x) => x.expected)).toContain('x-svc-token: ')
     for (const { key, expected } of samples) {
       await page.locator(`li[data-sidebar-id$="/${key}"] a`).first().click()
       const section = page.locator(`[id^="api-1/tag/"][id$="/${key}"]`).first()
       const sample = section.locator('pre, code').filter({ hasText: /^curl / })
       await sample.first().waitFor()
-      await expect(sample.first().innerText()).resolves.toContain(expected)
+      await expect(sample.first().innerText(), key).resolves.toContain(expected)
     }
   })
 
