@@ -156,6 +156,9 @@ describe('the /v1/docs reference page over HTTP', () => {
     const own = await t.app.inject({ method: 'GET', url: `${prefix}/` })
     expect(own.statusCode).toBe(301)
     expect(own.headers.location).toBe('/v1/docs')
+    // The document has one address: the plugin does not serve copies of it under its prefix.
+    for (const copy of ['openapi.json', 'openapi.yaml'])
+      expect((await t.app.inject({ method: 'GET', url: `${prefix}/${copy}` })).statusCode, copy).toBe(404)
     expect(Object.keys(doc.paths).filter((path) => path.startsWith('/v1/docs'))).toEqual([])
     expect(Object.keys(doc.paths)).not.toContain('/v1/openapi.json')
     // Like every route, the page refuses a query parameter it does not take.
