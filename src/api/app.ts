@@ -25,7 +25,7 @@ import { registerIdempotency } from './idempotency.ts'
 import { addMinLedger } from './min-ledger.ts'
 import { buildOpenApiOptions } from './openapi.ts'
 import { requireAddress } from './params.ts'
-import { REFERENCE_PAGE_CSP, renderReferencePage } from './reference-page.ts'
+import { REFERENCE_PAGE_PATH, registerReferencePage } from './reference-page.ts'
 import type { Caller, RouteAuth } from './request-context.ts'
 import { registerActivityRoutes } from './routes/activities.ts'
 import { registerAllPositionsRoute } from './routes/all-positions.ts'
@@ -166,7 +166,7 @@ const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
 /**
  * The headers of an HTML page: no script, no plugin, no frame, no external origin, no referrer.
  * A route sending HTML sets its own `content-security-policy` when it needs more (the reference
- * page's inline style); every other HTML answer gets the strictest.
+ * page's scripts and styles); every other HTML answer gets the strictest.
  */
 const HTML_HEADERS = {
   'x-frame-options': 'DENY',
@@ -265,6 +265,12 @@ function pathPattern(url: string): RegExp {
   return new RegExp(`^${escaped}/?$`)
 }
 
+/**
+ * Contexts whose routes take no credential unless they say otherwise: those in which a plugin
+ * registers routes it cannot give a `config.auth` (the reference page's Scalar plugin).
+ */
+const openContexts = new WeakSet<object>()
+
 type AjvPlugins = NonNullable<NonNullable<FastifyServerOptions['ajv']>['plugins']>
 
 /** How each built app starts draining (see `startDraining`). */
@@ -325,8 +331,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // Every route also refuses query parameters it does not declare, so a new route cannot forget to.
   // The methods each path answers, for the 405 of a known path asked with another method.
   const routes: Array<{ pattern: RegExp; methods: string[] }> = []
-  app.addHook('onRoute', (route) => {
+  app.addHook('onRoute', function (route) {
     routes.push({ pattern: pathPattern(route.url), methods: [route.method].flat() })
+    // A plugin's routes cannot declare a credential: the context registering the plugin does.
+    if (route.config?.auth === undefined && openContexts.has(this)) {
+      route.config = { ...route.config, auth: 'none' }
+    }
     if (route.config?.auth === undefined) {
       throw new Error(`route ${route.method} ${route.url} declares no auth`)
     }
@@ -461,19 +471,16 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   if (options.demo) registerDemoRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())
-  let referencePage: string | null = null
-  app.get('/v1/docs', { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) => {
-    referencePage ??= renderReferencePage(app.swagger() as Parameters<typeof renderReferencePage>[0])
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('content-security-policy', REFERENCE_PAGE_CSP)
-      .send(referencePage)
+  // The reference page and Scalar's script (whose plugin registers routes that take no credential).
+  await app.register(async (docs: App) => {
+    openContexts.add(docs)
+    await registerReferencePage(docs, 'Strata positions API reference')
   })
 
   // The address `serve` prints, opened in a browser, leads to the reference page.
   for (const url of ['/', '/v1']) {
     app.get(url, { config: { auth: 'none' }, schema: { hide: true } }, async (_request, reply) =>
-      reply.redirect('/v1/docs', 302),
+      reply.redirect(REFERENCE_PAGE_PATH, 302),
     )
   }
 

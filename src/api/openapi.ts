@@ -1,5 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger'
 import { VERSION } from '../version.ts'
+import { GETTING_STARTED } from './getting-started.ts'
 import type { RouteAuth } from './request-context.ts'
 
 /** The documented security of each credential a route declares; `none` is an explicit empty list. */
@@ -29,8 +30,7 @@ export function buildOpenApiOptions(): SwaggerOptions {
         title: 'Strata positions API',
         version: VERSION,
         license: { name: 'Proprietary (UNLICENSED)', url: 'https://spdx.org/licenses/' },
-        description:
-          'Point-in-time DeFi positions on the Stellar network. Data endpoints take an API key in `x-svc-token`; management endpoints take a bearer access token from /v1/auth/login.',
+        description: GETTING_STARTED,
       },
       servers: [{ url: '/', description: 'The server this document is served from' }],
       components: {

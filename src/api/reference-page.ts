@@ -1,238 +1,145 @@
 /**
- * A human API reference rendered on the server from the OpenAPI document: one self-contained
- * HTML page (no scripts, no external assets), so it always says what the running code does.
+ * The human API reference at `/v1/docs`: Scalar's API reference (sidebar grouped by the document's
+ * tags, search, code samples, a request client) reading the OpenAPI document at
+ * `/v1/openapi.json`, so it always says what the running code does. Everything it loads comes from
+ * this server: Scalar's script from the installed package, no font, proxy, telemetry or CDN.
  */
 import { createHash } from 'node:crypto'
-import { AMOUNT_PATTERN } from '../protocols/kit/response-schema.ts'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import scalar from '@scalar/fastify-api-reference'
+import type { App } from './app-type.ts'
 
-/** The page's one style sheet, inline (the page loads nothing). */
-const PAGE_STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-code{background:#f3f3f3;padding:0 .2em}section{border-top:1px solid #ddd;margin-top:1.5rem}
-.method{font-weight:bold;color:#0a5}table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
-pre{background:#f7f7f7;padding:.5rem;overflow:auto;font-size:13px}h4{margin:.8rem 0 .2rem}.response{margin-left:1rem}`
+/** Where the page is. */
+export const REFERENCE_PAGE_PATH = '/v1/docs'
+
+/** The installed Scalar's version, read from its package, so the asset's URL names it. */
+function scalarVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('@scalar/fastify-api-reference')
+  const manifest = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8'))
+  return String(manifest.version)
+}
 
 /**
- * The page's Content-Security-Policy: nothing may load or run but its own style sheet, named by
- * its hash; no script at all, no frame around it, no form, no base URL.
+ * Where the plugin's routes live. The version is part of the path, so the script, which changes
+ * only with the package, can be cached for a year: a new version is a new URL.
  */
-export const REFERENCE_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
+const SCALAR_PREFIX = `${REFERENCE_PAGE_PATH}/scalar-${scalarVersion()}` as const
 
-/** The subset of JSON Schema the route schemas use. */
-interface Schema {
-  $ref?: string
-  type?: string | string[]
-  description?: string
-  format?: string
-  pattern?: string
-  const?: unknown
-  enum?: unknown[]
-  anyOf?: Schema[]
-  oneOf?: Schema[]
-  properties?: Record<string, Schema>
-  required?: string[]
-  items?: Schema
-  minimum?: number
-  maximum?: number
-  minLength?: number
-  maxLength?: number
-  example?: unknown
-  examples?: unknown[]
-}
+/** Scalar's bundled script (about 5 MB raw), served by the plugin from the package. */
+export const REFERENCE_SCRIPT_PATH = `${SCALAR_PREFIX}/js/scalar.js`
 
-interface Operation {
-  summary?: string
-  description?: string
-  tags?: string[]
-  security?: Array<Record<string, unknown>>
-  parameters?: Array<{
-    name: string
-    in: string
-    required?: boolean
-    description?: string
-    schema?: Schema
-  }>
-  requestBody?: { content?: Record<string, { schema?: Schema }> }
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>
-}
+/**
+ * What the page asks of Scalar. Every option that would reach another host is off: the default
+ * fonts (fonts.scalar.com), telemetry, the agent chat, the MCP button and the developer toolbar;
+ * no `proxyUrl` is given, so the in-page request client ("Test Request") calls this server
+ * directly (same origin, no CORS needed). `hideClientButton` removes the "Open API Client" links,
+ * which would send the reader, and this server's document URL, to Scalar's hosted client. Code
+ * samples open on curl, and the credential prefilled is the API key (`x-svc-token`), the one every
+ * data endpoint takes.
+ */
+export const REFERENCE_CONFIGURATION = {
+  url: '/v1/openapi.json',
+  withDefaultFonts: false,
+  telemetry: false,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  hideClientButton: true,
+  documentDownloadType: 'json',
+  defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+  authentication: { preferredSecurityScheme: 'apiKey' },
+  // The first tag opens on arrival, the others from the sidebar (Scalar warns that opening every
+  // tag slows the page on large documents).
+  defaultOpenFirstTag: true,
+} as const
 
-interface OpenApiDocument {
-  info: { title: string; version: string; description?: string }
-  paths: Record<string, Record<string, Operation>>
-  components?: { schemas?: Record<string, Schema> }
-}
+/**
+ * The page's one inline script, run before Scalar's: it tells the Zod bundled in Scalar not to
+ * compile its validators with `Function`. Zod first probes whether it may (`Function('')` in a
+ * try/catch); the policy forbids it, so the probe fails harmlessly but the browser reports a
+ * policy violation on every load. Set beforehand, Zod never probes.
+ */
+const ZOD_JITLESS_SCRIPT = 'globalThis.__zod_globalConfig={...globalThis.__zod_globalConfig,jitless:true}'
 
-type Resolve = (schema: Schema | undefined) => Schema
+/**
+ * The page's Content-Security-Policy: scripts from this server, plus the one inline script above
+ * named by its hash (Scalar reads its configuration from a JSON data block, which is not run, so
+ * nothing else needs inlining; no 'unsafe-eval', no 'unsafe-inline' for scripts), requests to
+ * this server only (the document, and the request client's calls). Styles need 'unsafe-inline':
+ * Scalar injects its style sheet and sets style attributes at run time, and a hash cannot name
+ * either. Images and fonts from this server or `data:` (Scalar's icons are inline SVG and data
+ * URLs). No frame, form, base URL or plugin object from anywhere.
+ */
+export const REFERENCE_PAGE_CSP = [
+  "default-src 'none'",
+  `script-src 'self' 'sha256-${createHash('sha256').update(ZOD_JITLESS_SCRIPT).digest('base64')}'`,
+  "style-src 'self' 'unsafe-inline'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
 
-function resolverOf(doc: OpenApiDocument): Resolve {
-  const resolve: Resolve = (schema) => {
-    if (!schema) return {}
-    if (schema.$ref) return resolve(doc.components?.schemas?.[schema.$ref.split('/').pop() ?? ''])
-    return schema
-  }
-  return resolve
-}
-
-/** The values a schema allows, when it is a closed list (plans, scopes, statuses). */
-function allowedValues(schema: Schema, resolve: Resolve): unknown[] {
-  if (schema.const !== undefined) return [schema.const]
-  if (schema.enum) return schema.enum
-  const branches = (schema.anyOf ?? schema.oneOf ?? []).map(resolve)
-  return branches.every((b) => b.const !== undefined || b.enum)
-    ? branches.flatMap((b) => allowedValues(b, resolve))
-    : []
-}
-
-/** A short type name: `string (date-time)`, `integer`, `array of string`, `string or null`. */
-function typeOf(schema: Schema, resolve: Resolve): string {
-  const s = resolve(schema)
-  const branches = s.anyOf ?? s.oneOf
-  if (branches) return [...new Set(branches.map((b) => typeOf(b, resolve)))].join(' or ')
-  if (s.const !== undefined) return typeof s.const
-  const type = Array.isArray(s.type) ? s.type.join(' or ') : (s.type ?? 'any')
-  if (type === 'array') return `array of ${s.items ? typeOf(s.items, resolve) : 'any'}`
-  return s.format ? `${type} (${s.format})` : type
-}
-
-/** Notes on a value: allowed values, bounds, pattern, description. */
-function notesOf(schema: Schema, resolve: Resolve): string {
-  const s = resolve(schema)
-  const notes: string[] = []
-  const allowed = allowedValues(s, resolve)
-  const itemAllowed = s.items ? allowedValues(resolve(s.items), resolve) : []
-  if (allowed.length > 1 || itemAllowed.length > 0) {
-    notes.push(
-      `one of ${[...allowed, ...itemAllowed].map((v) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(', ')}`,
-    )
-  }
-  if (s.minLength !== undefined && s.maxLength !== undefined)
-    notes.push(`${s.minLength}–${s.maxLength} characters`)
-  else if (s.maxLength !== undefined) notes.push(`at most ${s.maxLength} characters`)
-  else if (s.minLength !== undefined) notes.push(`at least ${s.minLength} characters`)
-  if (s.minimum !== undefined || s.maximum !== undefined)
-    notes.push(`${s.minimum ?? '−∞'} to ${s.maximum ?? '∞'}`)
-  if (s.description) notes.push(prose(s.description))
-  return notes.join('; ')
-}
-
-/** One row per field, nested objects and arrays of objects flattened as `a.b` and `a[].b`. */
-function fieldRows(schema: Schema | undefined, resolve: Resolve, prefix = '', depth = 0): string[] {
-  const s = resolve(schema)
-  const object = s.properties ? s : resolve((s.anyOf ?? []).map(resolve).find((b) => b.properties))
-  // Deep enough for a history item's rows (data.snapshots[].data.positions[].x).
-  if (!object.properties || depth > 8) return []
-  return Object.entries(object.properties).flatMap(([name, field]) => {
-    const path = `${prefix}${name}`
-    const f = resolve(field)
-    const row = `<tr><td><code>${escapeHtml(path)}</code></td><td>${escapeHtml(typeOf(f, resolve))}</td><td>${object.required?.includes(name) ? 'required' : 'optional'}</td><td>${notesOf(f, resolve)}</td></tr>`
-    const nested =
-      f.type === 'array' && f.items
-        ? fieldRows(f.items, resolve, `${path}[].`, depth + 1)
-        : fieldRows(f, resolve, `${path}.`, depth + 1)
-    return [row, ...nested]
-  })
-}
-
-/** An example value built from the schema (its own example first), so every response shows one. */
-function exampleOf(schema: Schema | undefined, resolve: Resolve, depth = 0): unknown {
-  const s = resolve(schema)
-  if (s.example !== undefined) return s.example
-  if (s.examples?.length) return s.examples[0]
-  if (s.const !== undefined) return s.const
-  if (s.enum?.length) return s.enum[0]
-  const branches = s.anyOf ?? s.oneOf
-  if (branches?.length)
-    return exampleOf(branches.map(resolve).find((b) => b.type !== 'null') ?? branches[0], resolve, depth)
-  if (depth > 10) return null
-  const type = Array.isArray(s.type) ? s.type[0] : s.type
-  switch (type) {
-    case 'object':
-      return Object.fromEntries(
-        Object.entries(s.properties ?? {}).map(([k, v]) => [k, exampleOf(v, resolve, depth + 1)]),
-      )
-    case 'array':
-      return s.items ? [exampleOf(s.items, resolve, depth + 1)] : []
-    case 'integer':
-    case 'number':
-      return s.minimum ?? 0
-    case 'boolean':
-      return true
-    case 'null':
-      return null
-    case 'string':
-      if (s.format === 'date-time') return '2026-01-31T00:00:00.000Z'
-      if (s.format === 'email') return 'ada@example.com'
-      if (s.pattern === '^[0-9]{1,19}$') return '51234567'
-      if (s.pattern === AMOUNT_PATTERN) return '1234.5670000'
-      return 'string'
-  }
-  return null
-}
-
-const CREDENTIALS: Record<string, string> = {
-  apiKey: 'API key in <code>x-svc-token</code>',
-  bearer: 'Bearer access token in <code>authorization</code>',
-  admin: 'Admin token in <code>x-svc-admin-token</code>',
-}
-
+/** Escapes text for an HTML attribute value or text node. */
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-/** Turns `code` spans of the descriptions into <code> after escaping. */
-function prose(text: string | undefined): string {
-  return escapeHtml(text ?? '').replace(/`([^`]+)`/g, '<code>$1</code>')
-}
-
-const TABLE_HEAD = '<tr><th>field</th><th>type</th><th></th><th>notes</th></tr>'
-
-function renderOperation(method: string, path: string, op: Operation, resolve: Resolve): string {
-  const auth = (op.security ?? []).flatMap((s) => Object.keys(s)).map((k) => CREDENTIALS[k] ?? escapeHtml(k))
-  const params = (op.parameters ?? []).map((p) => {
-    const schema = resolve(p.schema)
-    return `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}: ${escapeHtml(typeOf(schema, resolve))}</td><td>${p.required ? 'required' : 'optional'}</td><td>${[notesOf(schema, resolve), prose(p.description)].filter(Boolean).join('; ')}</td></tr>`
-  })
-  const body = op.requestBody?.content?.['application/json']?.schema
-  const bodyRows = fieldRows(body, resolve)
-  const responses = Object.entries(op.responses ?? {}).map(([status, r]) => {
-    const schema = r.content?.['application/json']?.schema
-    const rows = status.startsWith('2') ? fieldRows(schema, resolve) : []
-    const example = schema ? JSON.stringify(exampleOf(schema, resolve), null, 2) : ''
-    return `<div class="response"><h4>${escapeHtml(status)}</h4><p>${prose(r.description)}</p>
-${rows.length ? `<table>${TABLE_HEAD}${rows.join('')}</table>` : ''}
-${example && status.startsWith('2') ? `<details open><summary>example</summary><pre>${escapeHtml(example)}</pre></details>` : ''}</div>`
-  })
-  return `<section id="${escapeHtml(`${method}-${path}`)}">
-<h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
-<p><strong>${prose(op.summary)}</strong></p>
-${op.description ? `<p>${prose(op.description)}</p>` : ''}
-<p>Credential: ${auth.length ? auth.join(' or ') : 'none'}</p>
-${params.length ? `<h4>Parameters</h4><table><tr><th>name</th><th>in: type</th><th></th><th>notes</th></tr>${params.join('')}</table>` : ''}
-${bodyRows.length ? `<h4>Request body (JSON)</h4><table>${TABLE_HEAD}${bodyRows.join('')}</table><details><summary>example</summary><pre>${escapeHtml(JSON.stringify(exampleOf(body, resolve), null, 2))}</pre></details>` : ''}
-<h4>Responses</h4>
-${responses.join('')}
-</section>`
-}
-
-export function renderReferencePage(doc: OpenApiDocument): string {
-  const resolve = resolverOf(doc)
-  const sections: string[] = []
-  const index: string[] = []
-  for (const [path, operations] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(operations)) {
-      index.push(
-        `<li><a href="#${escapeHtml(`${method}-${path}`)}">${method.toUpperCase()} ${escapeHtml(path)}</a> ${prose(op.summary)}</li>`,
-      )
-      sections.push(renderOperation(method, path, op, resolve))
-    }
-  }
+/**
+ * The page: a shell Scalar's script fills. The configuration is a JSON data block
+ * (`<script id="api-reference" type="application/json" data-configuration>`, Scalar's own HTML
+ * API), which is not run, so the only inline script is the hashed Zod line. `data:,` as the icon
+ * spares the browser a request for `/favicon.ico`.
+ */
+export function renderReferencePage(title: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(doc.info.title)} ${escapeHtml(doc.info.version)}</title>
-<style>${PAGE_STYLE}</style>
-</head><body>
-<h1>${escapeHtml(doc.info.title)} <small>${escapeHtml(doc.info.version)}</small></h1>
-<p>${prose(doc.info.description)}</p>
-<p>Machine-readable: <a href="/v1/openapi.json">/v1/openapi.json</a> (OpenAPI 3.1).</p>
-<ul>${index.join('')}</ul>
-${sections.join('\n')}
-</body></html>`
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<noscript><p>This reference needs JavaScript. The OpenAPI document it shows is at <a href="/v1/openapi.json">/v1/openapi.json</a>.</p></noscript>
+<script>${ZOD_JITLESS_SCRIPT}</script>
+<script id="api-reference" type="application/json" data-configuration="${escapeHtml(JSON.stringify(REFERENCE_CONFIGURATION))}"></script>
+<script src="${REFERENCE_SCRIPT_PATH}"></script>
+</body>
+</html>
+`
+}
+
+/** A year, in seconds: the script's URL names its version, so it never changes under that URL. */
+const SCRIPT_MAX_AGE_S = 365 * 24 * 3600
+
+/**
+ * Registers the page and Scalar's script. To be called inside a context whose routes take no
+ * credential (the plugin's routes cannot declare one; see `app.ts`). The plugin also registers a
+ * page of its own (with an inline script) at its prefix: that address leads to `/v1/docs`.
+ */
+export async function registerReferencePage(app: App, title: string): Promise<void> {
+  const page = renderReferencePage(title)
+  app.get(REFERENCE_PAGE_PATH, { config: { auth: 'none' }, schema: { hide: true } }, (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('content-security-policy', REFERENCE_PAGE_CSP).send(page),
+  )
+  await app.register(scalar, {
+    routePrefix: SCALAR_PREFIX,
+    configuration: { url: REFERENCE_CONFIGURATION.url },
+    hooks: {
+      onRequest: (request, reply, done) => {
+        if (request.routeOptions.url !== REFERENCE_SCRIPT_PATH) {
+          reply.redirect(REFERENCE_PAGE_PATH, 301)
+          return
+        }
+        reply.header('cache-control', `public, max-age=${SCRIPT_MAX_AGE_S}, immutable`)
+        reply.header('content-security-policy', REFERENCE_PAGE_CSP)
+        done()
+      },
+    },
+  })
 }

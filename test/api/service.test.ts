@@ -107,19 +107,14 @@ describe('service surface', () => {
     expect(doc.paths['/v1/org/api-keys'].post.security).toEqual([{ admin: [] }])
   })
 
-  it('serves a human reference page listing every operation of the OpenAPI document', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as {
-      paths: Record<string, object>
-    }
+  it('serves a human reference page that renders the OpenAPI document', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/v1/docs' })
     expect(page.statusCode).toBe(200)
     expect(page.headers['content-type']).toContain('text/html')
-    for (const [path, operations] of Object.entries(doc.paths)) {
-      for (const method of Object.keys(operations))
-        expect(page.body).toContain(`${method.toUpperCase()} ${path}`)
-    }
-    expect(page.body).toContain('x-svc-token')
-    expect(page.body).not.toContain('<script')
+    // The page is rendered in the browser from the document (test/api/reference-page.test.ts
+    // checks every operation there): it names the document, and the script that renders it.
+    expect(page.body).toContain('&#34;url&#34;:&#34;/v1/openapi.json&#34;')
+    expect(page.body).toMatch(/<script src="\/v1\/docs\/[^"]+\.js"><\/script>/)
   })
 
   it('answers health 503 when the database cannot be reached', async () => {
