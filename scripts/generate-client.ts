@@ -5,7 +5,8 @@
  * - clients/typescript/src/credentials.ts: which credential each operation takes (its `security`),
  *   so the client sends each secret only where it is asked for.
  * `npm run client:check` (CI) generates the same text in memory and fails, naming the command to
- * run, when a checked-in file differs: the client cannot drift from the routes.
+ * run, when a checked-in file differs: the client cannot drift from the routes. `--dir=<root>`
+ * reads and writes the files under another root than the working directory.
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -101,19 +102,21 @@ export async function generateClientFiles(): Promise<Record<string, string>> {
 const isMain = resolve(process.argv[1] ?? '') === resolve(import.meta.filename)
 if (isMain) {
   const check = process.argv.includes('--check')
+  // --dir=<root>: read and write the files under another root than the working directory (tests).
+  const root = process.argv.find((arg) => arg.startsWith('--dir='))?.slice('--dir='.length) ?? '.'
   const files = await generateClientFiles()
   const stale: string[] = []
   for (const [path, text] of Object.entries(files)) {
     if (check) {
       let current: string | null = null
       try {
-        current = readFileSync(resolve(path), 'utf8')
+        current = readFileSync(resolve(root, path), 'utf8')
       } catch {
         // A missing file is stale like a different one.
       }
       if (current !== text) stale.push(path)
     } else {
-      writeFileSync(resolve(path), text)
+      writeFileSync(resolve(root, path), text)
       process.stdout.write(`wrote ${path}\n`)
     }
   }

@@ -1,8 +1,37 @@
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join, resolve } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chooseDemoAccounts } from '../../../src/api/routes/demo.ts'
 import { ADMIN_TOKEN } from '../../../test/support/app.ts'
 import { type IndexedDevnet, startIndexedDevnet } from '../../../test/support/indexed-devnet.ts'
 import { createStrataClient, type paths, type StrataClient, type StrataClientOptions } from '../src/index.ts'
+
+/** The repository's root, where npm's workspace is. */
+const REPOSITORY = resolve(import.meta.dirname, '../../..')
+const execFileAsync = promisify(execFile)
+
+/**
+ * Runs a command to completion without blocking this process (the server under test answers from
+ * it): its standard output, or an error carrying everything it printed.
+ */
+async function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<string> {
+  try {
+    const { stdout } = await execFileAsync(command, args, { ...options, encoding: 'utf8', timeout: 120_000 })
+    return stdout
+  } catch (error) {
+    const failed = error as { code?: number | string; stdout?: string; stderr?: string }
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${failed.code}:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`,
+    )
+  }
+}
 
 /** A world small enough to index in seconds, busy enough that every protocol has holders. */
 const WORLD = { seed: 'strata-demo', ledgers: 600, accounts: 80 }
@@ -547,6 +576,84 @@ describe('the typed client against a live server', () => {
     expect(() => createStrataClient({ baseUrl: '127.0.0.1:3000/v1' })).toThrow(/baseUrl must be/)
     expect(() => createStrataClient({ baseUrl: 'ftp://example.com' })).toThrow(/http or https/)
   })
+
+  it("packs, installs and runs the README's five lines outside the repository, and they type-check", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strata-client-'))
+    try {
+      // npm's own variables (set when the suite runs under `npm test`) would point the child npm
+      // at this repository's workspace.
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
+      const packed = await run(
+        'npm',
+        ['pack', '-w', '@strata/client', '--pack-destination', dir, '--silent'],
+        {
+          cwd: REPOSITORY,
+          env,
+        },
+      )
+      const tarball = join(dir, packed.trim().split('\n').at(-1)!)
+      expect(existsSync(tarball), packed).toBe(true)
+
+      const readme = readFileSync(join(REPOSITORY, 'clients/typescript/README.md'), 'utf8')
+      const section = readme.slice(readme.indexOf('## From install to a first answer'))
+      const install = /```sh\n([^`]*)```/.exec(section)![1]!.trim().split('\n')
+      const code = /```js\n([^`]*)```/.exec(section)![1]!.trim().split('\n')
+      expect(install.length + code.length).toBe(5)
+      expect(install[0]).toMatch(/^npm install \S+strata-client-0\.1\.0\.tgz$/)
+      expect(basename(tarball)).toBe('strata-client-0.1.0.tgz')
+
+      const project = join(dir, 'project')
+      mkdirSync(project)
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'first-answer', private: true, type: 'module' }),
+      )
+      // The client's one dependency comes from npm's cache: the repository's install put it there.
+      await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, env })
+      const vault = holders.vaultprotocol!
+      let program = code.join('\n')
+      for (const [placeholder, value] of [
+        ["'http://127.0.0.1:3000'", `'${base}'`],
+        ["'strata_…'", `'${key}'`],
+        ["'G…'", `'${vault}'`],
+      ] as const) {
+        expect(program.split(placeholder).length, placeholder).toBe(2)
+        program = program.replace(placeholder, value)
+      }
+      writeFileSync(join(project, 'first-answer.js'), `${program}\n`)
+      const printed = await run(process.execPath, ['first-answer.js'], { cwd: project, env })
+      const expected = await plain(`/v1/users/${vault}/positions/vaultprotocol`, {
+        headers: { 'x-svc-token': key },
+      })
+      expect(expected.status).toBe(200)
+      expect(stable(JSON.parse(printed))).toEqual(stable(expected.body))
+
+      // The same lines as TypeScript, compiled against the package's declarations the way a
+      // project outside this repository compiles (no importing of .ts files, strict).
+      writeFileSync(join(project, 'first-answer.ts'), `${program}\nexport {}\n`)
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'es2022',
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            lib: ['es2022', 'dom'],
+            types: [],
+            strict: true,
+            noEmit: true,
+          },
+          files: ['first-answer.ts'],
+        }),
+      )
+      await run(process.execPath, [join(REPOSITORY, 'node_modules/typescript/bin/tsc'), '-p', project], {
+        cwd: project,
+        env,
+      })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 180_000)
 
   it('has called every operation of the OpenAPI document through the client, with a success', async () => {
     const document = (await plain('/v1/openapi.json')).body as {
