@@ -92,13 +92,11 @@ export type Answer<P extends keyof paths, M extends Method = 'get'> = paths[P][M
       : never
   : never
 
-/** Every error answer's envelope: `{ error: { code, message, details? }, meta: { request_id, response_time_ms } }`. */
-export type ErrorEnvelope =
-  NonNullable<Awaited<ReturnType<StrataClient['GET']>>['error']> extends infer E
-    ? E extends { error: { code: string } }
-      ? E
-      : never
-    : never
+/**
+ * Every error answer's envelope: `{ error: { code, message, details? }, meta: { request_id,
+ * response_time_ms } }`; every operation's `error` is this.
+ */
+export type ErrorEnvelope = paths['/v1/org']['get']['responses'][401]['content']['application/json']
 
 /** An account's FxDAO vaults. */
 export type VaultPositions = Answer<'/v1/users/{address}/positions/vaultprotocol'>

@@ -7,7 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chooseDemoAccounts } from '../../../src/api/routes/demo.ts'
 import { ADMIN_TOKEN } from '../../../test/support/app.ts'
 import { type IndexedDevnet, startIndexedDevnet } from '../../../test/support/indexed-devnet.ts'
-import { createStrataClient, type paths, type StrataClient, type StrataClientOptions } from '../src/index.ts'
+import {
+  type Activities,
+  type AllPositions,
+  type AllPositionsAt,
+  type AmmPositions,
+  createStrataClient,
+  type ErrorEnvelope,
+  type Health,
+  type LendingPositions,
+  type Protocols,
+  type paths,
+  type StrataClient,
+  type StrataClientOptions,
+  type VaultPositions,
+  type YieldPositions,
+} from '../src/index.ts'
 
 /** The repository's root, where npm's workspace is. */
 const REPOSITORY = resolve(import.meta.dirname, '../../..')
@@ -570,6 +585,42 @@ describe('the typed client against a live server', () => {
     const other = await everything.GET('/v1/protocols', { headers: { 'x-svc-token': 'strata_nope' } })
     expect(sent.at(-1)!.headers['x-svc-token']).toBe('strata_nope')
     expect(other.error?.error.code).toBe('unauthorized')
+  })
+
+  it('names the main answers with the types the operations answer', async () => {
+    // Each assignment compiles only when the name is the operation's answer (a name that had
+    // become \`never\` or another shape fails the type check); the values are checked as well.
+    const vault = holders.vaultprotocol!
+    const path = { address: vault }
+    const vaults: VaultPositions = (
+      await data.GET('/v1/users/{address}/positions/vaultprotocol', { params: { path } })
+    ).data!
+    const lending: LendingPositions = (
+      await data.GET('/v1/users/{address}/positions/lendingprotocol', { params: { path } })
+    ).data!
+    const amm: AmmPositions = (
+      await data.GET('/v1/users/{address}/positions/ammprotocol', { params: { path } })
+    ).data!
+    const yields: YieldPositions = (
+      await data.GET('/v1/users/{address}/positions/yieldprotocol', { params: { path } })
+    ).data!
+    const all: AllPositions = (await data.GET('/v1/users/{address}/positions', { params: { path } })).data!
+    const allAt: AllPositionsAt = (
+      await data.GET('/v1/users/{address}/positions/at/{ledger}', {
+        params: { path: { ...path, ledger: at(head) } },
+      })
+    ).data!
+    const activities: Activities = (await data.GET('/v1/users/{address}/activities', { params: { path } }))
+      .data!
+    const protocols: Protocols = (await data.GET('/v1/protocols')).data!
+    const health: Health = (await data.GET('/v1/health')).data!
+    const refused: ErrorEnvelope = (await client().GET('/v1/org')).error!
+    for (const answer of [vaults, lending, amm, yields, all, allAt, activities])
+      expect(answer.data.address).toBe(vault)
+    expect(protocols.data).toHaveLength(4)
+    expect(health.indexer.last_indexed_ledger).toBe(head)
+    expect(refused.error.code).toBe('unauthorized')
+    expect(refused.meta.request_id).toEqual(expect.any(String))
   })
 
   it('refuses a baseUrl that is not an absolute http URL, before any request', () => {
