@@ -679,9 +679,28 @@ describe('the typed client against a live server', () => {
       expect(expected.status).toBe(200)
       expect(stable(JSON.parse(printed))).toEqual(stable(expected.body))
 
-      // The same lines as TypeScript, compiled against the package's declarations the way a
-      // project outside this repository compiles (no importing of .ts files, strict).
-      writeFileSync(join(project, 'first-answer.ts'), `${program}\nexport {}\n`)
+      // The same lines as TypeScript, and every TypeScript example of the README, compiled against
+      // the package's declarations the way a project outside this repository compiles (strict, no
+      // importing of .ts files): an example the types no longer accept fails here.
+      const examples = [`${program}\nexport {}\n`]
+      for (const [, block] of readme.matchAll(/```ts\n([^`]*)```/g)) {
+        const prelude = [
+          "import { createStrataClient } from '@strata/client'",
+          'declare const process: { env: Record<string, string | undefined> }',
+          'declare const session: { accessToken: string }',
+          ...(/const strata\b/.test(block!)
+            ? []
+            : ["const strata = createStrataClient({ baseUrl: 'http://127.0.0.1:3000' })"]),
+          ...(/const address\b/.test(block!) ? [] : ["const address = 'G…'"]),
+        ]
+        examples.push(`${prelude.join('\n')}\n${block}\nexport {}\n`)
+      }
+      expect(examples.length).toBeGreaterThanOrEqual(5)
+      const files = examples.map((text, i) => {
+        const name = i === 0 ? 'first-answer.ts' : `readme-example-${i}.ts`
+        writeFileSync(join(project, name), text)
+        return name
+      })
       writeFileSync(
         join(project, 'tsconfig.json'),
         JSON.stringify({
@@ -694,7 +713,7 @@ describe('the typed client against a live server', () => {
             strict: true,
             noEmit: true,
           },
-          files: ['first-answer.ts'],
+          files,
         }),
       )
       await run(process.execPath, [join(REPOSITORY, 'node_modules/typescript/bin/tsc'), '-p', project], {
