@@ -725,6 +725,7 @@ describe('the typed client against a live server', () => {
     }
   }, 180_000)
 
+  // Last: it reads what every test above asked through the client, so it holds for the whole file.
   it('has called every operation of the OpenAPI document through the client, with a success', async () => {
     const document = (await plain('/v1/openapi.json')).body as {
       paths: Record<string, Record<string, unknown>>
