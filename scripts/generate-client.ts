@@ -6,7 +6,7 @@
  *   so the client sends each secret only where it is asked for.
  * `npm run client:check` (CI) generates the same text in memory and fails, naming the command to
  * run, when a checked-in file differs: the client cannot drift from the routes. `--dir=<root>`
- * reads and writes the files under another root than the working directory.
+ * reads and writes the files under another root than the repository's.
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -14,7 +14,10 @@ import { resolve } from 'node:path'
 import openapiTS, { astToString } from 'openapi-typescript'
 import { buildOpenApiDocument } from './openapi-document.ts'
 
-/** The generated files, relative to the repository root (the script's working directory). */
+/** The repository's root. */
+const REPOSITORY = resolve(import.meta.dirname, '..')
+
+/** The generated files, relative to the repository root. */
 export const SCHEMA_PATH = 'clients/typescript/src/schema.ts'
 export const CREDENTIALS_PATH = 'clients/typescript/src/credentials.ts'
 
@@ -43,7 +46,11 @@ interface Document {
 
 /** Formats TypeScript text as `biome check` expects it. */
 function format(path: string, text: string): string {
-  const biome = spawnSync(resolve('node_modules/.bin/biome'), ['format', `--stdin-file-path=${path}`], {
+  // Biome's own launcher run by this Node: node_modules/.bin/biome is a shell script on Windows.
+  const launcher = resolve(REPOSITORY, 'node_modules/@biomejs/biome/bin/biome')
+  // From the repository's root, so Biome reads its biome.json whatever the caller's directory.
+  const biome = spawnSync(process.execPath, [launcher, 'format', `--stdin-file-path=${path}`], {
+    cwd: REPOSITORY,
     input: text,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
@@ -102,8 +109,8 @@ export async function generateClientFiles(): Promise<Record<string, string>> {
 const isMain = resolve(process.argv[1] ?? '') === resolve(import.meta.filename)
 if (isMain) {
   const check = process.argv.includes('--check')
-  // --dir=<root>: read and write the files under another root than the working directory (tests).
-  const root = process.argv.find((arg) => arg.startsWith('--dir='))?.slice('--dir='.length) ?? '.'
+  // --dir=<root>: read and write the files under another root than the repository's (tests).
+  const root = process.argv.find((arg) => arg.startsWith('--dir='))?.slice('--dir='.length) ?? REPOSITORY
   const files = await generateClientFiles()
   const stale: string[] = []
   for (const [path, text] of Object.entries(files)) {
