@@ -1,0 +1,51 @@
+/**
+ * Generated from Strata's OpenAPI document (GET /v1/openapi.json): the credential each operation takes.
+ * Do not edit: run `npm run client:generate` after changing a route; CI runs
+ * `npm run client:check`, which fails when this file differs from what the document generates.
+ */
+
+/** Each operation's security scheme (`apiKey`, `bearer`, `admin`), or null when it takes none. */
+export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'bearer' | 'admin' | null>> = {
+  'GET /v1/health': null,
+  'POST /v1/auth/signup': null,
+  'POST /v1/auth/login': null,
+  'POST /v1/auth/refresh': null,
+  'POST /v1/auth/logout': 'bearer',
+  'POST /v1/org/api-keys': 'admin',
+  'GET /v1/org/api-keys': 'bearer',
+  'POST /v1/org/api-keys/new': 'bearer',
+  'DELETE /v1/org/api-keys/{id}': 'bearer',
+  'POST /v1/org/api-keys/{id}/rotate': 'bearer',
+  'GET /v1/org': 'bearer',
+  'PATCH /v1/org/billing': 'bearer',
+  'GET /v1/org/audit-log': 'bearer',
+  'GET /v1/users/{address}/positions/vaultprotocol': 'apiKey',
+  'GET /v1/users/{address}/positions/vaultprotocol/at/{ledger}': 'apiKey',
+  'GET /v1/users/{address}/positions/vaultprotocol/history': 'apiKey',
+  'GET /v1/users/{address}/positions/lendingprotocol': 'apiKey',
+  'GET /v1/users/{address}/positions/lendingprotocol/at/{ledger}': 'apiKey',
+  'GET /v1/users/{address}/positions/lendingprotocol/history': 'apiKey',
+  'GET /v1/users/{address}/positions/ammprotocol': 'apiKey',
+  'GET /v1/users/{address}/positions/ammprotocol/at/{ledger}': 'apiKey',
+  'GET /v1/users/{address}/positions/ammprotocol/history': 'apiKey',
+  'GET /v1/users/{address}/positions/yieldprotocol': 'apiKey',
+  'GET /v1/users/{address}/positions/yieldprotocol/at/{ledger}': 'apiKey',
+  'GET /v1/users/{address}/positions/yieldprotocol/history': 'apiKey',
+  'GET /v1/users/{address}/positions': 'apiKey',
+  'GET /v1/users/{address}/positions/at/{ledger}': 'apiKey',
+  'GET /v1/protocols': 'apiKey',
+  'GET /v1/transactions/{hash}': 'apiKey',
+  'GET /v1/users/{address}/activities': 'apiKey',
+  'GET /v1/users/{address}/activities/series': 'apiKey',
+  'GET /v1/protocols/vaultprotocol/tvl': 'apiKey',
+  'GET /v1/protocols/lendingprotocol/tvl': 'apiKey',
+  'GET /v1/protocols/ammprotocol/tvl': 'apiKey',
+  'GET /v1/protocols/yieldprotocol/tvl': 'apiKey',
+  'GET /v1/protocols/lendingprotocol/pools/{pool}': 'apiKey',
+  'GET /v1/protocols/lendingprotocol/reserves': 'apiKey',
+  'GET /v1/protocols/lendingprotocol/emissions': 'apiKey',
+  'GET /v1/protocols/ammprotocol/pools/{pool}': 'apiKey',
+  'GET /v1/protocols/ammprotocol/reserves': 'apiKey',
+  'GET /v1/protocols/yieldprotocol/pools/{pool}': 'apiKey',
+  'GET /v1/protocols/yieldprotocol/reserves': 'apiKey',
+}
