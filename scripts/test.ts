@@ -54,7 +54,11 @@ function reachesStore(file: string, seen = new Set<string>()): boolean {
 }
 
 function storeFiles(): string[] {
-  const all = [...globSync('test/**/*.test.ts'), ...globSync('src/**/*.test.ts')].sort()
+  const all = [
+    ...globSync('test/**/*.test.ts'),
+    ...globSync('src/**/*.test.ts'),
+    ...globSync('clients/*/test/**/*.test.ts'),
+  ].sort()
   return all.filter((file) => reachesStore(resolve(file)))
 }
 
