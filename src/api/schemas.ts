@@ -1,19 +1,23 @@
 import { type TSchema, Type } from 'typebox'
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from '../errors.ts'
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN, SLUG_WORDS } from '../org/slug.ts'
+import { named } from '../protocols/kit/response-schema.ts'
 
 export const ErrorEnvelope = Type.Object(
   {
-    error: Type.Object({
-      code: Type.String({ description: 'Machine-readable code, lower snake case' }),
-      message: Type.String(),
-      details: Type.Optional(
-        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
-          description: 'One entry per invalid field',
-        }),
-      ),
-    }),
-    meta: Type.Object({ request_id: Type.String(), response_time_ms: Type.Integer() }),
+    error: named(
+      'ErrorBody',
+      Type.Object({
+        code: Type.String({ description: 'Machine-readable code, lower snake case' }),
+        message: Type.String(),
+        details: Type.Optional(
+          Type.Array(named('ErrorDetail', Type.Object({ field: Type.String(), message: Type.String() })), {
+            description: 'One entry per invalid field',
+          }),
+        ),
+      }),
+    ),
+    meta: named('ErrorMeta', Type.Object({ request_id: Type.String(), response_time_ms: Type.Integer() })),
   },
   { $id: 'ErrorEnvelope', description: 'Every error answer' },
 )
@@ -57,15 +61,18 @@ export function toRfc3339(ms: number | null): string | null {
 }
 
 /** The seed's key creation result: admin creation, the first key at signup, and a rotation. */
-export const KeyCreationResult = Type.Object({
-  organization_id: Type.String(),
-  organization_slug: Type.String(),
-  organization_reused: Type.Boolean({
-    description: 'true when the key joined an organization that existed before this request',
+export const KeyCreationResult = named(
+  'KeyCreationResult',
+  Type.Object({
+    organization_id: Type.String(),
+    organization_slug: Type.String(),
+    organization_reused: Type.Boolean({
+      description: 'true when the key joined an organization that existed before this request',
+    }),
+    api_key_id: Type.String(),
+    key_prefix: Type.String(),
+    scopes: Type.Array(Type.String()),
+    key: Type.String({ description: 'The secret, shown in this response only' }),
+    expires_at: NullableTimestamp,
   }),
-  api_key_id: Type.String(),
-  key_prefix: Type.String(),
-  scopes: Type.Array(Type.String()),
-  key: Type.String({ description: 'The secret, shown in this response only' }),
-  expires_at: NullableTimestamp,
-})
+)

@@ -10,13 +10,18 @@ import {
   type Interval,
 } from '../../positions/activities.ts'
 import { coverageComplete } from '../../positions/answer.ts'
-import { nullableInteger, nullableString, nullableTimestamp } from '../../protocols/kit/response-schema.ts'
+import {
+  named,
+  nullableInteger,
+  nullableString,
+  nullableTimestamp,
+} from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { type ActivityFilter, createActivitiesReader } from '../../store/activities.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
 import type { App } from '../app-type.ts'
 import { stringifyJson } from '../json.ts'
-import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
+import { AddressParam, HistoryLimit, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import {
   DATA_ERRORS,
   DATA_SCOPE,
@@ -44,67 +49,75 @@ function spliceItems(envelope: string, items: string): string {
 /** The widest ledger range a series or filter can name (int64 pins above it match nothing more). */
 const LEDGER_MAX = Number.MAX_SAFE_INTEGER
 
-const Leg = Type.Object(
-  {
-    role: Type.Union([Type.Literal('asset'), Type.Literal('shares'), Type.Literal('debt')], {
-      description:
-        "`asset`: a token that moved; `shares`: the protocol's own claim token (LP tokens, df-tokens, b-tokens); `debt`: Blend d-tokens",
-    }),
-    direction: Type.Union(
-      [Type.Literal('sent'), Type.Literal('received'), Type.Literal('minted'), Type.Literal('burnt')],
-      {
+const Leg = named(
+  'ActivityLeg',
+  Type.Object(
+    {
+      role: Type.Union([Type.Literal('asset'), Type.Literal('shares'), Type.Literal('debt')], {
         description:
-          "From `account`'s side: an asset or token it sent or received, a protocol token minted to it or burnt from it",
-      },
-    ),
-    asset: nullableString(
-      "The token's contract (C…): the asset, the pair or vault for their shares, the reserve's asset for b-/d-tokens; null when the action does not name it",
-    ),
-    symbol: nullableString("The asset's symbol in the network description; null when it does not list it"),
-    amount_raw: Type.String({
-      description: "In the token's smallest units, as the chain states it",
-      pattern: '^[0-9]+$',
-    }),
-    amount: nullableString(
-      "amount_raw in the token's units, with exactly its decimals; null when they are unknown",
-    ),
-    amount_usd: nullableString(
-      "amount × the USD price at or before the action's ledger, 7 decimals, rounded half-even; null with a reason",
-    ),
-    usd_unavailable_reason: nullableString(
-      'Only when amount_usd is null: price_missing, price_stale, asset_unknown, protocol_token (shares and d-tokens are not valued)',
-    ),
-  },
-  { additionalProperties: false },
+          "`asset`: a token that moved; `shares`: the protocol's own claim token (LP tokens, df-tokens, b-tokens); `debt`: Blend d-tokens",
+      }),
+      direction: Type.Union(
+        [Type.Literal('sent'), Type.Literal('received'), Type.Literal('minted'), Type.Literal('burnt')],
+        {
+          description:
+            "From `account`'s side: an asset or token it sent or received, a protocol token minted to it or burnt from it",
+        },
+      ),
+      asset: nullableString(
+        "The token's contract (C…): the asset, the pair or vault for their shares, the reserve's asset for b-/d-tokens; null when the action does not name it",
+      ),
+      symbol: nullableString("The asset's symbol in the network description; null when it does not list it"),
+      amount_raw: Type.String({
+        description: "In the token's smallest units, as the chain states it",
+        pattern: '^[0-9]+$',
+      }),
+      amount: nullableString(
+        "amount_raw in the token's units, with exactly its decimals; null when they are unknown",
+      ),
+      amount_usd: nullableString(
+        "amount × the USD price at or before the action's ledger, 7 decimals, rounded half-even; null with a reason",
+      ),
+      usd_unavailable_reason: nullableString(
+        'Only when amount_usd is null: price_missing, price_stale, asset_unknown, protocol_token (shares and d-tokens are not valued)',
+      ),
+    },
+    { additionalProperties: false },
+  ),
 )
 
-const Action = Type.Object({
-  protocol: Type.String(),
-  type: Type.String({
-    description: "The action's name in its protocol: `supply`, `borrow`, `swap`, `deposit`, ...",
+const Action = named(
+  'Activity',
+  Type.Object({
+    protocol: Type.String(),
+    type: Type.String({
+      description: "The action's name in its protocol: `supply`, `borrow`, `swap`, `deposit`, ...",
+    }),
+    contract_address: Type.String({
+      description: 'The contract that emitted it (or, FxDAO, that was called)',
+    }),
+    account: Type.String({ description: 'The account whose action it is (the legs are from its side)' }),
+    ledger: Type.Integer(),
+    closed_at: nullableTimestamp('Close time of its ledger (RFC 3339, UTC); null when unknown'),
+    tx_hash: Type.String(),
+    operation: Type.Integer({ description: 'Operation index in the transaction' }),
+    event_index: Type.Integer({
+      description: "Order of its event among the watched contracts' events of the transaction",
+    }),
+    legs: Type.Array(Leg, {
+      description: 'Every asset and protocol token the action moved, each in its own units and in USD',
+    }),
+    amount_usd: nullableString(
+      "The action's USD value at its own ledger, 7 decimals: Σ amount_usd of the asset legs the account sent, or, when it sent none, of those it received",
+    ),
+    usd_unavailable_reason: nullableString(
+      'Only when amount_usd is null: the reason of the first unpriced counted leg, `protocol_token` when it moved only protocol tokens, `no_amount` when it names no amount',
+    ),
+    details: Type.Record(Type.String(), Type.Unknown(), {
+      description: "The protocol's other fields of the action; amounts in their token's units",
+    }),
   }),
-  contract_address: Type.String({ description: 'The contract that emitted it (or, FxDAO, that was called)' }),
-  account: Type.String({ description: 'The account whose action it is (the legs are from its side)' }),
-  ledger: Type.Integer(),
-  closed_at: nullableTimestamp('Close time of its ledger (RFC 3339, UTC); null when unknown'),
-  tx_hash: Type.String(),
-  operation: Type.Integer({ description: 'Operation index in the transaction' }),
-  event_index: Type.Integer({
-    description: "Order of its event among the watched contracts' events of the transaction",
-  }),
-  legs: Type.Array(Leg, {
-    description: 'Every asset and protocol token the action moved, each in its own units and in USD',
-  }),
-  amount_usd: nullableString(
-    "The action's USD value at its own ledger, 7 decimals: Σ amount_usd of the asset legs the account sent, or, when it sent none, of those it received",
-  ),
-  usd_unavailable_reason: nullableString(
-    'Only when amount_usd is null: the reason of the first unpriced counted leg, `protocol_token` when it moved only protocol tokens, `no_amount` when it names no amount',
-  ),
-  details: Type.Record(Type.String(), Type.Unknown(), {
-    description: "The protocol's other fields of the action; amounts in their token's units",
-  }),
-})
+)
 
 const PROTOCOL_NAMES = PROTOCOLS.map((p) => p.name)
 const ProtocolFilter = Type.String({
@@ -131,10 +144,6 @@ function requireActivityType(type: string | undefined, protocol: string | undefi
     throw invalid('type', `type must be one of ${allowed.join(', ')}${of}`)
   }
 }
-const LimitParam = Type.String({
-  pattern: '^[0-9]{1,3}$',
-  description: `A whole number from 1 to ${HISTORY_LIMIT_MAX} (default ${HISTORY_LIMIT_DEFAULT})`,
-})
 const CursorParam = Type.String({
   pattern: '^[A-Za-z0-9_-]{1,80}$',
   description: 'The next_cursor of a previous page, unchanged',
@@ -196,7 +205,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
     ) => string
     return serializeItem
   }
-  const common = { tags: ['activities'], security: [{ apiKey: [] }] }
+  const common = { tags: ['Activities'], security: [{ apiKey: [] }] }
 
   /**
    * Partial when the range reaches above the head, or a watched contract of the protocols asked
@@ -303,7 +312,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
             type: Type.Optional(TypeFilter),
             from_ledger: Type.Optional(LedgerPin),
             to_ledger: Type.Optional(LedgerPin),
-            limit: Type.Optional(LimitParam),
+            limit: Type.Optional(HistoryLimit),
             cursor: Type.Optional(CursorParam),
           },
           { additionalProperties: false },

@@ -68,7 +68,7 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
         summary: "List the organization's security events",
         description:
           'Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked. Each event is written in the same transaction as the change it records.',
-        tags: ['organization'],
+        tags: ['Audit log'],
         security: [{ bearer: [] }],
         querystring: Type.Object({ limit: Type.Optional(PageLimit), cursor: Type.Optional(PageCursor) }),
         response: {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { type HealthProblem, verdict } from '../../health.ts'
+import { named } from '../../protocols/kit/response-schema.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
 import { VERSION } from '../../version.ts'
 import type { App } from '../app-type.ts'
@@ -8,57 +9,64 @@ import type { App } from '../app-type.ts'
 /** How long health waits for the database before it answers `unavailable`: health always answers. */
 export const HEALTH_PROBE_TIMEOUT_MS = 2000
 
-const Problem = Type.Object({
-  component: Type.Union(
-    [
-      Type.Literal('database'),
-      Type.Literal('store_writes'),
-      Type.Literal('indexer'),
-      Type.Literal('rate_limiter'),
-    ],
-    { description: 'The part of the service that is unwell' },
-  ),
-  code: Type.String({
-    description: 'Stable code of the problem (docs/operations.md lists each, with what to do)',
-  }),
-  message: Type.String({ description: 'What is wrong and why, with the cause the system reported' }),
-  started_at: Type.String({ format: 'date-time', description: 'When this problem was first seen' }),
-})
-
-const Health = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')], {
-    description:
-      '`unavailable` (HTTP 503): the database cannot be read. `degraded` (HTTP 200): answers are served but `problems` names what is wrong. `ok`: nothing is',
-  }),
-  version: Type.String(),
-  database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
-  rate_limiter: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
-  indexer: Type.Object({
-    first_indexed_ledger: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'The first ledger the store ingested: the indexed range is first..last',
-    }),
-    last_indexed_ledger: Type.Union([Type.Integer(), Type.Null()]),
-    data_staleness_seconds: Type.Union([Type.Integer(), Type.Null()]),
-    state: Type.Union(
+const Problem = named(
+  'HealthProblem',
+  Type.Object({
+    component: Type.Union(
       [
-        Type.Literal('running'),
-        Type.Literal('standby'),
-        Type.Literal('retrying'),
-        Type.Literal('stopped'),
-        Type.Null(),
+        Type.Literal('database'),
+        Type.Literal('store_writes'),
+        Type.Literal('indexer'),
+        Type.Literal('rate_limiter'),
       ],
-      {
-        description:
-          "This process's indexer: `running`, `standby` (another process holds the indexer lock), `retrying` (its last pass failed; it resumes from the checkpoint), `stopped` (it will not resume); null when this process runs none",
-      },
+      { description: 'The part of the service that is unwell' },
     ),
-    max_lag_seconds: Type.Union([Type.Integer(), Type.Null()], {
-      description:
-        'Staleness above this is the problem `indexer_behind` (`STRATA_MAX_INDEXER_LAG_S`); null when not checked',
+    code: Type.String({
+      description: 'Stable code of the problem (docs/operations.md lists each, with what to do)',
     }),
+    message: Type.String({ description: 'What is wrong and why, with the cause the system reported' }),
+    started_at: Type.String({ format: 'date-time', description: 'When this problem was first seen' }),
   }),
-  problems: Type.Array(Problem, { description: 'Everything wrong now; empty when `status` is `ok`' }),
-})
+)
+
+/** The health answer (200 and 503), also the readiness answer's shape. */
+export const Health = named(
+  'Health',
+  Type.Object({
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')], {
+      description:
+        '`unavailable` (HTTP 503): the database cannot be read. `degraded` (HTTP 200): answers are served but `problems` names what is wrong. `ok`: nothing is',
+    }),
+    version: Type.String(),
+    database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+    rate_limiter: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
+    indexer: Type.Object({
+      first_indexed_ledger: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'The first ledger the store ingested: the indexed range is first..last',
+      }),
+      last_indexed_ledger: Type.Union([Type.Integer(), Type.Null()]),
+      data_staleness_seconds: Type.Union([Type.Integer(), Type.Null()]),
+      state: Type.Union(
+        [
+          Type.Literal('running'),
+          Type.Literal('standby'),
+          Type.Literal('retrying'),
+          Type.Literal('stopped'),
+          Type.Null(),
+        ],
+        {
+          description:
+            "This process's indexer: `running`, `standby` (another process holds the indexer lock), `retrying` (its last pass failed; it resumes from the checkpoint), `stopped` (it will not resume); null when this process runs none",
+        },
+      ),
+      max_lag_seconds: Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          'Staleness above this is the problem `indexer_behind` (`STRATA_MAX_INDEXER_LAG_S`); null when not checked',
+      }),
+    }),
+    problems: Type.Array(Problem, { description: 'Everything wrong now; empty when `status` is `ok`' }),
+  }),
+)
 
 /** Resolves with `promise`, or rejects after `ms`: the caller answers even if the database hangs. */
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -78,7 +86,7 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
         summary: 'Get service health',
         description:
           'Unauthenticated; answers within a few seconds whatever the database does. 503 when the database cannot be read; 200 with `degraded` and the `problems` when answers are served but something is wrong.',
-        tags: ['service'],
+        tags: ['Service'],
         response: { 200: Health, 503: Health },
       },
     },

@@ -48,7 +48,7 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'bearer' },
       schema: {
         summary: "Get the caller's organization",
-        tags: ['organization'],
+        tags: ['Organization'],
         security: [{ bearer: [] }],
         response: {
           200: Type.Object({
@@ -88,7 +88,7 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
         summary: 'Update billing',
         description:
           "Changes the plan (the organization's quota changes at once) and/or the billing email. An organization may choose `free` and any plan up to the one the operator allows it (`strata set-plan`); a higher plan is 403 `forbidden`. Plan changes are recorded in the audit log.",
-        tags: ['organization'],
+        tags: ['Organization'],
         security: [{ bearer: [] }],
         body: Type.Object(
           { plan: Type.Optional(PlanSchema), billing_email: Type.Optional(Type.Union([Email, Type.Null()])) },

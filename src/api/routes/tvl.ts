@@ -4,9 +4,11 @@ import { answerState, coverageComplete } from '../../positions/answer.ts'
 import { bucketPoints, renderTvl, type TvlInterval } from '../../positions/tvl.ts'
 import {
   buildStateSchema,
+  named,
   nullableInteger,
   nullableString,
   nullableTimestamp,
+  pascalName,
 } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
@@ -47,36 +49,42 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
   for (const module of PROTOCOLS) {
     const tvl = module.tvl
     if (!tvl) continue
-    const pointSchema = buildStateSchema(Type.Object({ protocol: Type.String(), ...TvlPoint }))
-    const seriesSchema = Type.Object({
-      data: Type.Object({
-        protocol: Type.String(),
-        interval: Type.String(),
-        points: Type.Array(
-          Type.Object({
-            starts_at: Timestamp,
-            closed_at: nullableTimestamp(
-              "Close time of the bucket's last ledger, RFC 3339; null when unknown",
-            ),
-            as_of_ledger: nullableInteger('The newest state entry used at that ledger'),
-            partial_result: Type.Boolean(),
-            ...TvlPoint,
-          }),
-          { description: 'Oldest first; each bucket valued at its last ledger' },
-        ),
-      }),
-      meta: Type.Object({
-        from_ledger: nullableInteger('First ledger of the range (inclusive)'),
-        to_ledger: nullableInteger('Last ledger of the range (inclusive)'),
-        last_indexed_ledger: nullableInteger('The indexer checkpoint'),
-        indexed_from_ledger: nullableInteger('The first ledger the store ingested'),
-        partial_result: Type.Boolean({
-          description: 'true when any point is partial or the range passes the head',
+    const pointSchema = named(
+      `TvlAnswer${pascalName(module.name)}`,
+      buildStateSchema(Type.Object({ protocol: Type.String(), ...TvlPoint })),
+    )
+    const seriesSchema = named(
+      `TvlSeriesAnswer${pascalName(module.name)}`,
+      Type.Object({
+        data: Type.Object({
+          protocol: Type.String(),
+          interval: Type.String(),
+          points: Type.Array(
+            Type.Object({
+              starts_at: Timestamp,
+              closed_at: nullableTimestamp(
+                "Close time of the bucket's last ledger, RFC 3339; null when unknown",
+              ),
+              as_of_ledger: nullableInteger('The newest state entry used at that ledger'),
+              partial_result: Type.Boolean(),
+              ...TvlPoint,
+            }),
+            { description: 'Oldest first; each bucket valued at its last ledger' },
+          ),
         }),
-        sources: Type.Array(Type.String()),
-        response_time_ms: Type.Integer(),
+        meta: Type.Object({
+          from_ledger: nullableInteger('First ledger of the range (inclusive)'),
+          to_ledger: nullableInteger('Last ledger of the range (inclusive)'),
+          last_indexed_ledger: nullableInteger('The indexer checkpoint'),
+          indexed_from_ledger: nullableInteger('The first ledger the store ingested'),
+          partial_result: Type.Boolean({
+            description: 'true when any point is partial or the range passes the head',
+          }),
+          sources: Type.Array(Type.String()),
+          response_time_ms: Type.Integer(),
+        }),
       }),
-    })
+    )
     app.get(
       `/v1/protocols/${module.name}/tvl`,
       {
@@ -84,7 +92,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
         schema: {
           summary: `${module.name} TVL`,
           description: `${tvl.description} Without \`interval\`: the TVL at \`as_of_ledger\` (the head when omitted; an answer in the state shape). With \`interval=hour|day\`: a series over \`from_ledger\`..\`to_ledger\` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most ${TVL_SERIES_MAX_POINTS} buckets). USD uses the prices at or before each point's ledger, each asset through the source the network description names for it (as in every answer).`,
-          tags: ['protocols'],
+          tags: ['TVL'],
           security: [{ apiKey: [] }],
           querystring: Type.Object(
             {

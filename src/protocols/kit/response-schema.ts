@@ -1,5 +1,18 @@
 import { type TSchema, Type } from 'typebox'
 
+/**
+ * Gives a schema the name the OpenAPI document files it under (`components.schemas`): the title,
+ * set on the schema itself so the serializers and validators compiled from it are unchanged.
+ */
+export function named<T extends object>(title: string, schema: T): T {
+  return Object.assign(schema, { title })
+}
+
+/** `vaultprotocol` → `Vaultprotocol`: a protocol's name in a schema's name. */
+export function pascalName(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1)
+}
+
 // Nullable values are written as JSON Schema type arrays, not anyOf: the response serializer
 // handles a type array directly, while anyOf makes it validate every value to choose a branch.
 export const nullableString = (description: string, pattern?: string) =>
@@ -45,32 +58,43 @@ export function shareGroupSchema(
   })
 }
 
-export const AssetSchema = Type.Object({
-  decimals: Type.Integer(),
-  price_source: nullableString(
-    'Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used',
-  ),
-  price_usd: nullableString(
-    'USD price used, in the feed\'s own decimals ("1" for a pegged asset); null when missing',
-  ),
-  symbol: Type.String(),
-  tags: Type.Array(Type.String()),
-})
-
-export const ContractSchema = Type.Object({
-  name: Type.String(),
-  position_types: Type.Array(Type.String()),
-  protocol: Type.String(),
-  status: Type.String(),
-  version: Type.String(),
-})
-
-const Enrichment = Type.Object({
-  assets: Type.Record(Type.String(), AssetSchema, { description: 'Every asset the answer refers to, by id' }),
-  contracts: Type.Record(Type.String(), ContractSchema, {
-    description: 'Every contract the answer refers to',
+export const AssetSchema = named(
+  'Asset',
+  Type.Object({
+    decimals: Type.Integer(),
+    price_source: nullableString(
+      'Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used',
+    ),
+    price_usd: nullableString(
+      'USD price used, in the feed\'s own decimals ("1" for a pegged asset); null when missing',
+    ),
+    symbol: Type.String(),
+    tags: Type.Array(Type.String()),
   }),
-})
+)
+
+export const ContractSchema = named(
+  'Contract',
+  Type.Object({
+    name: Type.String(),
+    position_types: Type.Array(Type.String()),
+    protocol: Type.String(),
+    status: Type.String(),
+    version: Type.String(),
+  }),
+)
+
+const Enrichment = named(
+  'Enrichment',
+  Type.Object({
+    assets: Type.Record(Type.String(), AssetSchema, {
+      description: 'Every asset the answer refers to, by id',
+    }),
+    contracts: Type.Record(Type.String(), ContractSchema, {
+      description: 'Every contract the answer refers to',
+    }),
+  }),
+)
 
 // An int64 pin beyond 2^53 is carried as a BigInt so it echoes back exactly.
 const RequestedLedger = Type.Unsafe<number | bigint | null>({
@@ -104,12 +128,15 @@ const ValuationLedger = nullableInteger(
   "The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued",
 )
 
-const PositionsMeta = Type.Object({
-  requested_ledger: RequestedLedger,
-  as_of_ledger: nullableInteger('Ledger of the snapshot served; null when the pin predates the first one'),
-  valuation_ledger: ValuationLedger,
-  ...COMMON_META,
-})
+const PositionsMeta = named(
+  'PositionsMeta',
+  Type.Object({
+    requested_ledger: RequestedLedger,
+    as_of_ledger: nullableInteger('Ledger of the snapshot served; null when the pin predates the first one'),
+    valuation_ledger: ValuationLedger,
+    ...COMMON_META,
+  }),
+)
 
 /** `GET /v1/users/{address}/positions/{protocol}` and `/at/{ledger}`: a module's data with enrichment and meta. */
 export function buildPositionsSchema(dataSchema: TSchema) {
@@ -121,27 +148,33 @@ const UsdReason = nullableString(
 )
 
 /** USD totals of one protocol's section, or of every protocol's. */
-export const UsdTotalsSchema = Type.Object({
-  assets_usd: NullableAmount(
-    'Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held',
-  ),
-  debt_usd: NullableAmount(
-    'Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held',
-  ),
-  net_usd: NullableAmount('assets_usd − debt_usd; null when either is null'),
-  usd_unavailable_reason: UsdReason,
-})
+export const UsdTotalsSchema = named(
+  'UsdTotals',
+  Type.Object({
+    assets_usd: NullableAmount(
+      'Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held',
+    ),
+    debt_usd: NullableAmount(
+      'Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held',
+    ),
+    net_usd: NullableAmount('assets_usd − debt_usd; null when either is null'),
+    usd_unavailable_reason: UsdReason,
+  }),
+)
 
 /** The all-protocols totals: the sections' added up, only when they share one valuation ledger. */
-export const AllTotalsSchema = Type.Object({
-  ...UsdTotalsSchema.properties,
-  usd_unavailable_reason: nullableString(
-    "Why a total is null although positions exist: valuation_ledgers_differ when the sections were valued at different ledgers (values at different ledgers are never added), else the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise",
-  ),
-  usd_unavailable_hint: nullableString(
-    'With valuation_ledgers_differ: the path that values every protocol at one ledger (GET /v1/users/{address}/positions/at/{ledger}); null otherwise',
-  ),
-})
+export const AllTotalsSchema = named(
+  'AllTotals',
+  Type.Object({
+    ...UsdTotalsSchema.properties,
+    usd_unavailable_reason: nullableString(
+      "Why a total is null although positions exist: valuation_ledgers_differ when the sections were valued at different ledgers (values at different ledgers are never added), else the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise",
+    ),
+    usd_unavailable_hint: nullableString(
+      'With valuation_ledgers_differ: the path that values every protocol at one ledger (GET /v1/users/{address}/positions/at/{ledger}); null otherwise',
+    ),
+  }),
+)
 
 /**
  * `GET /v1/users/{address}/positions` and `/positions/at/{ledger}`: one section per protocol, each
