@@ -76,6 +76,11 @@ export const TAG_GROUPS: Array<{ name: string; tags: Array<{ name: string; descr
   },
 ]
 
+/** Each tag's name by its lower-case spelling. */
+const TAG_NAMES = new Map(
+  TAG_GROUPS.flatMap((group) => group.tags).map((tag) => [tag.name.toLowerCase(), tag.name]),
+)
+
 /** The readable operation id of each non-protocol route; protocol routes follow `protocolOperationId`. */
 const OPERATION_IDS: Record<string, string> = {
   'GET /v1/health': 'getHealth',
@@ -339,7 +344,9 @@ function harvestExamples(
     const types = [property.type].flat()
     const scalar = property.type !== undefined && types.every((t) => SCALAR.has(t as string))
     if (scalar && property.examples === undefined && !property.anyOf && !property.oneOf) {
-      if (item === null ? types.includes('null') : types.includes(jsonType(item))) property.examples = [item]
+      const type = jsonType(item)
+      const fits = types.includes(type) || (type === 'integer' && types.includes('number'))
+      if (fits) property.examples = [item]
     } else {
       harvestExamples(schemas, property, item, depth + 1)
     }
@@ -347,13 +354,14 @@ function harvestExamples(
 }
 
 function jsonType(value: unknown): string {
+  if (value === null) return 'null'
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number'
   return typeof value
 }
 
 /** The example of an error nobody can provoke on the demo network: the code's own message. */
 const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
-  invalid_request: 'unknown_parameter is not a query parameter of this endpoint',
+  invalid_request: 'unknown_parameter is not a known field',
   unauthorized: 'missing credential',
   insufficient_scope: 'this API key lacks the data:read scope',
   forbidden: 'a paid plan is granted by the operator',
@@ -389,16 +397,17 @@ function codeOfDescription(description: unknown): ErrorCode | null {
 
 const HTTP_METHOD_ORDER = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace']
 
-/** `ETag` and `Cache-Control` of a GET data answer, and its `304`. */
+/** `ETag` and `Cache-Control` of a GET data answer, and its `304` (docs/api.md, "Caching"). */
 const CACHING_HEADERS = {
   ETag: {
     description:
-      'A strong validator of the answer: send it back in `If-None-Match` to be answered 304 while it holds',
-    schema: { type: 'string', examples: ['"3f1a9c0e5b7d2468"'] },
+      "Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged",
+    schema: { type: 'string', examples: ['W/"3f1a9c0e5b7d2468"'] },
   },
   'Cache-Control': {
-    description: 'How long a private cache may keep the answer, and that it must revalidate it',
-    schema: { type: 'string', examples: ['private, max-age=5, must-revalidate'] },
+    description:
+      '`public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer',
+    schema: { type: 'string', examples: ['public, max-age=31536000, immutable', 'no-cache'] },
   },
 }
 
@@ -424,7 +433,11 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
       const { 'x-strata-auth': auth, ...operation } = source
       const id = operation.operationId as string
       const example: OperationExample = examples[id] ?? { request: {}, responses: {} }
-      for (const tag of (operation.tags as string[] | undefined) ?? []) used.add(tag)
+      // A route's tag as the list spells it (`service` is `Service`): one tag, one name.
+      operation.tags = ((operation.tags as string[] | undefined) ?? []).map(
+        (tag) => TAG_NAMES.get(tag.toLowerCase()) ?? tag,
+      )
+      for (const tag of operation.tags as string[]) used.add(tag)
 
       operation.parameters = ((operation.parameters as JsonObject[] | undefined) ?? []).map((parameter) =>
         finishParameter(parameter, example),
@@ -433,8 +446,9 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
       const body = operation.requestBody as JsonObject | undefined
       if (body) {
         const content = body.content as Record<string, JsonObject>
-        for (const media of Object.values(content)) {
+        for (const [type, media] of Object.entries(content)) {
           media.schema = namer.name(media.schema, `${pascal(id)}Request`)
+          if (type !== 'application/json') continue
           if (example.request.body !== undefined) {
             media.example = example.request.body
             bodies.push({ schema: media.schema, value: example.request.body })
@@ -447,12 +461,23 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
         if (response.description === 'Default Response') {
           response.description = SUCCESS_WORDS[status] ?? `HTTP ${status}`
         }
-        for (const media of Object.values((response.content ?? {}) as Record<string, JsonObject>)) {
+        for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, JsonObject>)) {
           media.schema = namer.name(media.schema, `${pascal(id)}Response`)
+          // The examples are JSON answers; another media type (CSV) brings its own.
+          if (type !== 'application/json') continue
           const value = example.responses[status] ?? fallbackError(status, response.description)
-          if (value !== undefined) {
-            media.example = value
-            bodies.push({ schema: media.schema, value })
+          const variants = example.variants?.[status] ?? []
+          if (value !== undefined && variants.length === 0) media.example = value
+          if (value !== undefined && variants.length > 0) {
+            media.examples = {
+              answer: { summary: 'An answer', value },
+              ...Object.fromEntries(
+                variants.map((v, i) => [`variant${i + 1}`, { summary: v.summary, value: v.value }]),
+              ),
+            }
+          }
+          for (const item of [value, ...variants.map((v) => v.value)]) {
+            if (item !== undefined) bodies.push({ schema: media.schema, value: item })
           }
         }
       }
@@ -471,7 +496,7 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
   })).filter((group) => group.tags.length > 0)
   const tags = TAG_GROUPS.flatMap((group) => group.tags)
     .filter((tag) => used.has(tag.name))
-    .sort((a, b) => a.name.localeCompare(b.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   return {
     ...document,
     tags,

@@ -75,8 +75,6 @@ export const AtLedger = Type.String({
   description: `${LEDGER_PIN_WORDS}, or latest (the last indexed ledger)`,
 })
 
-const INT64_MAX_NUMBER = Number(INT64_MAX)
-
 const patternOf = (schema: object) => (schema as { pattern: string }).pattern
 
 /**
@@ -91,13 +89,14 @@ export const DOCUMENTED_PARAMETERS: Record<
   { schema: Record<string, unknown>; fromText: (text: string) => unknown }
 > = {
   [patternOf(LedgerPin)]: {
-    schema: { type: 'integer', format: 'int64', minimum: 0, maximum: INT64_MAX_NUMBER },
+    // int64 bounds it above: a JSON number cannot write 2^63-1 exactly (it would read as 2^63).
+    schema: { type: 'integer', format: 'int64', minimum: 0 },
     fromText: Number,
   },
   [patternOf(AtLedger)]: {
     schema: {
       oneOf: [
-        { type: 'integer', format: 'int64', minimum: 0, maximum: INT64_MAX_NUMBER },
+        { type: 'integer', format: 'int64', minimum: 0 },
         { type: 'string', enum: ['latest'], description: 'The last indexed ledger' },
       ],
     },

@@ -12,6 +12,8 @@ export interface OperationExample {
     body?: unknown
   }
   responses: Record<string, unknown>
+  /** Other answers of a status worth showing (a series beside a point, a page that follows): by status. */
+  variants?: Record<string, Array<{ summary: string; value: unknown }>>
 }
 
 const DIRECTORY = new URL('./', import.meta.url)

@@ -25,6 +25,13 @@ const Scopes = Type.Array(Type.Literal(KNOWN_SCOPES[0]), {
     '`data:read` reads every data endpoint. A key with no scopes authenticates but may call nothing.',
 })
 
+/** `{id}` of a key route: the `id` of the key, as GET /v1/org/api-keys lists it. */
+const KeyIdParam = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'The key id, as GET /v1/org/api-keys lists it',
+})
+
 const ApiKeyRecord = named(
   'ApiKeyRecord',
   Type.Object({
@@ -179,7 +186,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
         description: `The key is refused on every later request. Revoking a revoked key answers 204 again. Revoking the organization's last active key is 409 unless \`confirm=${CONFIRM_LAST_KEY}\` says it is meant: without a key no data request authenticates until a new one is created.`,
         tags: ['API keys'],
         security: [{ bearer: [] }],
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        params: Type.Object({ id: KeyIdParam }),
         querystring: Type.Object(
           {
             confirm: Type.Optional(
@@ -220,7 +227,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
           'Creates a new key with the same name, scopes and expiry (shown once) and lets the old key live `old_key_expires_in_seconds` more (default 0: refused at once), never past its own expiry. A revoked, expired or already rotated key is 409.',
         tags: ['API keys'],
         security: [{ bearer: [] }],
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        params: Type.Object({ id: KeyIdParam }),
         body: Type.Object(
           {
             old_key_expires_in_seconds: Type.Optional(

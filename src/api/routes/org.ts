@@ -3,6 +3,7 @@ import type { Plan } from '../../config.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { changePlan } from '../../org/plans.ts'
+import { named } from '../../protocols/kit/response-schema.ts'
 import {
   getOrganization,
   type Organization,
@@ -48,19 +49,24 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'bearer' },
       schema: {
         summary: "Get the caller's organization",
+        description:
+          "The caller's organization: its name and slug, its plan and the highest plan the operator allows it, the quota that plan gives its API keys, and its billing email.",
         tags: ['Organization'],
         security: [{ bearer: [] }],
         response: {
-          200: Type.Object({
-            id: Type.String(),
-            name: Type.String(),
-            slug: Type.String(),
-            plan: PlanSchema,
-            max_plan: MaxPlanSchema,
-            rate_limit: RateLimitSchema,
-            billing_email: Type.Union([Type.String(), Type.Null()]),
-            created_at: Timestamp,
-          }),
+          200: named(
+            'Organization',
+            Type.Object({
+              id: Type.String(),
+              name: Type.String(),
+              slug: Type.String(),
+              plan: PlanSchema,
+              max_plan: MaxPlanSchema,
+              rate_limit: RateLimitSchema,
+              billing_email: Type.Union([Type.String(), Type.Null()]),
+              created_at: Timestamp,
+            }),
+          ),
           ...errorResponses('unauthorized'),
         },
       },
