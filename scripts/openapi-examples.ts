@@ -138,7 +138,7 @@ async function askEveryOperation(
     })
     return {
       status: response.statusCode,
-      body: response.body === '' ? undefined : normalize(response.json()),
+      body: response.body === '' ? null : normalize(response.json()),
     }
   }
 
@@ -268,7 +268,7 @@ async function askEveryOperation(
     for (const holder of [address, ...demoAccounts.data.map((a) => a.address)]) {
       const answer = await send(
         'GET',
-        '/v1/users/{address}/positions/' + name + '/history',
+        `/v1/users/{address}/positions/${name}/history`,
         historyOf(holder),
         credentialOf('apiKey'),
       )

@@ -108,6 +108,7 @@ const OPERATION_IDS: Record<string, string> = {
 }
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1)
 
 /** A protocol's routes: `getVaultprotocolPositions`, `getVaultprotocolPositionsAt`, `getLendingprotocolPool`… */
 function protocolOperationId(method: string, url: string): string | null {
@@ -145,19 +146,17 @@ export function operationIdOf(method: string, url: string): string {
   return method.toLowerCase() + words.join('')
 }
 
-/** What each success status means, when the route's schema does not say. */
+/** What each success status means, before the operation's summary, when the route's schema does not say. */
 const SUCCESS_WORDS: Record<string, string> = {
-  '200': 'The answer',
+  '200': 'OK',
   '201': 'Created',
-  '204': 'Done; no content',
+  '204': 'Done, no content',
 }
 
-/** An error response of the document: the envelope, described by the codes that answer it. */
-function errorResponse(codes: ErrorCode[]): Record<string, unknown> {
-  return {
-    description: codes.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c]}`).join(' '),
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-  }
+/** Statuses whose meaning on one operation is more than its summary says. */
+const RESPONSE_WORDS: Record<string, string> = {
+  'getHealth 200': 'The service answers: `status` is `ok`, or `degraded` with the `problems` found',
+  'getHealth 503': 'The database cannot be read: `status` is `unavailable`, with the `problems` found',
 }
 
 /**
@@ -458,8 +457,10 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
 
       const responses = operation.responses as Record<string, JsonObject>
       for (const [status, response] of Object.entries(responses)) {
-        if (response.description === 'Default Response') {
-          response.description = SUCCESS_WORDS[status] ?? `HTTP ${status}`
+        const words = RESPONSE_WORDS[`${id} ${status}`]
+        if (words !== undefined) response.description = words
+        else if (response.description === 'Default Response') {
+          response.description = `${SUCCESS_WORDS[status] ?? `HTTP ${status}`}: ${lowerFirst(String(operation.summary ?? id))}`
         }
         for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, JsonObject>)) {
           media.schema = namer.name(media.schema, `${pascal(id)}Response`)
