@@ -552,7 +552,8 @@ export function buildOpenApiOptions(): SwaggerOptions {
         title: 'Strata positions API',
         version: VERSION,
         license: { name: 'Proprietary (UNLICENSED)', url: 'https://spdx.org/licenses/' },
-        contact: { name: 'Strata API support', url: 'https://github.com/strata-defi/strata/issues' },
+        // Each deployment is run by its operator, who answers for it: the project publishes no support address.
+        contact: { name: 'The operator of this Strata server' },
         description:
           'Point-in-time DeFi positions on the Stellar network. Data endpoints take an API key in `x-svc-token`; management endpoints take a bearer access token from /v1/auth/login.',
       },

@@ -8,7 +8,6 @@ import {
   nullableInteger,
   nullableString,
   nullableTimestamp,
-  pascalName,
 } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
@@ -50,11 +49,11 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
     const tvl = module.tvl
     if (!tvl) continue
     const pointSchema = named(
-      `TvlAnswer${pascalName(module.name)}`,
+      'TvlAnswer',
       buildStateSchema(Type.Object({ protocol: Type.String(), ...TvlPoint })),
     )
     const seriesSchema = named(
-      `TvlSeriesAnswer${pascalName(module.name)}`,
+      'TvlSeriesAnswer',
       Type.Object({
         data: Type.Object({
           protocol: Type.String(),

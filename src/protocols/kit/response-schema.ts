@@ -248,34 +248,40 @@ export function buildHistorySchema(dataSchema: TSchema) {
           'Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger`',
       }),
     }),
-    enrichment: Type.Object({
-      contracts: Type.Record(Type.String(), ContractSchema, {
-        description: 'Every contract the page refers to',
+    enrichment: named(
+      'HistoryEnrichment',
+      Type.Object({
+        contracts: Type.Record(Type.String(), ContractSchema, {
+          description: 'Every contract the page refers to',
+        }),
       }),
-    }),
-    meta: Type.Object({
-      requested_ledger: Type.Unsafe<number | bigint | null>({
-        type: ['integer', 'null'],
-        description: '`to_ledger` as given; null when omitted',
+    ),
+    meta: named(
+      'HistoryMeta',
+      Type.Object({
+        requested_ledger: Type.Unsafe<number | bigint | null>({
+          type: ['integer', 'null'],
+          description: '`to_ledger` as given; null when omitted',
+        }),
+        as_of_ledger: nullableInteger(
+          'Ledger of the newest snapshot on this page; null when the page is empty',
+        ),
+        from_ledger: Type.Unsafe<number | bigint | null>({
+          type: ['integer', 'null'],
+          description: '`from_ledger` as given (inclusive); null when omitted',
+        }),
+        to_ledger: Type.Unsafe<number | bigint | null>({
+          type: ['integer', 'null'],
+          description: '`to_ledger` as given (inclusive); null when omitted',
+        }),
+        limit: Type.Integer({ description: 'Page size used (1–500, default 100)' }),
+        next_cursor: nullableString('Pass as `cursor` for the next (older) page; null at the end'),
+        ...COMMON_META,
+        oracle_staleness_seconds: Type.Integer({
+          description: "The largest oracle_staleness_seconds of the page's snapshots; 0 when none",
+        }),
       }),
-      as_of_ledger: nullableInteger(
-        'Ledger of the newest snapshot on this page; null when the page is empty',
-      ),
-      from_ledger: Type.Unsafe<number | bigint | null>({
-        type: ['integer', 'null'],
-        description: '`from_ledger` as given (inclusive); null when omitted',
-      }),
-      to_ledger: Type.Unsafe<number | bigint | null>({
-        type: ['integer', 'null'],
-        description: '`to_ledger` as given (inclusive); null when omitted',
-      }),
-      limit: Type.Integer({ description: 'Page size used (1–500, default 100)' }),
-      next_cursor: nullableString('Pass as `cursor` for the next (older) page; null at the end'),
-      ...COMMON_META,
-      oracle_staleness_seconds: Type.Integer({
-        description: "The largest oracle_staleness_seconds of the page's snapshots; 0 when none",
-      }),
-    }),
+    ),
   })
 }
 
@@ -284,15 +290,18 @@ export function buildStateSchema(dataSchema: TSchema) {
   return Type.Object({
     data: dataSchema,
     enrichment: Enrichment,
-    meta: Type.Object({
-      requested_ledger: RequestedLedger,
-      as_of_ledger: nullableInteger(
-        'The latest ledger at which a state entry the answer used was written; null when none was',
-      ),
-      valuation_ledger: nullableInteger(
-        'The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed',
-      ),
-      ...COMMON_META,
-    }),
+    meta: named(
+      'StateMeta',
+      Type.Object({
+        requested_ledger: RequestedLedger,
+        as_of_ledger: nullableInteger(
+          'The latest ledger at which a state entry the answer used was written; null when none was',
+        ),
+        valuation_ledger: nullableInteger(
+          'The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed',
+        ),
+        ...COMMON_META,
+      }),
+    ),
   })
 }
