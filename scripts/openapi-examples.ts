@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from '../src/api/app.ts'
-import type { OperationExample } from '../src/api/examples/load.ts'
+import { loadOperationExamples, type OperationExample } from '../src/api/examples/load.ts'
 import { EXAMPLE_REQUEST_ID } from '../src/api/openapi.ts'
 import { createApiKey } from '../src/auth/create-api-key.ts'
 import { CONFIRM_LAST_KEY } from '../src/auth/own-api-keys.ts'
@@ -398,25 +398,94 @@ async function askEveryOperation(
     }
   }
 
-  // Last, health with the database gone: its 503.
+  // Last, the service's own routes with the database gone: health's 503 (and readiness's).
   await database.close()
-  const unavailable = await send('GET', '/v1/health', {}, {})
-  if (examples.getHealth && unavailable.status === 503) examples.getHealth.responses['503'] = unavailable.body
+  for (const operation of operations) {
+    const example = examples[operation.id]
+    if (
+      !example ||
+      operation.scheme !== 'none' ||
+      operation.method !== 'GET' ||
+      operation.template.includes('{')
+    ) {
+      continue
+    }
+    const unavailable = await send('GET', operation.template, {}, {})
+    if (unavailable.status === 503) example.responses['503'] ??= unavailable.body
+  }
 
   const missing = operations.map((operation) => operation.id).filter((id) => examples[id] === undefined)
   if (missing.length > 0) throw new Error(`no example was asked for ${missing.join(', ')}`)
   return examples
 }
 
-/** Writes every example, one file per operation, formatted as the repository formats JSON. */
+/**
+ * Fields each run draws afresh (ids, secrets, tokens and what names them) or that follow the
+ * release (`version`): compared by type, not value.
+ */
+const DRAWN = new Set([
+  'id',
+  'key',
+  'key_prefix',
+  'prefix',
+  'api_key_id',
+  'new_key_id',
+  'organization_id',
+  'user_id',
+  'access_token',
+  'refresh_token',
+  'actor',
+  'target',
+  'next_cursor',
+  'version',
+])
+
+/**
+ * `value` with drawn fields replaced by their type. A list of records with an `id` (keys, audit
+ * events) is put in a fixed order: records made in the same millisecond are ordered by their drawn
+ * id. Every other list keeps its order, which is part of the answer.
+ */
+export function comparable(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map(comparable)
+    const byId = value.every((item) => item !== null && typeof item === 'object' && 'id' in item)
+    return byId ? items.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : items
+  }
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      DRAWN.has(key) && item !== null ? `<${typeof item}>` : comparable(item),
+    ]),
+  )
+}
+
+/**
+ * Writes every example, one file per operation, formatted as the repository formats JSON. A file
+ * whose answers are unchanged but for drawn values is left as it is, so a run changes only what
+ * changed.
+ */
 export function writeExamples(examples: Record<string, OperationExample>): void {
+  const kept = loadOperationExamples()
   for (const file of readdirSync(EXAMPLES_DIRECTORY)) {
-    if (file.endsWith('.json')) rmSync(join(EXAMPLES_DIRECTORY, file))
+    if (file.endsWith('.json') && examples[file.slice(0, -'.json'.length)] === undefined) {
+      rmSync(join(EXAMPLES_DIRECTORY, file))
+    }
   }
   for (const [id, example] of Object.entries(examples)) {
+    if (canonicalText(comparable(kept[id])) === canonicalText(comparable(example))) continue
     writeFileSync(join(EXAMPLES_DIRECTORY, `${id}.json`), `${JSON.stringify(example, null, 2)}\n`)
   }
   spawnSync('npx', ['biome', 'format', '--write', EXAMPLES_DIRECTORY], { stdio: 'inherit' })
+}
+
+/** JSON text of `value` with every object's keys in order. */
+function canonicalText(value: unknown): string {
+  return JSON.stringify(value, (_key, item) =>
+    item !== null && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : item,
+  )
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

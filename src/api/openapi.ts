@@ -521,7 +521,7 @@ function fallbackError(status: string, description: unknown): JsonObject | undef
 /** The 200's `ETag` and `Cache-Control`, and the `304` of a matching `If-None-Match`. */
 function addCaching(responses: Record<string, JsonObject>): void {
   const ok = responses['200']
-  if (ok) ok.headers = { ...((ok.headers as JsonObject | undefined) ?? {}), ...CACHING_HEADERS }
+  if (ok) ok.headers = { ...CACHING_HEADERS, ...((ok.headers as JsonObject | undefined) ?? {}) }
   responses['304'] ??= {
     description:
       "Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands",
@@ -535,12 +535,29 @@ function finishParameter(parameter: JsonObject, example: OperationExample): Json
   const documented = typeof schema.pattern === 'string' ? DOCUMENTED_PARAMETERS[schema.pattern] : undefined
   const place = parameter.in === 'path' ? 'path' : parameter.in === 'header' ? 'headers' : 'query'
   const given = example.request[place]?.[parameter.name as string]
-  const value = given === undefined ? undefined : documented ? documented.fromText(given) : given
+  const value = given === undefined ? firstAllowed(schema) : documented ? documented.fromText(given) : given
   return {
     ...parameter,
     schema: documented ? documented.schema : schema,
     ...(value === undefined ? {} : { example: value }),
   }
+}
+
+/**
+ * The example of a parameter the examples never sent: the first value its schema allows, when it
+ * lists them (`enum`, `const`, or a union of them), else none.
+ */
+function firstAllowed(schema: JsonObject): unknown {
+  if (Array.isArray(schema.enum)) return schema.enum[0]
+  if (schema.const !== undefined) return schema.const
+  for (const branch of [
+    ...((schema.anyOf as JsonObject[]) ?? []),
+    ...((schema.oneOf as JsonObject[]) ?? []),
+  ]) {
+    const found = isObject(branch) ? firstAllowed(branch) : undefined
+    if (found !== undefined) return found
+  }
+  return undefined
 }
 
 /** OpenAPI 3.1, generated from the route schemas that also validate requests. */

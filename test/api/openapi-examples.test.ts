@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { buildOpenApiDocument } from '../../scripts/openapi-document.ts'
-import { collectExamples } from '../../scripts/openapi-examples.ts'
+import { collectExamples, comparable } from '../../scripts/openapi-examples.ts'
 import { loadOperationExamples, type OperationExample } from '../../src/api/examples/load.ts'
 
 /**
@@ -10,41 +10,6 @@ import { loadOperationExamples, type OperationExample } from '../../src/api/exam
  * `npm run openapi:examples`): asked again here, every answer must be what its example shows, and
  * every example must be valid against the schema it illustrates.
  */
-
-/**
- * Fields each run draws afresh (ids, secrets, tokens and what names them) or that follow the
- * release (`version`): compared by type, not value.
- */
-const DRAWN = new Set([
-  'id',
-  'key',
-  'key_prefix',
-  'prefix',
-  'api_key_id',
-  'new_key_id',
-  'organization_id',
-  'user_id',
-  'access_token',
-  'refresh_token',
-  'actor',
-  'target',
-  'next_cursor',
-  'version',
-])
-
-/** `value` with drawn fields replaced by their type, and lists in a fixed order (keys made in one ms). */
-function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    return value.map(comparable).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
-  }
-  if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [
-      key,
-      DRAWN.has(key) && item !== null ? `<${typeof item}>` : comparable(item),
-    ]),
-  )
-}
 
 describe("the OpenAPI document's examples", () => {
   let asked: Record<string, OperationExample>
