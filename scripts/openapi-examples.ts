@@ -42,6 +42,8 @@ interface Ask {
   query?: Record<string, string>
   headers?: Record<string, string>
   body?: unknown
+  /** A body sent as this text, not as the JSON of `body`. */
+  raw?: string
 }
 interface Answer {
   status: number
@@ -77,7 +79,7 @@ export async function collectExamples(): Promise<Record<string, OperationExample
     const ctx = await createContext(config, quiet, { database, clock: { now: () => nowMs } })
     const app = await buildApp(ctx, { demo: true })
     try {
-      return await askEveryOperation(app, ctx.keyPepper, database, nowMs, head)
+      return await askEveryOperation(app, ctx.keyPepper, database, nowMs, head, config.bodyLimitBytes)
     } finally {
       await app.close()
       await ctx.close()
@@ -97,6 +99,7 @@ async function askEveryOperation(
   database: ReturnType<typeof createDatabase>,
   nowMs: number,
   head: number,
+  bodyLimit: number,
 ): Promise<Record<string, OperationExample>> {
   const key = async (slug: string, scopes: string[]) =>
     (
@@ -130,11 +133,13 @@ async function askEveryOperation(
         'x-request-id': EXAMPLE_REQUEST_ID,
         ...credential,
         ...(ask.headers ?? {}),
-        ...(ask.body === undefined ? {} : { 'content-type': contentType }),
+        ...(ask.body === undefined && ask.raw === undefined ? {} : { 'content-type': contentType }),
       },
-      ...(ask.body === undefined
-        ? {}
-        : { payload: contentType === 'application/json' ? JSON.stringify(ask.body) : 'x' }),
+      ...(ask.raw !== undefined
+        ? { payload: ask.raw }
+        : ask.body === undefined
+          ? {}
+          : { payload: contentType === 'application/json' ? JSON.stringify(ask.body) : 'x' }),
     })
     return {
       status: response.statusCode,
@@ -173,7 +178,12 @@ async function askEveryOperation(
           : {}
 
   const examples: Record<string, OperationExample> = {}
-  const record = async (id: string, asks: Ask[], after?: (body: Json) => void) => {
+  /**
+   * Asks `asks` (each must be answered 2xx) and the refusals every operation can be led to give,
+   * then `refused`: requests this operation refuses (a key that does not exist, a reused
+   * Idempotency-Key…). The first answer of each status is the example of that status.
+   */
+  const record = async (id: string, asks: Ask[], after?: (body: Json) => void, refused: Ask[] = []) => {
     const operation = byId.get(id)
     if (!operation) return
     const credential = credentialOf(operation.scheme)
@@ -210,7 +220,14 @@ async function askEveryOperation(
       await refusal(first, { 'x-svc-token': scopelessKey })
       await refusal({ ...first, query: { ...(first.query ?? {}), min_ledger: '9999999999' } }, credential)
     }
-    if (first.body !== undefined) await refusal(first, credential, 'text/plain')
+    if (first.body !== undefined) {
+      await refusal(first, credential, 'text/plain')
+      await refusal(
+        { ...first, body: undefined, raw: JSON.stringify({ padding: 'x'.repeat(bodyLimit) }) },
+        credential,
+      )
+    }
+    for (const ask of refused) await refusal(ask, credential)
     examples[id] = { request, responses, ...(Object.keys(variants).length > 0 ? { variants } : {}) }
   }
 
@@ -297,7 +314,12 @@ async function askEveryOperation(
         const ask = { path: { pool: contract.contract_address }, query: { as_of_ledger: past, ...min } }
         const answer = await send('GET', pool.template, ask, credentialOf('apiKey'))
         if (answer.status === 200) {
-          await record(poolId, [ask])
+          // A contract of another protocol is no pool of this one: its 404.
+          const foreign = protocols
+            .filter((other) => other.name !== name)
+            .flatMap((other) => (other.contracts as Array<{ contract_address: string }> | undefined) ?? [])[0]
+          const refused = foreign ? [{ path: { pool: foreign.contract_address }, query: min }] : []
+          await record(poolId, [ask], undefined, refused)
           break
         }
       }
@@ -334,36 +356,58 @@ async function askEveryOperation(
   await record('getActivitySeries', [
     { path: { address: several }, query: { interval: 'day', protocol: filters.protocol, ...range, ...min } },
   ])
-  await record('getTransaction', [{ path: { hash: String(action.tx_hash) }, query: min }])
+  await record('getTransaction', [{ path: { hash: String(action.tx_hash) }, query: min }], undefined, [
+    { path: { hash: '0'.repeat(64) }, query: min },
+  ])
 
   // The management walk: sign up, log in, use the account, and finally log out.
   const idempotency = (n: number) => ({ 'idempotency-key': `example-${n}` })
-  await record('signUp', [{ headers: idempotency(1), body: account }])
+  await record('signUp', [{ headers: idempotency(1), body: account }], undefined, [
+    { headers: idempotency(1), body: { ...account, organization_name: 'Another Org' } },
+  ])
   await record('logIn', [{ body: { email: account.email, password: account.password } }], (body) => {
     state.access = body.access_token as string
     state.refresh = body.refresh_token as string
   })
   await record('refreshAccessToken', [{ body: { refresh_token: state.refresh } }])
   await record('getOrganization', [{}])
-  await record('updateBilling', [{ body: { billing_email: 'billing@example.com' } }])
+  await record('updateBilling', [{ body: { billing_email: 'billing@example.com' } }], undefined, [
+    { body: { plan: 'pro' } },
+  ])
   await record(
     'createApiKey',
     [{ headers: idempotency(2), body: { name: 'dashboard', scopes: ['data:read'] } }],
     (body) => {
       state.keyId = body.api_key_id as string
     },
+    [{ headers: idempotency(2), body: { name: 'another name', scopes: ['data:read'] } }],
   )
   await record('listApiKeys', [{}])
-  await record('rotateApiKey', [
-    {
-      path: { id: state.keyId as string },
-      headers: idempotency(3),
-      body: { old_key_expires_in_seconds: 3600 },
-    },
-  ])
-  await record('revokeApiKey', [
-    { path: { id: state.keyId as string }, query: { confirm: CONFIRM_LAST_KEY } },
-  ])
+  await record(
+    'rotateApiKey',
+    [
+      {
+        path: { id: state.keyId as string },
+        headers: idempotency(3),
+        body: { old_key_expires_in_seconds: 3600 },
+      },
+    ],
+    undefined,
+    [
+      { path: { id: 'key_unknown' }, headers: idempotency(31), body: { old_key_expires_in_seconds: 3600 } },
+      {
+        path: { id: state.keyId as string },
+        headers: idempotency(3),
+        body: { old_key_expires_in_seconds: 60 },
+      },
+    ],
+  )
+  await record(
+    'revokeApiKey',
+    [{ path: { id: state.keyId as string }, query: { confirm: CONFIRM_LAST_KEY } }],
+    undefined,
+    [{ path: { id: 'key_unknown' } }],
+  )
   let auditCursor: string | undefined
   await record('listAuditLog', [{ query: { limit: '2' } }], (body) => {
     auditCursor ??= nextCursor(body) ?? undefined
@@ -373,18 +417,28 @@ async function askEveryOperation(
       { query: { limit: '2' } },
       { variant: 'The next page', query: { limit: '2', cursor: auditCursor } },
     ])
-  await record('createOrganizationApiKey', [
-    {
-      headers: idempotency(4),
-      body: {
-        organization_name: 'Acme Analytics',
-        organization_slug: 'acme-analytics',
-        key_name: 'production',
-        scopes: ['data:read'],
-        reuse_signup_organization: false,
+  await record(
+    'createOrganizationApiKey',
+    [
+      {
+        headers: idempotency(4),
+        body: {
+          organization_name: 'Acme Analytics',
+          organization_slug: 'acme-analytics',
+          key_name: 'production',
+          scopes: ['data:read'],
+          reuse_signup_organization: false,
+        },
       },
-    },
-  ])
+    ],
+    undefined,
+    [
+      {
+        headers: idempotency(4),
+        body: { organization_name: 'Acme', organization_slug: 'acme-analytics', key_name: 'production' },
+      },
+    ],
+  )
   await record('logOut', [{ body: { refresh_token: state.refresh } }])
 
   // Any other operation that needs nothing but its credential (a route added since): asked as it is.

@@ -179,8 +179,8 @@ type JsonObject = Record<string, unknown>
 
 /**
  * One operation as @fastify/swagger hands it to `transform`: completed with every status the route
- * can answer, its security, operation id, and, on a GET data route, the HTTP caching it answers
- * with (`ETag`, `Cache-Control` and `304 Not Modified` for `If-None-Match`).
+ * can answer, its security and its operation id. The credential is kept as `x-strata-auth` for
+ * `finishDocument` (which documents the HTTP caching of GET data routes) and removed there.
  */
 function completeOperation(schema: JsonObject, method: string, url: string, auth: RouteAuth): JsonObject {
   const responses = { ...((schema.response ?? {}) as Record<string, JsonObject>) }
@@ -361,17 +361,16 @@ function jsonType(value: unknown): string {
 /** The example of an error nobody can provoke on the demo network: the code's own message. */
 const ERROR_MESSAGES: Partial<Record<ErrorCode, string>> = {
   invalid_request: 'unknown_parameter is not a known field',
-  unauthorized: 'missing credential',
-  insufficient_scope: 'this API key lacks the data:read scope',
-  forbidden: 'a paid plan is granted by the operator',
+  unauthorized: 'missing credential: this endpoint takes an API key in the x-svc-token header',
+  insufficient_scope: 'the API key lacks the scope "data:read"',
+  forbidden: 'the pro plan is granted by the operator; this organization may choose: free',
   not_found: 'not found',
-  conflict: 'a request with this Idempotency-Key is still running; retry after 1 s',
-  ledger_not_indexed: 'the index has not reached min_ledger yet',
+  conflict:
+    'a request with this Idempotency-Key is still running; retry after it has answered to get its answer',
   request_timeout: 'the request did not arrive within 30000 ms',
   payload_too_large: 'the request body is larger than the limit',
   uri_too_long: 'a path segment is longer than the router accepts',
   unsupported_media_type: 'the request body must be sent as content-type: application/json',
-  idempotency_key_reused: 'this Idempotency-Key was used for another request; a new request needs a new key',
   rate_limited: "the organization's quota of 600 requests per 60 s is exhausted",
   internal: 'internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10',
   unavailable: 'the database cannot be reached; see /v1/health',
