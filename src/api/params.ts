@@ -32,15 +32,13 @@ export const PageCursor = Type.String({
 })
 
 /** The `meta` of a management list's page. */
-export const PageMeta = named(
-  'PageMeta',
-  Type.Object({
-    limit: Type.Integer({ description: 'The page size used' }),
-    next_cursor: Type.Union([Type.String(), Type.Null()], {
-      description: 'Pass as `cursor` for the next (older) page; null on the last page',
-    }),
+export const PageMeta = Type.Object({
+  limit: Type.Integer({ description: 'The page size used' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'Pass as `cursor` for the next (older) page; null on the last page',
   }),
-)
+})
+named('PageMeta', PageMeta)
 
 /** A page's `limit` (already shaped by `PageLimit`), or the default. */
 export function parsePageLimit(value: string | undefined): number {

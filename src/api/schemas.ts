@@ -5,19 +5,25 @@ import { named } from '../protocols/kit/response-schema.ts'
 
 export const ErrorEnvelope = Type.Object(
   {
-    error: named(
-      'ErrorBody',
-      Type.Object({
+    error: Type.Object(
+      {
         code: Type.String({ description: 'Machine-readable code, lower snake case' }),
         message: Type.String(),
         details: Type.Optional(
-          Type.Array(named('ErrorDetail', Type.Object({ field: Type.String(), message: Type.String() })), {
-            description: 'One entry per invalid field',
-          }),
+          Type.Array(
+            Type.Object({ field: Type.String(), message: Type.String() }, { title: 'ErrorDetail' }),
+            {
+              description: 'One entry per invalid field',
+            },
+          ),
         ),
-      }),
+      },
+      { title: 'ErrorBody' },
     ),
-    meta: named('ErrorMeta', Type.Object({ request_id: Type.String(), response_time_ms: Type.Integer() })),
+    meta: Type.Object(
+      { request_id: Type.String(), response_time_ms: Type.Integer() },
+      { title: 'ErrorMeta' },
+    ),
   },
   { $id: 'ErrorEnvelope', description: 'Every error answer' },
 )
@@ -61,18 +67,16 @@ export function toRfc3339(ms: number | null): string | null {
 }
 
 /** The seed's key creation result: admin creation, the first key at signup, and a rotation. */
-export const KeyCreationResult = named(
-  'KeyCreationResult',
-  Type.Object({
-    organization_id: Type.String(),
-    organization_slug: Type.String(),
-    organization_reused: Type.Boolean({
-      description: 'true when the key joined an organization that existed before this request',
-    }),
-    api_key_id: Type.String(),
-    key_prefix: Type.String(),
-    scopes: Type.Array(Type.String()),
-    key: Type.String({ description: 'The secret, shown in this response only' }),
-    expires_at: NullableTimestamp,
+export const KeyCreationResult = Type.Object({
+  organization_id: Type.String(),
+  organization_slug: Type.String(),
+  organization_reused: Type.Boolean({
+    description: 'true when the key joined an organization that existed before this request',
   }),
-)
+  api_key_id: Type.String(),
+  key_prefix: Type.String(),
+  scopes: Type.Array(Type.String()),
+  key: Type.String({ description: 'The secret, shown in this response only' }),
+  expires_at: NullableTimestamp,
+})
+named('KeyCreationResult', KeyCreationResult)

@@ -10,49 +10,47 @@ import { errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
 const described = (description: string, example?: string) =>
   Type.Optional(Type.String({ description, ...(example === undefined ? {} : { examples: [example] }) }))
 
-const AuditDetailsSchema = named(
-  'AuditDetails',
-  Type.Object(
-    {
-      slug: described('organization.created: the organization slug', 'example-org'),
-      name: described('api_key.created, api_key.rotated: the key name'),
-      key_prefix: described('api_key.created, api_key.rotated: the prefix of the (new) key'),
-      scopes: Type.Optional(
-        Type.Array(Type.String(), { description: 'api_key.created, api_key.rotated: the scopes granted' }),
-      ),
-      new_key_id: described('api_key.rotated: the key that replaces the rotated one'),
-      old_key_expires_at: Type.Optional(
-        Type.String({
-          format: 'date-time',
-          description: 'api_key.rotated: when the rotated key stops working (RFC 3339)',
-        }),
-      ),
-      from: described('organization.plan_changed: the plan before', 'free'),
-      to: described('organization.plan_changed: the plan after', 'pro'),
-      max_plan: described('organization.plan_changed: the highest plan the operator allows, after', 'pro'),
-    },
-    { description: 'Facts of the event, the fields its action has; null when it has none' },
-  ),
+const AuditDetailsSchema = Type.Object(
+  {
+    slug: described('organization.created: the organization slug', 'example-org'),
+    name: described('api_key.created, api_key.rotated: the key name'),
+    key_prefix: described('api_key.created, api_key.rotated: the prefix of the (new) key'),
+    scopes: Type.Optional(
+      Type.Array(Type.String(), { description: 'api_key.created, api_key.rotated: the scopes granted' }),
+    ),
+    new_key_id: described('api_key.rotated: the key that replaces the rotated one'),
+    old_key_expires_at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'api_key.rotated: when the rotated key stops working (RFC 3339)',
+      }),
+    ),
+    from: described('organization.plan_changed: the plan before', 'free'),
+    to: described('organization.plan_changed: the plan after', 'pro'),
+    max_plan: described('organization.plan_changed: the highest plan the operator allows, after', 'pro'),
+  },
+  {
+    description: 'Facts of the event, the fields its action has; null when it has none',
+  },
 )
+named('AuditDetails', AuditDetailsSchema)
 
-const AuditEventSchema = named(
-  'AuditEvent',
-  Type.Object({
-    id: Type.String(),
-    at: Timestamp,
-    action: Type.Unsafe<AuditAction>(Type.Union(AUDIT_ACTIONS.map((action) => Type.Literal(action)))),
-    actor: Type.Union([Type.String(), Type.Null()], {
-      description: 'The user who acted, `admin` for the operator, or null for an unauthenticated attempt',
-    }),
-    target: Type.Union([Type.String(), Type.Null()], {
-      description: 'What was acted on: a key, user or organization id',
-    }),
-    client_ip: Type.Union([Type.String(), Type.Null()], {
-      description: 'The client address (see TRUST_PROXY); null for the CLI',
-    }),
-    details: Type.Union([AuditDetailsSchema, Type.Null()]),
+const AuditEventSchema = Type.Object({
+  id: Type.String(),
+  at: Timestamp,
+  action: Type.Unsafe<AuditAction>(Type.Union(AUDIT_ACTIONS.map((action) => Type.Literal(action)))),
+  actor: Type.Union([Type.String(), Type.Null()], {
+    description: 'The user who acted, `admin` for the operator, or null for an unauthenticated attempt',
   }),
-)
+  target: Type.Union([Type.String(), Type.Null()], {
+    description: 'What was acted on: a key, user or organization id',
+  }),
+  client_ip: Type.Union([Type.String(), Type.Null()], {
+    description: 'The client address (see TRUST_PROXY); null for the CLI',
+  }),
+  details: Type.Union([AuditDetailsSchema, Type.Null()]),
+})
+named('AuditEvent', AuditEventSchema)
 
 const CURSOR_VERSION = 'a1'
 

@@ -9,64 +9,60 @@ import type { App } from '../app-type.ts'
 /** How long health waits for the database before it answers `unavailable`: health always answers. */
 export const HEALTH_PROBE_TIMEOUT_MS = 2000
 
-const Problem = named(
-  'HealthProblem',
-  Type.Object({
-    component: Type.Union(
-      [
-        Type.Literal('database'),
-        Type.Literal('store_writes'),
-        Type.Literal('indexer'),
-        Type.Literal('rate_limiter'),
-      ],
-      { description: 'The part of the service that is unwell' },
-    ),
-    code: Type.String({
-      description: 'Stable code of the problem (docs/operations.md lists each, with what to do)',
-    }),
-    message: Type.String({ description: 'What is wrong and why, with the cause the system reported' }),
-    started_at: Type.String({ format: 'date-time', description: 'When this problem was first seen' }),
+const Problem = Type.Object({
+  component: Type.Union(
+    [
+      Type.Literal('database'),
+      Type.Literal('store_writes'),
+      Type.Literal('indexer'),
+      Type.Literal('rate_limiter'),
+    ],
+    { description: 'The part of the service that is unwell' },
+  ),
+  code: Type.String({
+    description: 'Stable code of the problem (docs/operations.md lists each, with what to do)',
   }),
-)
+  message: Type.String({ description: 'What is wrong and why, with the cause the system reported' }),
+  started_at: Type.String({ format: 'date-time', description: 'When this problem was first seen' }),
+})
+named('HealthProblem', Problem)
 
 /** The health answer (200 and 503), also the readiness answer's shape. */
-export const Health = named(
-  'Health',
-  Type.Object({
-    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')], {
-      description:
-        '`unavailable` (HTTP 503): the database cannot be read. `degraded` (HTTP 200): answers are served but `problems` names what is wrong. `ok`: nothing is',
-    }),
-    version: Type.String(),
-    database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
-    rate_limiter: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
-    indexer: Type.Object({
-      first_indexed_ledger: Type.Union([Type.Integer(), Type.Null()], {
-        description: 'The first ledger the store ingested: the indexed range is first..last',
-      }),
-      last_indexed_ledger: Type.Union([Type.Integer(), Type.Null()]),
-      data_staleness_seconds: Type.Union([Type.Integer(), Type.Null()]),
-      state: Type.Union(
-        [
-          Type.Literal('running'),
-          Type.Literal('standby'),
-          Type.Literal('retrying'),
-          Type.Literal('stopped'),
-          Type.Null(),
-        ],
-        {
-          description:
-            "This process's indexer: `running`, `standby` (another process holds the indexer lock), `retrying` (its last pass failed; it resumes from the checkpoint), `stopped` (it will not resume); null when this process runs none",
-        },
-      ),
-      max_lag_seconds: Type.Union([Type.Integer(), Type.Null()], {
-        description:
-          'Staleness above this is the problem `indexer_behind` (`STRATA_MAX_INDEXER_LAG_S`); null when not checked',
-      }),
-    }),
-    problems: Type.Array(Problem, { description: 'Everything wrong now; empty when `status` is `ok`' }),
+export const Health = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')], {
+    description:
+      '`unavailable` (HTTP 503): the database cannot be read. `degraded` (HTTP 200): answers are served but `problems` names what is wrong. `ok`: nothing is',
   }),
-)
+  version: Type.String(),
+  database: Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]),
+  rate_limiter: Type.Union([Type.Literal('memory'), Type.Literal('redis')]),
+  indexer: Type.Object({
+    first_indexed_ledger: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The first ledger the store ingested: the indexed range is first..last',
+    }),
+    last_indexed_ledger: Type.Union([Type.Integer(), Type.Null()]),
+    data_staleness_seconds: Type.Union([Type.Integer(), Type.Null()]),
+    state: Type.Union(
+      [
+        Type.Literal('running'),
+        Type.Literal('standby'),
+        Type.Literal('retrying'),
+        Type.Literal('stopped'),
+        Type.Null(),
+      ],
+      {
+        description:
+          "This process's indexer: `running`, `standby` (another process holds the indexer lock), `retrying` (its last pass failed; it resumes from the checkpoint), `stopped` (it will not resume); null when this process runs none",
+      },
+    ),
+    max_lag_seconds: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'Staleness above this is the problem `indexer_behind` (`STRATA_MAX_INDEXER_LAG_S`); null when not checked',
+    }),
+  }),
+  problems: Type.Array(Problem, { description: 'Everything wrong now; empty when `status` is `ok`' }),
+})
+named('Health', Health)
 
 /** Resolves with `promise`, or rejects after `ms`: the caller answers even if the database hangs. */
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {

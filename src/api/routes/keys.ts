@@ -32,19 +32,17 @@ const KeyIdParam = Type.String({
   description: 'The key id, as GET /v1/org/api-keys lists it',
 })
 
-const ApiKeyRecord = named(
-  'ApiKeyRecord',
-  Type.Object({
-    id: Type.String(),
-    name: Type.String(),
-    prefix: Type.String(),
-    scopes: Type.Array(Type.String()),
-    revoked: Type.Boolean(),
-    created_at: Timestamp,
-    last_used_at: NullableTimestamp,
-    expires_at: NullableTimestamp,
-  }),
-)
+const ApiKeyRecord = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String(),
+  scopes: Type.Array(Type.String()),
+  revoked: Type.Boolean(),
+  created_at: Timestamp,
+  last_used_at: NullableTimestamp,
+  expires_at: NullableTimestamp,
+})
+named('ApiKeyRecord', ApiKeyRecord)
 
 const KeyCreationErrors = errorResponses(
   'invalid_request',

@@ -3,7 +3,6 @@ import type { Plan } from '../../config.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { changePlan } from '../../org/plans.ts'
-import { named } from '../../protocols/kit/response-schema.ts'
 import {
   getOrganization,
   type Organization,
@@ -54,9 +53,8 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
         tags: ['Organization'],
         security: [{ bearer: [] }],
         response: {
-          200: named(
-            'Organization',
-            Type.Object({
+          200: Type.Object(
+            {
               id: Type.String(),
               name: Type.String(),
               slug: Type.String(),
@@ -65,7 +63,8 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
               rate_limit: RateLimitSchema,
               billing_email: Type.Union([Type.String(), Type.Null()]),
               created_at: Timestamp,
-            }),
+            },
+            { title: 'Organization' },
           ),
           ...errorResponses('unauthorized'),
         },

@@ -52,38 +52,36 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
       'TvlAnswer',
       buildStateSchema(Type.Object({ protocol: Type.String(), ...TvlPoint })),
     )
-    const seriesSchema = named(
-      'TvlSeriesAnswer',
-      Type.Object({
-        data: Type.Object({
-          protocol: Type.String(),
-          interval: Type.String(),
-          points: Type.Array(
-            Type.Object({
-              starts_at: Timestamp,
-              closed_at: nullableTimestamp(
-                "Close time of the bucket's last ledger, RFC 3339; null when unknown",
-              ),
-              as_of_ledger: nullableInteger('The newest state entry used at that ledger'),
-              partial_result: Type.Boolean(),
-              ...TvlPoint,
-            }),
-            { description: 'Oldest first; each bucket valued at its last ledger' },
-          ),
-        }),
-        meta: Type.Object({
-          from_ledger: nullableInteger('First ledger of the range (inclusive)'),
-          to_ledger: nullableInteger('Last ledger of the range (inclusive)'),
-          last_indexed_ledger: nullableInteger('The indexer checkpoint'),
-          indexed_from_ledger: nullableInteger('The first ledger the store ingested'),
-          partial_result: Type.Boolean({
-            description: 'true when any point is partial or the range passes the head',
+    const seriesSchema = Type.Object({
+      data: Type.Object({
+        protocol: Type.String(),
+        interval: Type.String(),
+        points: Type.Array(
+          Type.Object({
+            starts_at: Timestamp,
+            closed_at: nullableTimestamp(
+              "Close time of the bucket's last ledger, RFC 3339; null when unknown",
+            ),
+            as_of_ledger: nullableInteger('The newest state entry used at that ledger'),
+            partial_result: Type.Boolean(),
+            ...TvlPoint,
           }),
-          sources: Type.Array(Type.String()),
-          response_time_ms: Type.Integer(),
-        }),
+          { description: 'Oldest first; each bucket valued at its last ledger' },
+        ),
       }),
-    )
+      meta: Type.Object({
+        from_ledger: nullableInteger('First ledger of the range (inclusive)'),
+        to_ledger: nullableInteger('Last ledger of the range (inclusive)'),
+        last_indexed_ledger: nullableInteger('The indexer checkpoint'),
+        indexed_from_ledger: nullableInteger('The first ledger the store ingested'),
+        partial_result: Type.Boolean({
+          description: 'true when any point is partial or the range passes the head',
+        }),
+        sources: Type.Array(Type.String()),
+        response_time_ms: Type.Integer(),
+      }),
+    })
+    named('TvlSeriesAnswer', seriesSchema)
     app.get(
       `/v1/protocols/${module.name}/tvl`,
       {

@@ -1,8 +1,9 @@
 import { type TSchema, Type } from 'typebox'
 
 /**
- * Gives a schema the name the OpenAPI document files it under (`components.schemas`): the title,
- * set on the schema itself so the serializers and validators compiled from it are unchanged.
+ * Gives a schema the name the OpenAPI document files it under (`components.schemas`): its `title`,
+ * set on the schema itself (so `named('Vault', Vault)` after a definition names it, and the
+ * serializers and validators compiled from it are unchanged: they ignore `title`). Returns it.
  */
 export function named<T extends object>(title: string, schema: T): T {
   return Object.assign(schema, { title })
@@ -58,43 +59,37 @@ export function shareGroupSchema(
   })
 }
 
-export const AssetSchema = named(
-  'Asset',
-  Type.Object({
-    decimals: Type.Integer(),
-    price_source: nullableString(
-      'Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used',
-    ),
-    price_usd: nullableString(
-      'USD price used, in the feed\'s own decimals ("1" for a pegged asset); null when missing',
-    ),
-    symbol: Type.String(),
-    tags: Type.Array(Type.String()),
-  }),
-)
+export const AssetSchema = Type.Object({
+  decimals: Type.Integer(),
+  price_source: nullableString(
+    'Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used',
+  ),
+  price_usd: nullableString(
+    'USD price used, in the feed\'s own decimals ("1" for a pegged asset); null when missing',
+  ),
+  symbol: Type.String(),
+  tags: Type.Array(Type.String()),
+})
+named('Asset', AssetSchema)
 
-export const ContractSchema = named(
-  'Contract',
-  Type.Object({
-    name: Type.String(),
-    position_types: Type.Array(Type.String()),
-    protocol: Type.String(),
-    status: Type.String(),
-    version: Type.String(),
-  }),
-)
+export const ContractSchema = Type.Object({
+  name: Type.String(),
+  position_types: Type.Array(Type.String()),
+  protocol: Type.String(),
+  status: Type.String(),
+  version: Type.String(),
+})
+named('Contract', ContractSchema)
 
-const Enrichment = named(
-  'Enrichment',
-  Type.Object({
-    assets: Type.Record(Type.String(), AssetSchema, {
-      description: 'Every asset the answer refers to, by id',
-    }),
-    contracts: Type.Record(Type.String(), ContractSchema, {
-      description: 'Every contract the answer refers to',
-    }),
+const Enrichment = Type.Object({
+  assets: Type.Record(Type.String(), AssetSchema, {
+    description: 'Every asset the answer refers to, by id',
   }),
-)
+  contracts: Type.Record(Type.String(), ContractSchema, {
+    description: 'Every contract the answer refers to',
+  }),
+})
+named('Enrichment', Enrichment)
 
 // An int64 pin beyond 2^53 is carried as a BigInt so it echoes back exactly.
 const RequestedLedger = Type.Unsafe<number | bigint | null>({
@@ -128,15 +123,13 @@ const ValuationLedger = nullableInteger(
   "The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued",
 )
 
-const PositionsMeta = named(
-  'PositionsMeta',
-  Type.Object({
-    requested_ledger: RequestedLedger,
-    as_of_ledger: nullableInteger('Ledger of the snapshot served; null when the pin predates the first one'),
-    valuation_ledger: ValuationLedger,
-    ...COMMON_META,
-  }),
-)
+const PositionsMeta = Type.Object({
+  requested_ledger: RequestedLedger,
+  as_of_ledger: nullableInteger('Ledger of the snapshot served; null when the pin predates the first one'),
+  valuation_ledger: ValuationLedger,
+  ...COMMON_META,
+})
+named('PositionsMeta', PositionsMeta)
 
 /** `GET /v1/users/{address}/positions/{protocol}` and `/at/{ledger}`: a module's data with enrichment and meta. */
 export function buildPositionsSchema(dataSchema: TSchema) {
@@ -148,33 +141,29 @@ const UsdReason = nullableString(
 )
 
 /** USD totals of one protocol's section, or of every protocol's. */
-export const UsdTotalsSchema = named(
-  'UsdTotals',
-  Type.Object({
-    assets_usd: NullableAmount(
-      'Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held',
-    ),
-    debt_usd: NullableAmount(
-      'Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held',
-    ),
-    net_usd: NullableAmount('assets_usd − debt_usd; null when either is null'),
-    usd_unavailable_reason: UsdReason,
-  }),
-)
+export const UsdTotalsSchema = Type.Object({
+  assets_usd: NullableAmount(
+    'Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held',
+  ),
+  debt_usd: NullableAmount(
+    'Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held',
+  ),
+  net_usd: NullableAmount('assets_usd − debt_usd; null when either is null'),
+  usd_unavailable_reason: UsdReason,
+})
+named('UsdTotals', UsdTotalsSchema)
 
 /** The all-protocols totals: the sections' added up, only when they share one valuation ledger. */
-export const AllTotalsSchema = named(
-  'AllTotals',
-  Type.Object({
-    ...UsdTotalsSchema.properties,
-    usd_unavailable_reason: nullableString(
-      "Why a total is null although positions exist: valuation_ledgers_differ when the sections were valued at different ledgers (values at different ledgers are never added), else the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise",
-    ),
-    usd_unavailable_hint: nullableString(
-      'With valuation_ledgers_differ: the path that values every protocol at one ledger (GET /v1/users/{address}/positions/at/{ledger}); null otherwise',
-    ),
-  }),
-)
+export const AllTotalsSchema = Type.Object({
+  ...UsdTotalsSchema.properties,
+  usd_unavailable_reason: nullableString(
+    "Why a total is null although positions exist: valuation_ledgers_differ when the sections were valued at different ledgers (values at different ledgers are never added), else the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise",
+  ),
+  usd_unavailable_hint: nullableString(
+    'With valuation_ledgers_differ: the path that values every protocol at one ledger (GET /v1/users/{address}/positions/at/{ledger}); null otherwise',
+  ),
+})
+named('AllTotals', AllTotalsSchema)
 
 /**
  * `GET /v1/users/{address}/positions` and `/positions/at/{ledger}`: one section per protocol, each
@@ -248,17 +237,16 @@ export function buildHistorySchema(dataSchema: TSchema) {
           'Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger`',
       }),
     }),
-    enrichment: named(
-      'HistoryEnrichment',
-      Type.Object({
+    enrichment: Type.Object(
+      {
         contracts: Type.Record(Type.String(), ContractSchema, {
           description: 'Every contract the page refers to',
         }),
-      }),
+      },
+      { title: 'HistoryEnrichment' },
     ),
-    meta: named(
-      'HistoryMeta',
-      Type.Object({
+    meta: Type.Object(
+      {
         requested_ledger: Type.Unsafe<number | bigint | null>({
           type: ['integer', 'null'],
           description: '`to_ledger` as given; null when omitted',
@@ -280,7 +268,8 @@ export function buildHistorySchema(dataSchema: TSchema) {
         oracle_staleness_seconds: Type.Integer({
           description: "The largest oracle_staleness_seconds of the page's snapshots; 0 when none",
         }),
-      }),
+      },
+      { title: 'HistoryMeta' },
     ),
   })
 }
@@ -290,9 +279,8 @@ export function buildStateSchema(dataSchema: TSchema) {
   return Type.Object({
     data: dataSchema,
     enrichment: Enrichment,
-    meta: named(
-      'StateMeta',
-      Type.Object({
+    meta: Type.Object(
+      {
         requested_ledger: RequestedLedger,
         as_of_ledger: nullableInteger(
           'The latest ledger at which a state entry the answer used was written; null when none was',
@@ -301,7 +289,8 @@ export function buildStateSchema(dataSchema: TSchema) {
           'The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed',
         ),
         ...COMMON_META,
-      }),
+      },
+      { title: 'StateMeta' },
     ),
   })
 }
