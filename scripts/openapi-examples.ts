@@ -25,6 +25,7 @@ import { DEMO_DEVNET } from '../src/demo.ts'
 import { startDevnet } from '../src/devnet/devnet.ts'
 import { createIndexer } from '../src/indexer/index.ts'
 import { createLogger } from '../src/logger.ts'
+import { protocolWord } from '../src/protocols/kit/response-schema.ts'
 import { createDatabase } from '../src/store/db.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
 
@@ -271,7 +272,7 @@ async function askEveryOperation(
 
   for (const protocol of protocols) {
     const name = protocol.name as string
-    const P = name.charAt(0).toUpperCase() + name.slice(1)
+    const P = protocolWord(name)
     const address = accountOf(name)
     await record(`get${P}Positions`, [{ path: { address }, query: { as_of_ledger: past, ...min } }])
     await record(`get${P}PositionsAt`, [{ path: { address, ledger: past }, query: min }])

@@ -1,5 +1,6 @@
 import type { SwaggerOptions, SwaggerTransformObject } from '@fastify/swagger'
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from '../errors.ts'
+import { protocolWord } from '../protocols/kit/response-schema.ts'
 import { VERSION } from '../version.ts'
 import { loadOperationExamples, type OperationExample } from './examples/load.ts'
 import { harvestExamples, isObject, type JsonObject, SchemaNamer } from './openapi-components.ts'
@@ -111,7 +112,7 @@ const OPERATION_IDS: Record<string, string> = {
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1)
 
-/** A protocol's routes: `getVaultprotocolPositions`, `getVaultprotocolPositionsAt`, `getLendingprotocolPool`… */
+/** A protocol's routes: `getVaultPositions`, `getVaultPositionsAt`, `getLendingPool`… */
 function protocolOperationId(method: string, url: string): string | null {
   if (method !== 'GET') return null
   const positions = /^\/v1\/users\/\{address\}\/positions\/([a-z0-9]+)(\/at\/\{ledger\}|\/history)?$/.exec(
@@ -119,14 +120,14 @@ function protocolOperationId(method: string, url: string): string | null {
   )
   if (positions) {
     const suffix = positions[2] === undefined ? '' : positions[2] === '/history' ? 'History' : 'At'
-    return `get${pascal(positions[1] as string)}Positions${suffix}`
+    return `get${protocolWord(positions[1] as string)}Positions${suffix}`
   }
   const protocol = /^\/v1\/protocols\/([a-z0-9]+)\/(tvl|pools\/\{pool\}|reserves|emissions)$/.exec(url)
   if (protocol) {
     const what = { tvl: 'Tvl', 'pools/{pool}': 'Pool', reserves: 'Reserves', emissions: 'Emissions' }[
       protocol[2] as string
     ]
-    return `get${pascal(protocol[1] as string)}${what}`
+    return `get${protocolWord(protocol[1] as string)}${what}`
   }
   return null
 }
@@ -413,9 +414,9 @@ export function buildOpenApiOptions(): SwaggerOptions {
       info: {
         title: 'Strata positions API',
         version: VERSION,
-        license: { name: 'Proprietary (UNLICENSED)', url: 'https://spdx.org/licenses/' },
         // Each deployment is run by its operator, who answers for it: the project publishes no support address.
         contact: { name: 'The operator of this Strata server' },
+        license: { name: 'Proprietary (UNLICENSED)', url: 'https://spdx.org/licenses/' },
         description:
           'Point-in-time DeFi positions on the Stellar network. Data endpoints take an API key in `x-svc-token`; management endpoints take a bearer access token from /v1/auth/login.',
       },

@@ -11,7 +11,7 @@ import {
   buildHistorySchema,
   buildPositionsSchema,
   named,
-  pascalName,
+  protocolWord,
 } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
@@ -70,7 +70,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     // The snapshot and `/at` surfaces both look up the module's serving snapshot at their pin.
     const seek = seekOfSurface([module.name])
     const schema = named(
-      `PositionsAnswer${pascalName(module.name)}`,
+      `PositionsAnswer${protocolWord(module.name)}`,
       buildPositionsSchema(surface.dataSchema),
     )
     app.get(
@@ -146,7 +146,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
             { additionalProperties: false },
           ),
           response: {
-            200: named(`HistoryAnswer${pascalName(module.name)}`, buildHistorySchema(surface.dataSchema)),
+            200: named(`HistoryAnswer${protocolWord(module.name)}`, buildHistorySchema(surface.dataSchema)),
             ...DATA_ERRORS,
           },
         },

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { answerState } from '../../positions/answer.ts'
 import type { StateSurface } from '../../protocols/kit/protocol-module.ts'
-import { buildStateSchema, named, pascalName } from '../../protocols/kit/response-schema.ts'
+import { buildStateSchema, named, pascalName, protocolWord } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
 import { LedgerPin, parseLedgerPin } from '../params.ts'
@@ -55,7 +55,7 @@ export function registerProtocolRoutes(app: App, ctx: AppContext): void {
             description: pools.description,
             params: Type.Object({ pool: PoolParam }),
             response: {
-              200: named(`PoolAnswer${pascalName(module.name)}`, buildStateSchema(pools.dataSchema)),
+              200: named(`PoolAnswer${protocolWord(module.name)}`, buildStateSchema(pools.dataSchema)),
               ...POOL_ERRORS,
             },
           },
@@ -95,7 +95,7 @@ export function registerProtocolRoutes(app: App, ctx: AppContext): void {
             description: surface.description,
             response: {
               200: named(
-                `${pascalName(name)}Answer${pascalName(module.name)}`,
+                `${pascalName(name)}Answer${protocolWord(module.name)}`,
                 buildStateSchema(surface.dataSchema),
               ),
               ...STATE_ERRORS,

@@ -9,9 +9,17 @@ export function named<T extends object>(title: string, schema: T): T {
   return Object.assign(schema, { title })
 }
 
-/** `vaultprotocol` → `Vaultprotocol`: a protocol's name in a schema's name. */
+/** `reserves` → `Reserves`: a word of a path in a schema's name. */
 export function pascalName(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1)
+}
+
+/**
+ * A protocol's word in the names of its schemas and operations, as the code names its own
+ * (`VaultPositionsData`, `LendingPoolData`): `vaultprotocol` → `Vault`, `blend` → `Blend`.
+ */
+export function protocolWord(name: string): string {
+  return pascalName(name.replace(/protocol$/, ''))
 }
 
 // Nullable values are written as JSON Schema type arrays, not anyOf: the response serializer
@@ -188,6 +196,7 @@ export function buildAllPositionsSchema(sections: Record<string, { kind: string;
       data: dataSchema,
       totals: UsdTotalsSchema,
     })
+    named(`${protocolWord(name)}Section`, properties[name])
   }
   return Type.Object({
     data: Type.Object({
