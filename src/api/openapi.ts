@@ -381,7 +381,11 @@ function finishParameter(parameter: JsonObject, example: OperationExample): Json
   const documented = typeof schema.pattern === 'string' ? DOCUMENTED_PARAMETERS[schema.pattern] : undefined
   const place = parameter.in === 'path' ? 'path' : parameter.in === 'header' ? 'headers' : 'query'
   const given = example.request[place]?.[parameter.name as string]
-  const value = given === undefined ? firstAllowed(schema) : documented ? documented.fromText(given) : given
+  // A value the examples asked with; else one the route's schema gives; else the first it allows.
+  let value: unknown = given
+  if (given !== undefined && documented) value = documented.fromText(given)
+  value ??= parameter.example ?? (schema.examples as unknown[] | undefined)?.[0] ?? schema.example
+  value ??= firstAllowed(schema)
   return {
     ...parameter,
     schema: documented ? documented.schema : schema,
