@@ -1,6 +1,8 @@
 import { StrKey } from '@stellar/stellar-sdk'
 import { Type } from 'typebox'
 import { AppError } from '../errors.ts'
+import { named } from '../protocols/kit/response-schema.ts'
+import { HISTORY_LIMIT_DEFAULT, HISTORY_LIMIT_MAX } from './route-helpers.ts'
 
 const INT64_MAX = 2n ** 63n - 1n
 
@@ -13,6 +15,13 @@ export const PageLimit = Type.String({
   pattern: '^(?:[1-9][0-9]?|[1-4][0-9]{2}|500)$',
   // Worded to complete "<field> must be …" in a validation error's details.
   description: `A whole number from 1 to ${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`,
+})
+
+/** `limit` of a history or activity page (the route refuses 0 and above the largest). */
+export const HistoryLimit = Type.String({
+  pattern: '^[0-9]{1,3}$',
+  // Worded to complete "<field> must be …" in a validation error's details.
+  description: `A whole number from 1 to ${HISTORY_LIMIT_MAX} (default ${HISTORY_LIMIT_DEFAULT})`,
 })
 
 /** `cursor` of a management list: the `meta.next_cursor` of an earlier page. */
@@ -29,6 +38,7 @@ export const PageMeta = Type.Object({
     description: 'Pass as `cursor` for the next (older) page; null on the last page',
   }),
 })
+named('PageMeta', PageMeta)
 
 /** A page's `limit` (already shaped by `PageLimit`), or the default. */
 export function parsePageLimit(value: string | undefined): number {
@@ -62,6 +72,43 @@ export const AtLedger = Type.String({
   pattern: '^([0-9]{1,19}|latest)$',
   description: `${LEDGER_PIN_WORDS}, or latest (the last indexed ledger)`,
 })
+
+const patternOf = (schema: object) => (schema as { pattern: string }).pattern
+
+/**
+ * What the document says a parameter is, by the pattern that validates its text. The server takes
+ * query and path values as text, checked by pattern with no coercion (so a bad value's 400 names
+ * the field in the words of its description); the OpenAPI document types them as what they mean,
+ * integers, so a generated client takes a number (src/api/openapi.ts replaces each schema whose
+ * pattern is listed here). `fromText` turns an example's text into the documented value.
+ */
+export const DOCUMENTED_PARAMETERS: Record<
+  string,
+  { schema: Record<string, unknown>; fromText: (text: string) => unknown }
+> = {
+  [patternOf(LedgerPin)]: {
+    // int64 bounds it above: a JSON number cannot write 2^63-1 exactly (it would read as 2^63).
+    schema: { type: 'integer', format: 'int64', minimum: 0 },
+    fromText: Number,
+  },
+  [patternOf(AtLedger)]: {
+    schema: {
+      oneOf: [
+        { type: 'integer', format: 'int64', minimum: 0 },
+        { type: 'string', enum: ['latest'], description: 'The last indexed ledger' },
+      ],
+    },
+    fromText: (text) => (text === 'latest' ? text : Number(text)),
+  },
+  [patternOf(HistoryLimit)]: {
+    schema: { type: 'integer', minimum: 1, maximum: HISTORY_LIMIT_MAX, default: HISTORY_LIMIT_DEFAULT },
+    fromText: Number,
+  },
+  [patternOf(PageLimit)]: {
+    schema: { type: 'integer', minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT },
+    fromText: Number,
+  },
+}
 
 /** An `/at/{ledger}` path's ledger: `latest` is the checkpoint (null, as an omitted pin is). */
 export function parseAtLedger(value: string, field: string): number | bigint | null {

@@ -1,19 +1,29 @@
 import { type TSchema, Type } from 'typebox'
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from '../errors.ts'
 import { SLUG_MAX_LENGTH, SLUG_MIN_LENGTH, SLUG_PATTERN, SLUG_WORDS } from '../org/slug.ts'
+import { named } from '../protocols/kit/response-schema.ts'
 
 export const ErrorEnvelope = Type.Object(
   {
-    error: Type.Object({
-      code: Type.String({ description: 'Machine-readable code, lower snake case' }),
-      message: Type.String(),
-      details: Type.Optional(
-        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
-          description: 'One entry per invalid field',
-        }),
-      ),
-    }),
-    meta: Type.Object({ request_id: Type.String(), response_time_ms: Type.Integer() }),
+    error: Type.Object(
+      {
+        code: Type.String({ description: 'Machine-readable code, lower snake case' }),
+        message: Type.String(),
+        details: Type.Optional(
+          Type.Array(
+            Type.Object({ field: Type.String(), message: Type.String() }, { title: 'ErrorDetail' }),
+            {
+              description: 'One entry per invalid field',
+            },
+          ),
+        ),
+      },
+      { title: 'ErrorBody' },
+    ),
+    meta: Type.Object(
+      { request_id: Type.String(), response_time_ms: Type.Integer() },
+      { title: 'ErrorMeta' },
+    ),
   },
   { $id: 'ErrorEnvelope', description: 'Every error answer' },
 )
@@ -69,3 +79,4 @@ export const KeyCreationResult = Type.Object({
   key: Type.String({ description: 'The secret, shown in this response only' }),
   expires_at: NullableTimestamp,
 })
+named('KeyCreationResult', KeyCreationResult)

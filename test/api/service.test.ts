@@ -98,12 +98,20 @@ describe('service surface', () => {
         String(ERROR_STATUS.conflict),
         String(ERROR_STATUS.unauthorized),
         String(ERROR_STATUS.not_found),
+        // What every route can answer: a request too slow to arrive, a path segment over the
+        // router's length, the database out of reach.
+        String(ERROR_STATUS.request_timeout),
+        String(ERROR_STATUS.uri_too_long),
+        String(ERROR_STATUS.unavailable),
         '500',
       ].sort(),
     )
     expect(revoke.responses['404'].description).toContain('not_found')
     expect(revoke.responses['409'].description).toContain('conflict')
-    expect(doc.components.schemas.ErrorEnvelope.properties.error.required).toEqual(['code', 'message'])
+    expect(doc.components.schemas.ErrorEnvelope.properties.error).toEqual({
+      $ref: '#/components/schemas/ErrorBody',
+    })
+    expect(doc.components.schemas.ErrorBody.required).toEqual(['code', 'message'])
     expect(doc.paths['/v1/org/api-keys'].post.security).toEqual([{ admin: [] }])
   })
 

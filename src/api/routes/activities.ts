@@ -10,7 +10,12 @@ import {
   type Interval,
 } from '../../positions/activities.ts'
 import { coverageComplete } from '../../positions/answer.ts'
-import { nullableInteger, nullableString, nullableTimestamp } from '../../protocols/kit/response-schema.ts'
+import {
+  named,
+  nullableInteger,
+  nullableString,
+  nullableTimestamp,
+} from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { type ActivityFilter, createActivitiesReader } from '../../store/activities.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
@@ -18,7 +23,7 @@ import type { App } from '../app-type.ts'
 import { metaOf, wantsCsv, withCsv } from '../csv.ts'
 import { csvLimit, sendActivitiesCsv, sendRecordsCsv } from '../csv-answers.ts'
 import { stringifyJson } from '../json.ts'
-import { AddressParam, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
+import { AddressParam, HistoryLimit, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import {
   DATA_ERRORS,
   DATA_SCOPE,
@@ -96,13 +101,16 @@ const Leg = Type.Object(
   },
   { additionalProperties: false },
 )
+named('ActivityLeg', Leg)
 
 const Action = Type.Object({
   protocol: Type.String(),
   type: Type.String({
     description: "The action's name in its protocol: `supply`, `borrow`, `swap`, `deposit`, ...",
   }),
-  contract_address: Type.String({ description: 'The contract that emitted it (or, FxDAO, that was called)' }),
+  contract_address: Type.String({
+    description: 'The contract that emitted it (or, FxDAO, that was called)',
+  }),
   account: Type.String({ description: 'The account whose action it is (the legs are from its side)' }),
   ledger: Type.Integer(),
   closed_at: nullableTimestamp('Close time of its ledger (RFC 3339, UTC); null when unknown'),
@@ -124,6 +132,7 @@ const Action = Type.Object({
     description: "The protocol's other fields of the action; amounts in their token's units",
   }),
 })
+named('Activity', Action)
 
 const PROTOCOL_NAMES = PROTOCOLS.map((p) => p.name)
 const ProtocolFilter = Type.String({
@@ -150,10 +159,6 @@ function requireActivityType(type: string | undefined, protocol: string | undefi
     throw invalid('type', `type must be one of ${allowed.join(', ')}${of}`)
   }
 }
-const LimitParam = Type.String({
-  pattern: '^[0-9]{1,3}$',
-  description: `A whole number from 1 to ${HISTORY_LIMIT_MAX} (default ${HISTORY_LIMIT_DEFAULT})`,
-})
 const CursorParam = Type.String({
   pattern: '^[A-Za-z0-9_-]{1,80}$',
   description: 'The next_cursor of a previous page, unchanged',
@@ -215,7 +220,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
     ) => string
     return serializeItem
   }
-  const common = { tags: ['activities'], security: [{ apiKey: [] }] }
+  const common = { tags: ['Activities'], security: [{ apiKey: [] }] }
 
   /**
    * Partial when the range reaches above the head, or a watched contract of the protocols asked
@@ -322,7 +327,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
             type: Type.Optional(TypeFilter),
             from_ledger: Type.Optional(LedgerPin),
             to_ledger: Type.Optional(LedgerPin),
-            limit: Type.Optional(LimitParam),
+            limit: Type.Optional(HistoryLimit),
             cursor: Type.Optional(CursorParam),
           },
           { additionalProperties: false },

@@ -4,7 +4,7 @@ import { andThen, sentWhen } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
 import { allPositionsBody, answerAllPositions } from '../../positions/all-positions.ts'
 import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
-import { buildAllPositionsSchema } from '../../protocols/kit/response-schema.ts'
+import { buildAllPositionsSchema, named } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
 import { AddressParam, AtLedger, LedgerPin, parseAtLedger, parseLedgerPin } from '../params.ts'
@@ -25,8 +25,13 @@ import {
 export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
   const cache = ctx.caches.answers
   let serializers: SurfaceSerializers | undefined
-  const schema = buildAllPositionsSchema(
-    Object.fromEntries(PROTOCOLS.map((m) => [m.name, { kind: m.kind, dataSchema: m.positions.dataSchema }])),
+  const schema = named(
+    'AllPositionsAnswer',
+    buildAllPositionsSchema(
+      Object.fromEntries(
+        PROTOCOLS.map((m) => [m.name, { kind: m.kind, dataSchema: m.positions.dataSchema }]),
+      ),
+    ),
   )
   // Both look up every protocol's serving snapshot at their pin.
   const config = {
@@ -65,7 +70,7 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
         summary: 'Positions in every protocol',
         description:
           "What the account held: every protocol's snapshot surface at `as_of_ledger` (latest when omitted), one section per protocol in that protocol's own shape with its own `as_of_ledger`, `valuation_ledger` (its snapshot's own ledger) and `partial_result`, plus USD totals per section and overall. Values at different ledgers are never added: unless every section that holds something was valued at one ledger, the overall totals are null with `usd_unavailable_reason` `valuation_ledgers_differ` and a hint naming `/v1/users/{address}/positions/at/{ledger}`, which values every protocol at one ledger. A total is also null when any part of it is unpriced, with the reason. `meta.partial_result` is true when any section's is.",
-        tags: ['positions'],
+        tags: ['Positions'],
         security: [{ apiKey: [] }],
         params: Type.Object({ address: AddressParam }),
         querystring: Type.Object({ as_of_ledger: Type.Optional(LedgerPin) }, { additionalProperties: false }),
@@ -87,7 +92,7 @@ export function registerAllPositionsRoute(app: App, ctx: AppContext): void {
         summary: 'Positions in every protocol, valued at a ledger',
         description:
           "What the account's positions are worth at `{ledger}`: every protocol's `/at/{ledger}` surface (the latest snapshot at or before the ledger, its shares converted with the rates and valued with the prices at or before the ledger), one section per protocol in that protocol's own shape, plus USD totals per section and overall. Every section is valued at the one ledger (`meta.valuation_ledger`), so the overall totals are the sums of the sections'. `{ledger}` may be `latest`: the last indexed ledger (what the positions are worth now; `meta.requested_ledger` is then null). A ledger above the indexed head is answered at the head, partial.",
-        tags: ['positions'],
+        tags: ['Positions'],
         security: [{ apiKey: [] }],
         params: Type.Object({ address: AddressParam, ledger: AtLedger }),
         querystring: Type.Object({}, { additionalProperties: false }),

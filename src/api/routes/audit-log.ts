@@ -1,16 +1,18 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
+import { named } from '../../protocols/kit/response-schema.ts'
 import { AUDIT_ACTIONS, type AuditAction, listAuditEvents } from '../../store/audit-log.ts'
 import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
 import { invalidCursor, PageCursor, PageLimit, PageMeta, parsePageLimit } from '../params.ts'
 import { errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
 
-const described = (description: string) => Type.Optional(Type.String({ description }))
+const described = (description: string, example?: string) =>
+  Type.Optional(Type.String({ description, ...(example === undefined ? {} : { examples: [example] }) }))
 
 const AuditDetailsSchema = Type.Object(
   {
-    slug: described('organization.created: the organization slug'),
+    slug: described('organization.created: the organization slug', 'example-org'),
     name: described('api_key.created, api_key.rotated: the key name'),
     key_prefix: described('api_key.created, api_key.rotated: the prefix of the (new) key'),
     scopes: Type.Optional(
@@ -23,12 +25,15 @@ const AuditDetailsSchema = Type.Object(
         description: 'api_key.rotated: when the rotated key stops working (RFC 3339)',
       }),
     ),
-    from: described('organization.plan_changed: the plan before'),
-    to: described('organization.plan_changed: the plan after'),
-    max_plan: described('organization.plan_changed: the highest plan the operator allows, after'),
+    from: described('organization.plan_changed: the plan before', 'free'),
+    to: described('organization.plan_changed: the plan after', 'pro'),
+    max_plan: described('organization.plan_changed: the highest plan the operator allows, after', 'pro'),
   },
-  { description: 'Facts of the event, the fields its action has; null when it has none' },
+  {
+    description: 'Facts of the event, the fields its action has; null when it has none',
+  },
 )
+named('AuditDetails', AuditDetailsSchema)
 
 const AuditEventSchema = Type.Object({
   id: Type.String(),
@@ -45,6 +50,7 @@ const AuditEventSchema = Type.Object({
   }),
   details: Type.Union([AuditDetailsSchema, Type.Null()]),
 })
+named('AuditEvent', AuditEventSchema)
 
 const CURSOR_VERSION = 'a1'
 
@@ -68,7 +74,7 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
         summary: "List the organization's security events",
         description:
           'Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked. Each event is written in the same transaction as the change it records.',
-        tags: ['organization'],
+        tags: ['Audit log'],
         security: [{ bearer: [] }],
         querystring: Type.Object({ limit: Type.Optional(PageLimit), cursor: Type.Optional(PageCursor) }),
         response: {

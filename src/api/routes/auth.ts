@@ -33,7 +33,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Log in',
         description: 'Exchanges an email and password for an access token and a refresh token.',
-        tags: ['auth'],
+        tags: ['Account & auth'],
         body: Type.Object(
           {
             email: Type.String({ minLength: 1, maxLength: 254 }),
@@ -106,7 +106,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Refresh an access token',
         description: 'Exchanges a valid refresh token for a new access token without logging in again.',
-        tags: ['auth'],
+        tags: ['Account & auth'],
         body: Type.Object(
           { refresh_token: Type.String({ minLength: 1, maxLength: 4096 }) },
           { additionalProperties: false },
@@ -147,7 +147,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Log out',
         description: `Revokes the given refresh token of the calling user: it refreshes nothing from then on. Revoking it twice is not an error. ${ACCESS_TOKEN_AFTER_LOGOUT}`,
-        tags: ['auth'],
+        tags: ['Account & auth'],
         security: [{ bearer: [] }],
         body: Type.Object(
           { refresh_token: Type.String({ minLength: 1, maxLength: 4096 }) },

@@ -85,7 +85,7 @@ export function registerDemoRoutes(app: App, ctx: AppContext): void {
         summary: 'List demo accounts',
         description:
           'Only on a demo server (`strata serve --demo`, `npm start`): one account of the simulated network for each protocol and one that holds several, each with the protocols it holds positions in at the indexed head, read from the indexed snapshots (so `/v1/users/{address}/positions/{protocol}` answers non-empty positions for each). Chosen afresh at each request: the simulated accounts keep opening and closing positions.',
-        tags: ['demo'],
+        tags: ['Demo'],
         security: [{ apiKey: [] }],
         response: {
           200: DemoAccountsSchema,

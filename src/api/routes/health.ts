@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
 import { type HealthProblem, verdict } from '../../health.ts'
+import { named } from '../../protocols/kit/response-schema.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
 import { VERSION } from '../../version.ts'
 import type { App } from '../app-type.ts'
@@ -24,8 +25,10 @@ const Problem = Type.Object({
   message: Type.String({ description: 'What is wrong and why, with the cause the system reported' }),
   started_at: Type.String({ format: 'date-time', description: 'When this problem was first seen' }),
 })
+named('HealthProblem', Problem)
 
-const Health = Type.Object({
+/** The health answer (200 and 503), also the readiness answer's shape. */
+export const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')], {
     description:
       '`unavailable` (HTTP 503): the database cannot be read. `degraded` (HTTP 200): answers are served but `problems` names what is wrong. `ok`: nothing is',
@@ -59,6 +62,7 @@ const Health = Type.Object({
   }),
   problems: Type.Array(Problem, { description: 'Everything wrong now; empty when `status` is `ok`' }),
 })
+named('Health', Health)
 
 /** Resolves with `promise`, or rejects after `ms`: the caller answers even if the database hangs. */
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -78,7 +82,7 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
         summary: 'Get service health',
         description:
           'Unauthenticated; answers within a few seconds whatever the database does. 503 when the database cannot be read; 200 with `degraded` and the `problems` when answers are served but something is wrong.',
-        tags: ['service'],
+        tags: ['Service'],
         response: { 200: Health, 503: Health },
       },
     },

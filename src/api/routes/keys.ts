@@ -5,6 +5,7 @@ import { MAX_ROTATION_OVERLAP_S, rotateApiKey } from '../../auth/rotate-api-key.
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { PLAN_KEY_LIMIT } from '../../org/plans.ts'
+import { named } from '../../protocols/kit/response-schema.ts'
 import { listApiKeys } from '../../store/api-keys.ts'
 import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
@@ -24,6 +25,13 @@ const Scopes = Type.Array(Type.Literal(KNOWN_SCOPES[0]), {
     '`data:read` reads every data endpoint. A key with no scopes authenticates but may call nothing.',
 })
 
+/** `{id}` of a key route: the `id` of the key, as GET /v1/org/api-keys lists it. */
+const KeyIdParam = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: 'The key id, as GET /v1/org/api-keys lists it',
+})
+
 const ApiKeyRecord = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -34,6 +42,7 @@ const ApiKeyRecord = Type.Object({
   last_used_at: NullableTimestamp,
   expires_at: NullableTimestamp,
 })
+named('ApiKeyRecord', ApiKeyRecord)
 
 const KeyCreationErrors = errorResponses(
   'invalid_request',
@@ -64,7 +73,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
         summary: 'Create an organization and an API key',
         description:
           'Creates the organization (or reuses the one with this slug, unchanged) and a new key. The `key` value appears only in this response; only its HMAC is stored. A slug taken by self-service signup is 409 unless `reuse_signup_organization` is true.',
-        tags: ['api keys'],
+        tags: ['API keys'],
         security: [{ admin: [] }],
         body: Type.Object(
           {
@@ -108,7 +117,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Create an API key for your organization',
         description: `Creates a key of the caller's organization, named and scoped by the caller. The \`key\` value appears only in this response; only its HMAC is stored. An organization may hold at most ${PLAN_KEY_LIMIT.free} active (neither revoked nor expired) keys on the free plan, ${PLAN_KEY_LIMIT.pro} on pro and ${PLAN_KEY_LIMIT.enterprise} on enterprise: one more is 409, naming the limit and the plan.`,
-        tags: ['api keys'],
+        tags: ['API keys'],
         security: [{ bearer: [] }],
         body: Type.Object(
           {
@@ -145,7 +154,7 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
         summary: 'List API keys',
         description:
           "Every key of the caller's organization, newest first. Never the secret: prefix and metadata only.",
-        tags: ['api keys'],
+        tags: ['API keys'],
         security: [{ bearer: [] }],
         response: { 200: Type.Array(ApiKeyRecord), ...errorResponses('unauthorized') },
       },
@@ -173,9 +182,9 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: 'Revoke an API key',
         description: `The key is refused on every later request. Revoking a revoked key answers 204 again. Revoking the organization's last active key is 409 unless \`confirm=${CONFIRM_LAST_KEY}\` says it is meant: without a key no data request authenticates until a new one is created.`,
-        tags: ['api keys'],
+        tags: ['API keys'],
         security: [{ bearer: [] }],
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        params: Type.Object({ id: KeyIdParam }),
         querystring: Type.Object(
           {
             confirm: Type.Optional(
@@ -214,9 +223,9 @@ export function registerKeyRoutes(app: App, ctx: AppContext): void {
         summary: 'Rotate an API key',
         description:
           'Creates a new key with the same name, scopes and expiry (shown once) and lets the old key live `old_key_expires_in_seconds` more (default 0: refused at once), never past its own expiry. A revoked, expired or already rotated key is 409.',
-        tags: ['api keys'],
+        tags: ['API keys'],
         security: [{ bearer: [] }],
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+        params: Type.Object({ id: KeyIdParam }),
         body: Type.Object(
           {
             old_key_expires_in_seconds: Type.Optional(

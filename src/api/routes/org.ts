@@ -48,19 +48,24 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
       config: { auth: 'bearer' },
       schema: {
         summary: "Get the caller's organization",
-        tags: ['organization'],
+        description:
+          "The caller's organization: its name and slug, its plan and the highest plan the operator allows it, the quota that plan gives its API keys, and its billing email.",
+        tags: ['Organization'],
         security: [{ bearer: [] }],
         response: {
-          200: Type.Object({
-            id: Type.String(),
-            name: Type.String(),
-            slug: Type.String(),
-            plan: PlanSchema,
-            max_plan: MaxPlanSchema,
-            rate_limit: RateLimitSchema,
-            billing_email: Type.Union([Type.String(), Type.Null()]),
-            created_at: Timestamp,
-          }),
+          200: Type.Object(
+            {
+              id: Type.String(),
+              name: Type.String(),
+              slug: Type.String(),
+              plan: PlanSchema,
+              max_plan: MaxPlanSchema,
+              rate_limit: RateLimitSchema,
+              billing_email: Type.Union([Type.String(), Type.Null()]),
+              created_at: Timestamp,
+            },
+            { title: 'Organization' },
+          ),
           ...errorResponses('unauthorized'),
         },
       },
@@ -88,7 +93,7 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
         summary: 'Update billing',
         description:
           "Changes the plan (the organization's quota changes at once) and/or the billing email. An organization may choose `free` and any plan up to the one the operator allows it (`strata set-plan`); a higher plan is 403 `forbidden`. Plan changes are recorded in the audit log.",
-        tags: ['organization'],
+        tags: ['Organization'],
         security: [{ bearer: [] }],
         body: Type.Object(
           { plan: Type.Optional(PlanSchema), billing_email: Type.Optional(Type.Union([Email, Type.Null()])) },

@@ -7,12 +7,17 @@ import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
 import { historyBody, positionsBody } from '../../positions/answer-json.ts'
 import { answerHistory, answerSurface } from '../../positions/surface-answer.ts'
 import type { ProtocolModule } from '../../protocols/kit/protocol-module.ts'
-import { buildHistorySchema, buildPositionsSchema } from '../../protocols/kit/response-schema.ts'
+import {
+  buildHistorySchema,
+  buildPositionsSchema,
+  named,
+  protocolWord,
+} from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
 import { wantsCsv, withCsv } from '../csv.ts'
 import { csvLimit, sendHistoryCsv } from '../csv-answers.ts'
-import { AddressParam, AtLedger, LedgerPin, parseAtLedger, parseLedgerPin } from '../params.ts'
+import { AddressParam, AtLedger, HistoryLimit, LedgerPin, parseAtLedger, parseLedgerPin } from '../params.ts'
 import {
   compileSurfaceSerializers,
   DATA_ERRORS,
@@ -25,11 +30,6 @@ import {
   sendJson,
 } from '../route-helpers.ts'
 
-const LimitParam = Type.String({
-  pattern: '^[0-9]{1,3}$',
-  // Worded to complete "<field> must be …" in a validation error's details.
-  description: `A whole number from 1 to ${HISTORY_LIMIT_MAX} (default ${HISTORY_LIMIT_DEFAULT})`,
-})
 const CursorParam = Type.String({
   pattern: '^[A-Za-z0-9_-]{1,64}$',
   description: 'The next_cursor of a previous page, unchanged',
@@ -75,7 +75,10 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
     const surface = module.positions
     // The snapshot and `/at` surfaces both look up the module's serving snapshot at their pin.
     const seek = seekOfSurface([module.name])
-    const schema = buildPositionsSchema(surface.dataSchema)
+    const schema = named(
+      `PositionsAnswer${protocolWord(module.name)}`,
+      buildPositionsSchema(surface.dataSchema),
+    )
     app.get(
       `/v1/users/:address/positions/${module.name}`,
       {
@@ -83,7 +86,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
         schema: {
           summary: surface.summary,
           description: surface.description,
-          tags: ['positions'],
+          tags: ['Positions'],
           security: [{ apiKey: [] }],
           params: Type.Object({ address: AddressParam }),
           querystring: Type.Object(
@@ -115,7 +118,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
         schema: {
           summary: surface.atSummary,
           description: `${surface.atDescription} \`{ledger}\` may be \`latest\`: the last indexed ledger (what the positions are worth now; \`meta.requested_ledger\` is then null, as with no pin).`,
-          tags: ['positions'],
+          tags: ['Positions'],
           security: [{ apiKey: [] }],
           params: Type.Object({ address: AddressParam, ledger: AtLedger }),
           querystring: Type.Object({}, { additionalProperties: false }),
@@ -136,19 +139,22 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           summary: `${surface.summary}: history`,
           description:
             "Every snapshot of the account in this protocol with `from_ledger <= ledger <= to_ledger` (both inclusive, both optional), newest first, a page of `limit` at a time. Each item is the snapshot surface at that ledger (`data` and `enrichment` exactly as `?as_of_ledger=<ledger>` answers them), with the ledger's close time. `meta.next_cursor` continues with older snapshots; it is null on the last page. A cursor stays valid while the indexer keeps ingesting: new snapshots are newer than any page already served.",
-          tags: ['positions'],
+          tags: ['History'],
           security: [{ apiKey: [] }],
           params: Type.Object({ address: AddressParam }),
           querystring: Type.Object(
             {
               from_ledger: Type.Optional(LedgerPin),
               to_ledger: Type.Optional(LedgerPin),
-              limit: Type.Optional(LimitParam),
+              limit: Type.Optional(HistoryLimit),
               cursor: Type.Optional(CursorParam),
             },
             { additionalProperties: false },
           ),
-          response: { 200: buildHistorySchema(surface.dataSchema), ...DATA_ERRORS },
+          response: {
+            200: named(`HistoryAnswer${protocolWord(module.name)}`, buildHistorySchema(surface.dataSchema)),
+            ...DATA_ERRORS,
+          },
         },
       }),
       async (request, reply) => {

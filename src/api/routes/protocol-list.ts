@@ -64,7 +64,7 @@ export function registerProtocolListRoute(app: App, ctx: AppContext): void {
         summary: 'List protocols',
         description:
           "Every protocol Strata answers for, in a fixed order and paged like every list, with its kind, the network's contracts it reads (contract address, name, version, status, position types, whether their whole history is indexed) and the indexed ledger range. A protocol the network has no contract of is listed with none.",
-        tags: ['protocols'],
+        tags: ['Protocols & pools'],
         security: [{ apiKey: [] }],
         querystring: Type.Object(
           { limit: Type.Optional(PageLimit), cursor: Type.Optional(PageCursor) },

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { answerState } from '../../positions/answer.ts'
 import type { StateSurface } from '../../protocols/kit/protocol-module.ts'
-import { buildStateSchema } from '../../protocols/kit/response-schema.ts'
+import { buildStateSchema, named, pascalName, protocolWord } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import type { App } from '../app-type.ts'
 import { LedgerPin, parseLedgerPin } from '../params.ts'
@@ -37,7 +37,7 @@ const pinOf = (query: unknown) => {
  */
 export function registerProtocolRoutes(app: App, ctx: AppContext): void {
   const common = {
-    tags: ['protocols'],
+    tags: ['Protocols & pools'],
     security: [{ apiKey: [] }],
     querystring: AsOfQuery,
   }
@@ -54,7 +54,10 @@ export function registerProtocolRoutes(app: App, ctx: AppContext): void {
             summary: pools.summary,
             description: pools.description,
             params: Type.Object({ pool: PoolParam }),
-            response: { 200: buildStateSchema(pools.dataSchema), ...POOL_ERRORS },
+            response: {
+              200: named(`PoolAnswer${protocolWord(module.name)}`, buildStateSchema(pools.dataSchema)),
+              ...POOL_ERRORS,
+            },
           },
         },
         async (request, reply) => {
@@ -90,7 +93,13 @@ export function registerProtocolRoutes(app: App, ctx: AppContext): void {
             ...common,
             summary: surface.summary,
             description: surface.description,
-            response: { 200: buildStateSchema(surface.dataSchema), ...STATE_ERRORS },
+            response: {
+              200: named(
+                `${pascalName(name)}Answer${protocolWord(module.name)}`,
+                buildStateSchema(surface.dataSchema),
+              ),
+              ...STATE_ERRORS,
+            },
           },
         },
         async (request, reply) => {

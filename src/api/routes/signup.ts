@@ -62,7 +62,7 @@ export function registerSignupRoutes(app: App, ctx: AppContext): void {
         summary: 'Sign up organization',
         description:
           'Creates an organization, its first user and its first API key (`api_key`, shown once), and logs that user in. Throttled per client address, every attempt counted before anything is looked up. An email that has a user is 409 saying so (login does not tell, signup must): the signup throttle bounds how many emails an address can test.',
-        tags: ['auth'],
+        tags: ['Account & auth'],
         body: Type.Object(
           { organization_name: DisplayName, organization_slug: Slug, email: Email, password: Password },
           { additionalProperties: false },

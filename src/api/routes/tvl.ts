@@ -4,6 +4,7 @@ import { answerState, coverageComplete } from '../../positions/answer.ts'
 import { bucketPoints, renderTvl, type TvlInterval } from '../../positions/tvl.ts'
 import {
   buildStateSchema,
+  named,
   nullableInteger,
   nullableString,
   nullableTimestamp,
@@ -55,7 +56,10 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
   for (const module of PROTOCOLS) {
     const tvl = module.tvl
     if (!tvl) continue
-    const pointSchema = buildStateSchema(Type.Object({ protocol: Type.String(), ...TvlPoint }))
+    const pointSchema = named(
+      'TvlAnswer',
+      buildStateSchema(Type.Object({ protocol: Type.String(), ...TvlPoint })),
+    )
     const seriesSchema = Type.Object({
       data: Type.Object({
         protocol: Type.String(),
@@ -85,6 +89,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
         response_time_ms: Type.Integer(),
       }),
     })
+    named('TvlSeriesAnswer', seriesSchema)
     app.get(
       `/v1/protocols/${module.name}/tvl`,
       withCsv(TVL_CSV, {
@@ -92,7 +97,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
         schema: {
           summary: `${module.name} TVL`,
           description: `${tvl.description} Without \`interval\`: the TVL at \`as_of_ledger\` (the head when omitted; an answer in the state shape). With \`interval=hour|day\`: a series over \`from_ledger\`..\`to_ledger\` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most ${TVL_SERIES_MAX_POINTS} buckets). USD uses the prices at or before each point's ledger, each asset through the source the network description names for it (as in every answer).`,
-          tags: ['protocols'],
+          tags: ['TVL'],
           security: [{ apiKey: [] }],
           querystring: Type.Object(
             {

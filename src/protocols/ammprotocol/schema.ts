@@ -2,6 +2,7 @@ import { Type } from 'typebox'
 import {
   Amount,
   NullableAmount,
+  named,
   nullableInteger,
   nullableString,
   shareGroupSchema,
@@ -37,15 +38,19 @@ const Position = Type.Object({
   ledger: Type.Integer({ description: 'Ledger at which the LP balance itself last changed' }),
   usd_unavailable_reason: Problem,
 })
+named('AmmPosition', Position)
 
-const Group = shareGroupSchema(Problem, {
-  contract_address: 'The Soroswap pair (C…)',
-  shares: 'LP tokens held, 7 decimals',
-  total_supply: "The pair's LP total supply at the valuation (1,000 units locked to the pair included)",
-  share_of_pool: 'shares / total_supply, 18 decimals rounded down',
-  value_usd: 'Σ amount_usd of the two rows; null when one is unavailable',
-  rate_ledger: "Ledger at which the pair's instance entry used was written",
-})
+const Group = named(
+  'AmmGroup',
+  shareGroupSchema(Problem, {
+    contract_address: 'The Soroswap pair (C…)',
+    shares: 'LP tokens held, 7 decimals',
+    total_supply: "The pair's LP total supply at the valuation (1,000 units locked to the pair included)",
+    share_of_pool: 'shares / total_supply, 18 decimals rounded down',
+    value_usd: 'Σ amount_usd of the two rows; null when one is unavailable',
+    rate_ledger: "Ledger at which the pair's instance entry used was written",
+  }),
+)
 
 /** `data` of the AMM positions answer (the routes add `enrichment` and `meta`). */
 export const AmmPositionsData = Type.Object({
@@ -53,6 +58,7 @@ export const AmmPositionsData = Type.Object({
   positions: Type.Array(Position, { description: 'Two rows per pair the account holds LP tokens of' }),
   groups: Type.Array(Group, { description: 'One per pair, in the order of the rows' }),
 })
+named('AmmPositionsData', AmmPositionsData)
 
 const tokenAmount = (what: string, token: 0 | 1) =>
   NullableAmount(`${what}, in token ${token}'s decimals; null with unavailable_reason history_missing`)
@@ -86,6 +92,7 @@ const Volume = Type.Object(
       "The pair's trading over the 24 hours of close time ending at the ledger, from its stored swaps",
   },
 )
+named('AmmVolume', Volume)
 
 /** One pair at a ledger. */
 export const AmmPairData = Type.Object({
@@ -110,7 +117,9 @@ export const AmmPairData = Type.Object({
   usd_unavailable_reason: Problem,
   volume_24h: Volume,
 })
+named('AmmPairData', AmmPairData)
 
 export const AmmReservesData = Type.Object({
   pairs: Type.Array(AmmPairData, { description: 'Every pair the network description lists, in its order' }),
 })
+named('AmmReservesData', AmmReservesData)

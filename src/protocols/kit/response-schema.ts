@@ -1,5 +1,27 @@
 import { type TSchema, Type } from 'typebox'
 
+/**
+ * Gives a schema the name the OpenAPI document files it under (`components.schemas`): its `title`,
+ * set on the schema itself (so `named('Vault', Vault)` after a definition names it, and the
+ * serializers and validators compiled from it are unchanged: they ignore `title`). Returns it.
+ */
+export function named<T extends object>(title: string, schema: T): T {
+  return Object.assign(schema, { title })
+}
+
+/** `reserves` → `Reserves`: a word of a path in a schema's name. */
+export function pascalName(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1)
+}
+
+/**
+ * A protocol's word in the names of its schemas and operations, as the code names its own
+ * (`VaultPositionsData`, `LendingPoolData`): `vaultprotocol` → `Vault`, `blend` → `Blend`.
+ */
+export function protocolWord(name: string): string {
+  return pascalName(name.replace(/protocol$/, ''))
+}
+
 // Nullable values are written as JSON Schema type arrays, not anyOf: the response serializer
 // handles a type array directly, while anyOf makes it validate every value to choose a branch.
 export const nullableString = (description: string, pattern?: string) =>
@@ -56,6 +78,7 @@ export const AssetSchema = Type.Object({
   symbol: Type.String(),
   tags: Type.Array(Type.String()),
 })
+named('Asset', AssetSchema)
 
 export const ContractSchema = Type.Object({
   name: Type.String(),
@@ -64,13 +87,17 @@ export const ContractSchema = Type.Object({
   status: Type.String(),
   version: Type.String(),
 })
+named('Contract', ContractSchema)
 
 const Enrichment = Type.Object({
-  assets: Type.Record(Type.String(), AssetSchema, { description: 'Every asset the answer refers to, by id' }),
+  assets: Type.Record(Type.String(), AssetSchema, {
+    description: 'Every asset the answer refers to, by id',
+  }),
   contracts: Type.Record(Type.String(), ContractSchema, {
     description: 'Every contract the answer refers to',
   }),
 })
+named('Enrichment', Enrichment)
 
 // An int64 pin beyond 2^53 is carried as a BigInt so it echoes back exactly.
 const RequestedLedger = Type.Unsafe<number | bigint | null>({
@@ -110,6 +137,7 @@ const PositionsMeta = Type.Object({
   valuation_ledger: ValuationLedger,
   ...COMMON_META,
 })
+named('PositionsMeta', PositionsMeta)
 
 /** `GET /v1/users/{address}/positions/{protocol}` and `/at/{ledger}`: a module's data with enrichment and meta. */
 export function buildPositionsSchema(dataSchema: TSchema) {
@@ -131,6 +159,7 @@ export const UsdTotalsSchema = Type.Object({
   net_usd: NullableAmount('assets_usd − debt_usd; null when either is null'),
   usd_unavailable_reason: UsdReason,
 })
+named('UsdTotals', UsdTotalsSchema)
 
 /** The all-protocols totals: the sections' added up, only when they share one valuation ledger. */
 export const AllTotalsSchema = Type.Object({
@@ -142,6 +171,7 @@ export const AllTotalsSchema = Type.Object({
     'With valuation_ledgers_differ: the path that values every protocol at one ledger (GET /v1/users/{address}/positions/at/{ledger}); null otherwise',
   ),
 })
+named('AllTotals', AllTotalsSchema)
 
 /**
  * `GET /v1/users/{address}/positions` and `/positions/at/{ledger}`: one section per protocol, each
@@ -166,6 +196,7 @@ export function buildAllPositionsSchema(sections: Record<string, { kind: string;
       data: dataSchema,
       totals: UsdTotalsSchema,
     })
+    named(`${protocolWord(name)}Section`, properties[name])
   }
   return Type.Object({
     data: Type.Object({
@@ -215,34 +246,40 @@ export function buildHistorySchema(dataSchema: TSchema) {
           'Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger`',
       }),
     }),
-    enrichment: Type.Object({
-      contracts: Type.Record(Type.String(), ContractSchema, {
-        description: 'Every contract the page refers to',
-      }),
-    }),
-    meta: Type.Object({
-      requested_ledger: Type.Unsafe<number | bigint | null>({
-        type: ['integer', 'null'],
-        description: '`to_ledger` as given; null when omitted',
-      }),
-      as_of_ledger: nullableInteger(
-        'Ledger of the newest snapshot on this page; null when the page is empty',
-      ),
-      from_ledger: Type.Unsafe<number | bigint | null>({
-        type: ['integer', 'null'],
-        description: '`from_ledger` as given (inclusive); null when omitted',
-      }),
-      to_ledger: Type.Unsafe<number | bigint | null>({
-        type: ['integer', 'null'],
-        description: '`to_ledger` as given (inclusive); null when omitted',
-      }),
-      limit: Type.Integer({ description: 'Page size used (1–500, default 100)' }),
-      next_cursor: nullableString('Pass as `cursor` for the next (older) page; null at the end'),
-      ...COMMON_META,
-      oracle_staleness_seconds: Type.Integer({
-        description: "The largest oracle_staleness_seconds of the page's snapshots; 0 when none",
-      }),
-    }),
+    enrichment: Type.Object(
+      {
+        contracts: Type.Record(Type.String(), ContractSchema, {
+          description: 'Every contract the page refers to',
+        }),
+      },
+      { title: 'HistoryEnrichment' },
+    ),
+    meta: Type.Object(
+      {
+        requested_ledger: Type.Unsafe<number | bigint | null>({
+          type: ['integer', 'null'],
+          description: '`to_ledger` as given; null when omitted',
+        }),
+        as_of_ledger: nullableInteger(
+          'Ledger of the newest snapshot on this page; null when the page is empty',
+        ),
+        from_ledger: Type.Unsafe<number | bigint | null>({
+          type: ['integer', 'null'],
+          description: '`from_ledger` as given (inclusive); null when omitted',
+        }),
+        to_ledger: Type.Unsafe<number | bigint | null>({
+          type: ['integer', 'null'],
+          description: '`to_ledger` as given (inclusive); null when omitted',
+        }),
+        limit: Type.Integer({ description: 'Page size used (1–500, default 100)' }),
+        next_cursor: nullableString('Pass as `cursor` for the next (older) page; null at the end'),
+        ...COMMON_META,
+        oracle_staleness_seconds: Type.Integer({
+          description: "The largest oracle_staleness_seconds of the page's snapshots; 0 when none",
+        }),
+      },
+      { title: 'HistoryMeta' },
+    ),
   })
 }
 
@@ -251,15 +288,18 @@ export function buildStateSchema(dataSchema: TSchema) {
   return Type.Object({
     data: dataSchema,
     enrichment: Enrichment,
-    meta: Type.Object({
-      requested_ledger: RequestedLedger,
-      as_of_ledger: nullableInteger(
-        'The latest ledger at which a state entry the answer used was written; null when none was',
-      ),
-      valuation_ledger: nullableInteger(
-        'The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed',
-      ),
-      ...COMMON_META,
-    }),
+    meta: Type.Object(
+      {
+        requested_ledger: RequestedLedger,
+        as_of_ledger: nullableInteger(
+          'The latest ledger at which a state entry the answer used was written; null when none was',
+        ),
+        valuation_ledger: nullableInteger(
+          'The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed',
+        ),
+        ...COMMON_META,
+      },
+      { title: 'StateMeta' },
+    ),
   })
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 import {
   NullableAmount,
+  named,
   nullableInteger,
   nullableString,
   nullableTimestamp as Timestamp,
@@ -103,6 +104,7 @@ const Reserve = Type.Object({
     description: 'Why the USD fields are null; null when they are set',
   }),
 })
+named('LendingReserve', Reserve)
 
 const Config = Type.Unsafe<unknown>({
   ...Type.Object({
@@ -133,6 +135,7 @@ export const LendingPoolData = Type.Object({
   supplied_usd: NullableAmount('Σ supplied_usd of the reserves; null when one is unknown or there are none'),
   borrowed_usd: NullableAmount('Σ borrowed_usd of the reserves; null when one is unknown or there are none'),
 })
+named('LendingPoolData', LendingPoolData)
 
 /** `data` of `GET /v1/protocols/lendingprotocol/reserves`. */
 export const LendingReservesData = Type.Object({
@@ -140,6 +143,7 @@ export const LendingReservesData = Type.Object({
     description: "Every pool's reserves, pool by pool in the network description's order",
   }),
 })
+named('LendingReservesData', LendingReservesData)
 
 const Emission = Type.Object({
   contract_address: Type.String({ description: 'The Blend pool (C…)' }),
@@ -163,8 +167,10 @@ const Emission = Type.Object({
   index_updated_at: Timestamp('When the index was last brought up to date (`last_time`), RFC 3339'),
   ledger: Type.Integer({ description: 'Ledger at which this `EmisData` was written' }),
 })
+named('LendingPoolEmission', Emission)
 
 /** `data` of `GET /v1/protocols/lendingprotocol/emissions`. */
 export const LendingEmissionsData = Type.Object({
   emissions: Type.Array(Emission, { description: 'Pool by pool, by reserve token id' }),
 })
+named('LendingEmissionsData', LendingEmissionsData)

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Amount, NullableAmount, nullableInteger, nullableString } from '../kit/response-schema.ts'
+import { Amount, NullableAmount, named, nullableInteger, nullableString } from '../kit/response-schema.ts'
 
 const Position = Type.Object({
   protocol: Type.String({ description: '`lendingprotocol`' }),
@@ -34,6 +34,7 @@ const Position = Type.Object({
     description: 'Why amount_usd is null; null when it is set',
   }),
 })
+named('LendingPosition', Position)
 
 const Emission = Type.Object({
   reserve_token_id: Type.Integer({
@@ -51,6 +52,7 @@ const Emission = Type.Object({
   ),
   emission_ledger: nullableInteger("Ledger at which the token's `EmisData` used was written"),
 })
+named('LendingEmission', Emission)
 
 const Group = Type.Object({
   contract_address: Type.String({ description: 'The Blend pool (C…)' }),
@@ -84,6 +86,7 @@ const Group = Type.Object({
       "Why a USD figure or the health figures are null (config_missing: the reserve's ResConfig was never seen); null when all are set",
   }),
 })
+named('LendingGroup', Group)
 
 /** `data` of the lending positions answer (the routes add `enrichment` and `meta`). */
 export const LendingPositionsData = Type.Object({
@@ -93,3 +96,4 @@ export const LendingPositionsData = Type.Object({
   }),
   groups: Type.Array(Group, { description: 'One per pool the account holds something in' }),
 })
+named('LendingPositionsData', LendingPositionsData)

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { AMOUNT_PATTERN as AMOUNT, Amount, nullableString } from '../kit/response-schema.ts'
+import { AMOUNT_PATTERN as AMOUNT, Amount, named, nullableString } from '../kit/response-schema.ts'
 
 const Vault = Type.Object({
   collateral: Amount("Collateral in the collateral asset's units, with exactly its decimals"),
@@ -36,6 +36,8 @@ const Vault = Type.Object({
     }),
   ),
 })
+named('Vault', Vault)
 
 /** `data` of the vault positions answer (the routes add `enrichment` and `meta`). */
 export const VaultPositionsData = Type.Object({ address: Type.String(), vaults: Type.Array(Vault) })
+named('VaultPositionsData', VaultPositionsData)

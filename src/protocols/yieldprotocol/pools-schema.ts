@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { NullableAmount, nullableInteger, nullableString } from '../kit/response-schema.ts'
+import { NullableAmount, named, nullableInteger, nullableString } from '../kit/response-schema.ts'
 
 const UNSEEN =
   'null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`)'
@@ -24,6 +24,7 @@ const Strategy = Type.Object({
   ),
   invested: NullableAmount('balance − locked_fee'),
 })
+named('YieldStrategy', Strategy)
 
 const Apy = (days: number) =>
   Type.Object(
@@ -59,6 +60,7 @@ const Asset = Type.Object({
   apy_30d: Apy(30),
   strategies: Type.Array(Strategy),
 })
+named('YieldAsset', Asset)
 
 export const YieldVault = Type.Object({
   contract_address: Type.String({ description: 'The DeFindex vault (C…)' }),
@@ -80,6 +82,7 @@ export const YieldVault = Type.Object({
       'rate_missing when a figure above is null because an entry it needs (the vault’s instance, a strategy’s `VaultPos`, the vault’s balance of an asset, a `Report`) was written before the store’s first ledger and never seen since (the answer is then `partial_result`); null otherwise',
   }),
 })
+named('YieldVault', YieldVault)
 
 /** `data` of `GET /v1/protocols/yieldprotocol/pools/{vault}`. */
 export const YieldPoolData = YieldVault
@@ -88,3 +91,4 @@ export const YieldPoolData = YieldVault
 export const YieldReservesData = Type.Object({
   vaults: Type.Array(YieldVault, { description: 'Every vault the network description lists' }),
 })
+named('YieldReservesData', YieldReservesData)

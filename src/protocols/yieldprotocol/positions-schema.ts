@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { Amount, NullableAmount, nullableInteger, shareGroupSchema } from '../kit/response-schema.ts'
+import { Amount, NullableAmount, named, nullableInteger, shareGroupSchema } from '../kit/response-schema.ts'
 
 const Problem = Type.Unsafe<'price_missing' | 'price_stale' | 'rate_missing' | null>({
   type: ['string', 'null'],
@@ -41,15 +41,19 @@ const Position = Type.Object({
   ledger: Type.Integer({ description: 'Ledger at which this balance itself last changed' }),
   usd_unavailable_reason: Problem,
 })
+named('YieldPosition', Position)
 
-const Group = shareGroupSchema(Problem, {
-  contract_address: 'The DeFindex vault (C…)',
-  shares: 'df-tokens held, 7 decimals',
-  total_supply: "The vault's df-token supply at the valuation (the 1,000 locked to the vault included)",
-  share_of_pool: 'shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown',
-  value_usd: 'Σ amount_usd of the vault’s rows; null when one is unavailable',
-  rate_ledger: 'The latest ledger at which an entry the valuation used was written',
-})
+const Group = named(
+  'YieldGroup',
+  shareGroupSchema(Problem, {
+    contract_address: 'The DeFindex vault (C…)',
+    shares: 'df-tokens held, 7 decimals',
+    total_supply: "The vault's df-token supply at the valuation (the 1,000 locked to the vault included)",
+    share_of_pool: 'shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown',
+    value_usd: 'Σ amount_usd of the vault’s rows; null when one is unavailable',
+    rate_ledger: 'The latest ledger at which an entry the valuation used was written',
+  }),
+)
 
 /** `data` of the yield positions answer (the routes add `enrichment` and `meta`). */
 export const YieldPositionsData = Type.Object({
@@ -59,3 +63,4 @@ export const YieldPositionsData = Type.Object({
   }),
   groups: Type.Array(Group, { description: 'One per vault, in the order of the rows' }),
 })
+named('YieldPositionsData', YieldPositionsData)
