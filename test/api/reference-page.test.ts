@@ -26,6 +26,7 @@ interface Operation {
 interface OpenApiDocument {
   info: { description?: string }
   tags?: Array<{ name: string; 'x-displayName'?: string }>
+  'x-tagGroups'?: Array<{ name: string; tags: string[] }>
   paths: Record<string, Record<string, Operation>>
   components: { securitySchemes: Record<string, { type: string; name?: string; scheme?: string }> }
 }
@@ -236,7 +237,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the /v1/docs reference page in headless 
   let doc: OpenApiDocument
   let browser: Browser
   let page: Page
-  let firstOperationMs = 0
+  let firstTagMs = 0
   const requests: string[] = []
   const consoleErrors: string[] = []
   const dir = mkdtempSync(join(tmpdir(), 'strata-docs-'))
@@ -272,13 +273,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the /v1/docs reference page in headless 
     })
     const started = Date.now()
     await page.goto(`${origin}/v1/docs`)
-    const first = operationsOf(doc)[0] as { op: Operation }
-    await page
-      .locator('li[data-sidebar-id] a')
-      .filter({ hasText: first.op.summary as string })
-      .first()
-      .waitFor()
-    firstOperationMs = Date.now() - started
+    // The sidebar shows the document's first tag group open, its tags listed (each tag's
+    // operations appear when it is opened).
+    const firstTag = doc['x-tagGroups']?.[0]?.tags[0] ?? (operationsOf(doc)[0]?.op.tags?.[0] as string)
+    await page.locator('li[data-sidebar-id^="api-1/tag/"] a').filter({ hasText: firstTag }).first().waitFor()
+    firstTagMs = Date.now() - started
   }, 60_000)
 
   afterAll(async () => {
@@ -300,7 +299,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the /v1/docs reference page in headless 
       true,
     )
     // Printed, not asserted: docs/performance.md records it ("Reference page").
-    console.info(`reference page: first operation shown ${firstOperationMs} ms after navigation`)
+    console.info(`reference page: sidebar tags shown ${firstTagMs} ms after navigation`)
   })
 
   it('groups every operation of the document under its tags in the sidebar', async () => {

@@ -35,8 +35,12 @@ export interface StrataClientOptions {
   fetch?: (input: Request) => Promise<Response>
 }
 
-/** The client: `GET`, `POST`, `PATCH`, `DELETE` … by path, each typed by the OpenAPI document. */
-export type StrataClient = Client<paths>
+/**
+ * The client: `GET`, `POST`, `PATCH`, `DELETE` … by path, each typed by the OpenAPI document.
+ * Answers are typed as their JSON: the routes that also answer CSV (history, activities, TVL)
+ * give it as text when asked with `params: { query: { format: 'csv' } }, parseAs: 'text'`.
+ */
+export type StrataClient = Client<paths, 'application/json'>
 
 /**
  * Creates a client for one Strata server. Each request carries the credential its operation
@@ -55,7 +59,7 @@ export function createStrataClient(options: StrataClientOptions): StrataClient {
   if (origin.protocol !== 'http:' && origin.protocol !== 'https:') {
     throw new TypeError(`baseUrl must be an http or https URL (got ${options.baseUrl})`)
   }
-  const client = createClient<paths>({
+  const client = createClient<paths, 'application/json'>({
     baseUrl: options.baseUrl,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   })

@@ -38,7 +38,7 @@ export interface paths {
      * Sign up organization
      * @description Creates an organization, its first user and its first API key (`api_key`, shown once), and logs that user in. Throttled per client address, every attempt counted before anything is looked up. An email that has a user is 409 saying so (login does not tell, signup must): the signup throttle bounds how many emails an address can test. Send an `Idempotency-Key` header to retry safely: the same key and request within 24 hours replays the first answer (header `Idempotent-Replayed: true`) and creates nothing; the same key with another request is 422, and while the first still runs 409.
      */
-    post: operations['postAuthSignup']
+    post: operations['signUp']
     delete?: never
     options?: never
     head?: never
@@ -58,7 +58,7 @@ export interface paths {
      * Log in
      * @description Exchanges an email and password for an access token and a refresh token.
      */
-    post: operations['postAuthLogin']
+    post: operations['logIn']
     delete?: never
     options?: never
     head?: never
@@ -78,7 +78,7 @@ export interface paths {
      * Refresh an access token
      * @description Exchanges a valid refresh token for a new access token without logging in again.
      */
-    post: operations['postAuthRefresh']
+    post: operations['refreshAccessToken']
     delete?: never
     options?: never
     head?: never
@@ -98,7 +98,7 @@ export interface paths {
      * Log out
      * @description Revokes the given refresh token of the calling user: it refreshes nothing from then on. Revoking it twice is not an error. Access tokens are not revoked: one already issued stays valid until its `exp` (`expires_in` of login and refresh, 900 s by default), so a client discards it when it logs out.
      */
-    post: operations['postAuthLogout']
+    post: operations['logOut']
     delete?: never
     options?: never
     head?: never
@@ -116,13 +116,13 @@ export interface paths {
      * List API keys
      * @description Every key of the caller's organization, newest first. Never the secret: prefix and metadata only.
      */
-    get: operations['getOrgApiKeys']
+    get: operations['listApiKeys']
     put?: never
     /**
      * Create an organization and an API key
      * @description Creates the organization (or reuses the one with this slug, unchanged) and a new key. The `key` value appears only in this response; only its HMAC is stored. A slug taken by self-service signup is 409 unless `reuse_signup_organization` is true. Send an `Idempotency-Key` header to retry safely: the same key and request within 24 hours replays the first answer (header `Idempotent-Replayed: true`) and creates nothing; the same key with another request is 422, and while the first still runs 409.
      */
-    post: operations['postOrgApiKeys']
+    post: operations['createOrganizationApiKey']
     delete?: never
     options?: never
     head?: never
@@ -142,7 +142,7 @@ export interface paths {
      * Create an API key for your organization
      * @description Creates a key of the caller's organization, named and scoped by the caller. The `key` value appears only in this response; only its HMAC is stored. An organization may hold at most 5 active (neither revoked nor expired) keys on the free plan, 25 on pro and 100 on enterprise: one more is 409, naming the limit and the plan. Send an `Idempotency-Key` header to retry safely: the same key and request within 24 hours replays the first answer (header `Idempotent-Replayed: true`) and creates nothing; the same key with another request is 422, and while the first still runs 409.
      */
-    post: operations['postOrgApiKeysNew']
+    post: operations['createApiKey']
     delete?: never
     options?: never
     head?: never
@@ -163,7 +163,7 @@ export interface paths {
      * Revoke an API key
      * @description The key is refused on every later request. Revoking a revoked key answers 204 again. Revoking the organization's last active key is 409 unless `confirm=last_key` says it is meant: without a key no data request authenticates until a new one is created.
      */
-    delete: operations['deleteOrgApiKeysId']
+    delete: operations['revokeApiKey']
     options?: never
     head?: never
     patch?: never
@@ -182,7 +182,7 @@ export interface paths {
      * Rotate an API key
      * @description Creates a new key with the same name, scopes and expiry (shown once) and lets the old key live `old_key_expires_in_seconds` more (default 0: refused at once), never past its own expiry. A revoked, expired or already rotated key is 409. Send an `Idempotency-Key` header to retry safely: the same key and request within 24 hours replays the first answer (header `Idempotent-Replayed: true`) and creates nothing; the same key with another request is 422, and while the first still runs 409.
      */
-    post: operations['postOrgApiKeysIdRotate']
+    post: operations['rotateApiKey']
     delete?: never
     options?: never
     head?: never
@@ -196,8 +196,11 @@ export interface paths {
       path?: never
       cookie?: never
     }
-    /** Get the caller's organization */
-    get: operations['getOrg']
+    /**
+     * Get the caller's organization
+     * @description The caller's organization: its name and slug, its plan and the highest plan the operator allows it, the quota that plan gives its API keys, and its billing email.
+     */
+    get: operations['getOrganization']
     put?: never
     post?: never
     delete?: never
@@ -223,7 +226,7 @@ export interface paths {
      * Update billing
      * @description Changes the plan (the organization's quota changes at once) and/or the billing email. An organization may choose `free` and any plan up to the one the operator allows it (`strata set-plan`); a higher plan is 403 `forbidden`. Plan changes are recorded in the audit log.
      */
-    patch: operations['patchOrgBilling']
+    patch: operations['updateBilling']
     trace?: never
   }
   '/v1/org/audit-log': {
@@ -237,7 +240,7 @@ export interface paths {
      * List the organization's security events
      * @description Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked. Each event is written in the same transaction as the change it records.
      */
-    get: operations['getOrgAuditLog']
+    get: operations['listAuditLog']
     put?: never
     post?: never
     delete?: never
@@ -257,7 +260,7 @@ export interface paths {
      * Vault positions
      * @description The latest snapshot at or before `as_of_ledger` (latest state when omitted). Amounts are at the vintage of the snapshot served and are not carried to the pin; `meta.as_of_ledger` is the ledger of that snapshot, null when the pin predates the first one.
      */
-    get: operations['getUsersAddressPositionsVaultprotocol']
+    get: operations['getVaultPositions']
     put?: never
     post?: never
     delete?: never
@@ -277,7 +280,7 @@ export interface paths {
      * Vault positions valued at a ledger
      * @description The same vaults as the snapshot surface, valued at the ledger: FxDAO stores debt plainly (no rate, no accrual), so amounts are those of the latest snapshot at or before the ledger and `rate_ledger` is null; USD uses prices at or before the ledger. For a position far below the ledger the USD values of the two surfaces differ by design. `{ledger}` may be `latest`: the last indexed ledger (what the positions are worth now; `meta.requested_ledger` is then null, as with no pin).
      */
-    get: operations['getUsersAddressPositionsVaultprotocolAtLedger']
+    get: operations['getVaultPositionsAt']
     put?: never
     post?: never
     delete?: never
@@ -297,7 +300,7 @@ export interface paths {
      * Vault positions: history
      * @description Every snapshot of the account in this protocol with `from_ledger <= ledger <= to_ledger` (both inclusive, both optional), newest first, a page of `limit` at a time. Each item is the snapshot surface at that ledger (`data` and `enrichment` exactly as `?as_of_ledger=<ledger>` answers them), with the ledger's close time. `meta.next_cursor` continues with older snapshots; it is null on the last page. A cursor stays valid while the indexer keeps ingesting: new snapshots are newer than any page already served.
      */
-    get: operations['getUsersAddressPositionsVaultprotocolHistory']
+    get: operations['getVaultPositionsHistory']
     put?: never
     post?: never
     delete?: never
@@ -317,7 +320,7 @@ export interface paths {
      * Lending positions (Blend v2 pools)
      * @description The latest snapshot at or before `as_of_ledger` (latest state when omitted): one row per (pool, reserve, supply | collateral | borrow) from the pool's `Positions` entry, and one group per pool with Blend's health factor, borrow limit and claimable BLND. Each row converts its b- or d-tokens with the reserve's rate as the pool last wrote it at or before that row's own `ledger` (not accrued forward), USD with prices at `meta.as_of_ledger`: sweeping pins over a dormant account returns identical data.
      */
-    get: operations['getUsersAddressPositionsLendingprotocol']
+    get: operations['getLendingPositions']
     put?: never
     post?: never
     delete?: never
@@ -337,7 +340,7 @@ export interface paths {
      * Lending positions valued at a ledger
      * @description The same balances as the snapshot surface, converted with each reserve's latest `ResData` at or before the ledger (its ledger is `rate_ledger`), priced at the ledger, with claimable BLND brought up to the ledger's close time. Rates are exactly as the pool last wrote them, not projected to the ledger's time; for a balance far below the ledger the two surfaces answer different amounts by design. `{ledger}` may be `latest`: the last indexed ledger (what the positions are worth now; `meta.requested_ledger` is then null, as with no pin).
      */
-    get: operations['getUsersAddressPositionsLendingprotocolAtLedger']
+    get: operations['getLendingPositionsAt']
     put?: never
     post?: never
     delete?: never
@@ -357,7 +360,7 @@ export interface paths {
      * Lending positions (Blend v2 pools): history
      * @description Every snapshot of the account in this protocol with `from_ledger <= ledger <= to_ledger` (both inclusive, both optional), newest first, a page of `limit` at a time. Each item is the snapshot surface at that ledger (`data` and `enrichment` exactly as `?as_of_ledger=<ledger>` answers them), with the ledger's close time. `meta.next_cursor` continues with older snapshots; it is null on the last page. A cursor stays valid while the indexer keeps ingesting: new snapshots are newer than any page already served.
      */
-    get: operations['getUsersAddressPositionsLendingprotocolHistory']
+    get: operations['getLendingPositionsHistory']
     put?: never
     post?: never
     delete?: never
@@ -377,7 +380,7 @@ export interface paths {
      * AMM liquidity positions (Soroswap pairs)
      * @description The latest snapshot at or before `as_of_ledger` (latest state when omitted): per pair the account holds LP tokens of, two rows (one per token) and one group with its share of the pool. Each amount is floor(LP balance × reserve_i / total_supply) with the pair's reserves and supply as last written at or before that balance's own `ledger`, USD with prices at `meta.as_of_ledger`: a dormant LP reads the same at every pin. The 1,000 LP units locked to the pair are nobody's position.
      */
-    get: operations['getUsersAddressPositionsAmmprotocol']
+    get: operations['getAmmPositions']
     put?: never
     post?: never
     delete?: never
@@ -397,7 +400,7 @@ export interface paths {
      * AMM liquidity positions valued at a ledger
      * @description The same LP balances as the snapshot surface, valued with the pair's reserves and total supply as last written at or before the ledger (`rate_ledger`) and prices at the ledger. A swap moves every LP's answer here without writing them a snapshot. `{ledger}` may be `latest`: the last indexed ledger (what the positions are worth now; `meta.requested_ledger` is then null, as with no pin).
      */
-    get: operations['getUsersAddressPositionsAmmprotocolAtLedger']
+    get: operations['getAmmPositionsAt']
     put?: never
     post?: never
     delete?: never
@@ -417,7 +420,7 @@ export interface paths {
      * AMM liquidity positions (Soroswap pairs): history
      * @description Every snapshot of the account in this protocol with `from_ledger <= ledger <= to_ledger` (both inclusive, both optional), newest first, a page of `limit` at a time. Each item is the snapshot surface at that ledger (`data` and `enrichment` exactly as `?as_of_ledger=<ledger>` answers them), with the ledger's close time. `meta.next_cursor` continues with older snapshots; it is null on the last page. A cursor stays valid while the indexer keeps ingesting: new snapshots are newer than any page already served.
      */
-    get: operations['getUsersAddressPositionsAmmprotocolHistory']
+    get: operations['getAmmPositionsHistory']
     put?: never
     post?: never
     delete?: never
@@ -437,7 +440,7 @@ export interface paths {
      * Yield positions (DeFindex vaults)
      * @description The latest snapshot at or before `as_of_ledger` (latest state when omitted): one row per (vault, asset) with the account's df-tokens from the vault's `Balance` entry, and one group per vault. Each row is valued with the vault's price per share computed from its state as it stood at that row's own `ledger` (idle funds + each strategy's balance from its shares, its `Reserves` and the Blend pool's stored b_rate, less locked fees), USD with prices at `meta.as_of_ledger`: sweeping pins over a dormant holder returns identical data.
      */
-    get: operations['getUsersAddressPositionsYieldprotocol']
+    get: operations['getYieldPositions']
     put?: never
     post?: never
     delete?: never
@@ -457,7 +460,7 @@ export interface paths {
      * Yield positions valued at a ledger
      * @description The same df-tokens as the snapshot surface, valued with the vault's state at the ledger: its price per share as `fetch_total_managed_funds` computes it with the Blend reserve's b_rate as the pool last stored it at or before the ledger (not projected to the ledger's time); `rate_ledger` is the latest ledger at which an entry used was written. A dormant holder's value grows with the reserve's stored b_rate. `{ledger}` may be `latest`: the last indexed ledger (what the positions are worth now; `meta.requested_ledger` is then null, as with no pin).
      */
-    get: operations['getUsersAddressPositionsYieldprotocolAtLedger']
+    get: operations['getYieldPositionsAt']
     put?: never
     post?: never
     delete?: never
@@ -477,7 +480,7 @@ export interface paths {
      * Yield positions (DeFindex vaults): history
      * @description Every snapshot of the account in this protocol with `from_ledger <= ledger <= to_ledger` (both inclusive, both optional), newest first, a page of `limit` at a time. Each item is the snapshot surface at that ledger (`data` and `enrichment` exactly as `?as_of_ledger=<ledger>` answers them), with the ledger's close time. `meta.next_cursor` continues with older snapshots; it is null on the last page. A cursor stays valid while the indexer keeps ingesting: new snapshots are newer than any page already served.
      */
-    get: operations['getUsersAddressPositionsYieldprotocolHistory']
+    get: operations['getYieldPositionsHistory']
     put?: never
     post?: never
     delete?: never
@@ -497,7 +500,7 @@ export interface paths {
      * Positions in every protocol
      * @description What the account held: every protocol's snapshot surface at `as_of_ledger` (latest when omitted), one section per protocol in that protocol's own shape with its own `as_of_ledger`, `valuation_ledger` (its snapshot's own ledger) and `partial_result`, plus USD totals per section and overall. Values at different ledgers are never added: unless every section that holds something was valued at one ledger, the overall totals are null with `usd_unavailable_reason` `valuation_ledgers_differ` and a hint naming `/v1/users/{address}/positions/at/{ledger}`, which values every protocol at one ledger. A total is also null when any part of it is unpriced, with the reason. `meta.partial_result` is true when any section's is.
      */
-    get: operations['getUsersAddressPositions']
+    get: operations['getAllPositions']
     put?: never
     post?: never
     delete?: never
@@ -517,7 +520,7 @@ export interface paths {
      * Positions in every protocol, valued at a ledger
      * @description What the account's positions are worth at `{ledger}`: every protocol's `/at/{ledger}` surface (the latest snapshot at or before the ledger, its shares converted with the rates and valued with the prices at or before the ledger), one section per protocol in that protocol's own shape, plus USD totals per section and overall. Every section is valued at the one ledger (`meta.valuation_ledger`), so the overall totals are the sums of the sections'. `{ledger}` may be `latest`: the last indexed ledger (what the positions are worth now; `meta.requested_ledger` is then null). A ledger above the indexed head is answered at the head, partial.
      */
-    get: operations['getUsersAddressPositionsAtLedger']
+    get: operations['getAllPositionsAt']
     put?: never
     post?: never
     delete?: never
@@ -537,7 +540,7 @@ export interface paths {
      * List protocols
      * @description Every protocol Strata answers for, in a fixed order and paged like every list, with its kind, the network's contracts it reads (contract address, name, version, status, position types, whether their whole history is indexed) and the indexed ledger range. A protocol the network has no contract of is listed with none.
      */
-    get: operations['getProtocols']
+    get: operations['listProtocols']
     put?: never
     post?: never
     delete?: never
@@ -557,7 +560,7 @@ export interface paths {
      * Get transaction
      * @description A transaction that touched a watched contract: its ledger, close time, success, fee and fee account, and the protocol actions decoded from it (none for a failed transaction: nothing it did took effect). 404 for a transaction that touched no watched contract, or one the store has not ingested.
      */
-    get: operations['getTransactionsHash']
+    get: operations['getTransaction']
     put?: never
     post?: never
     delete?: never
@@ -577,7 +580,7 @@ export interface paths {
      * Get activities
      * @description The account's decoded protocol actions with `from_ledger <= ledger <= to_ledger` (inclusive, optional), of one `protocol` and one `type` when given, newest first (by ledger, transaction order, event order), a page of `limit` at a time. Each names what it moved (`legs`: assets and protocol tokens, in their own units) and its USD value at its own ledger. `meta.next_cursor` continues with older actions (null on the last page); a cursor stays valid while the indexer keeps ingesting, since new actions are newer than any page served.
      */
-    get: operations['getUsersAddressActivities']
+    get: operations['listActivities']
     put?: never
     post?: never
     delete?: never
@@ -597,7 +600,7 @@ export interface paths {
      * Get activity series
      * @description The account's actions with `from_ledger <= ledger <= to_ledger` (of one `protocol` when given) counted per UTC hour or day of their ledgers' close times, oldest bucket first, with the USD volume of the priced ones (each at its own ledger's prices). Buckets without an action are left out.
      */
-    get: operations['getUsersAddressActivitiesSeries']
+    get: operations['getActivitySeries']
     put?: never
     post?: never
     delete?: never
@@ -617,7 +620,7 @@ export interface paths {
      * vaultprotocol TVL
      * @description From FxDAO's own totals, `VaultsInfo(denomination)` in the vaults contract's instance storage as last written at or before the ledger: `locked` is the XLM collateral of every vault (Σ total_col), `borrowed` each denomination's debt in its stablecoin (total_debt, whose `locked` is null: the contract mints it, it holds none). Without `interval`: the TVL at `as_of_ledger` (the head when omitted; an answer in the state shape). With `interval=hour|day`: a series over `from_ledger`..`to_ledger` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most 1000 buckets). USD uses the prices at or before each point's ledger, each asset through the source the network description names for it (as in every answer).
      */
-    get: operations['getProtocolsVaultprotocolTvl']
+    get: operations['getVaultTvl']
     put?: never
     post?: never
     delete?: never
@@ -637,7 +640,7 @@ export interface paths {
      * lendingprotocol TVL
      * @description Per asset over every Blend pool: `locked` = supplied − borrowed (the underlying the pools hold, DefiLlama's convention for lending) and `borrowed`, from each reserve's `ResData` as last written at or before the ledger (b_supply × b_rate rounded down, d_supply × d_rate rounded up, 12-decimal rates). Without `interval`: the TVL at `as_of_ledger` (the head when omitted; an answer in the state shape). With `interval=hour|day`: a series over `from_ledger`..`to_ledger` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most 1000 buckets). USD uses the prices at or before each point's ledger, each asset through the source the network description names for it (as in every answer).
      */
-    get: operations['getProtocolsLendingprotocolTvl']
+    get: operations['getLendingTvl']
     put?: never
     post?: never
     delete?: never
@@ -657,7 +660,7 @@ export interface paths {
      * ammprotocol TVL
      * @description Per token over every Soroswap pair: `locked` = Σ the pair's reserve of that token (`Reserve0`/`Reserve1` in its instance storage as last written at or before the ledger); `borrowed` is null (a pair lends nothing). Without `interval`: the TVL at `as_of_ledger` (the head when omitted; an answer in the state shape). With `interval=hour|day`: a series over `from_ledger`..`to_ledger` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most 1000 buckets). USD uses the prices at or before each point's ledger, each asset through the source the network description names for it (as in every answer).
      */
-    get: operations['getProtocolsAmmprotocolTvl']
+    get: operations['getAmmTvl']
     put?: never
     post?: never
     delete?: never
@@ -677,7 +680,7 @@ export interface paths {
      * yieldprotocol TVL
      * @description Per asset over every DeFindex vault: `locked` = Σ the vault's total managed funds of that asset (idle balance + each strategy's balance less its locked fee, as `fetch_total_managed_funds` computes them, with the Blend reserve's b_rate as last stored at or before the ledger), from state as last written at or before the ledger; `borrowed` is null (a vault lends nothing itself). What a strategy supplies to a Blend pool the lending protocol also watches is in that protocol's TVL too. Without `interval`: the TVL at `as_of_ledger` (the head when omitted; an answer in the state shape). With `interval=hour|day`: a series over `from_ledger`..`to_ledger` (inclusive; the indexed range when omitted), one point per UTC bucket of ledger close times, each valued at the bucket's last ledger (at most 1000 buckets). USD uses the prices at or before each point's ledger, each asset through the source the network description names for it (as in every answer).
      */
-    get: operations['getProtocolsYieldprotocolTvl']
+    get: operations['getYieldTvl']
     put?: never
     post?: never
     delete?: never
@@ -697,7 +700,7 @@ export interface paths {
      * A Blend pool at a ledger
      * @description The pool's `PoolConfig` and name, and each reserve: asset, factors, interest curve, b/d rates and supplies, underlying supplied and borrowed, utilization, borrow and supply APR from the curve and their APYs as Blend's UI compounds them, BLND emission APR per side, and USD totals, each entry as the pool last wrote it at or before `as_of_ledger` (the head when omitted); `computed_ledger` is the ledger the figures are computed at. `meta.as_of_ledger` is the latest ledger at which one of those entries was written. 404 for a contract the network description does not list as a Blend pool.
      */
-    get: operations['getProtocolsLendingprotocolPoolsPool']
+    get: operations['getLendingPool']
     put?: never
     post?: never
     delete?: never
@@ -717,7 +720,7 @@ export interface paths {
      * Every Blend reserve at a ledger
      * @description The reserves of every pool the network description lists, in the shape of the pool endpoint, at `as_of_ledger` (the head when omitted).
      */
-    get: operations['getProtocolsLendingprotocolReserves']
+    get: operations['getLendingReserves']
     put?: never
     post?: never
     delete?: never
@@ -737,7 +740,7 @@ export interface paths {
      * Blend emissions at a ledger
      * @description Per pool and reserve token: eps, `expires_at`, index and `index_updated_at` as the pool's `EmisData` last stated them at or before `as_of_ledger` (not projected), with the reserve, whether it is the b- or d-token, and its share of the pool's emissions.
      */
-    get: operations['getProtocolsLendingprotocolEmissions']
+    get: operations['getLendingEmissions']
     put?: never
     post?: never
     delete?: never
@@ -757,7 +760,7 @@ export interface paths {
      * A Soroswap pair at a ledger
      * @description The pair's tokens, reserves and LP total supply as its instance entry last stated them at or before `as_of_ledger` (the head when omitted), each token's price in the other, the USD TVL, and the 24-hour volume and fees from the pair's stored swaps (`volume_24h`, with the ledger range it covers). `meta.as_of_ledger` is the ledger at which that entry was written. 404 for a contract the network description does not list as a Soroswap pair.
      */
-    get: operations['getProtocolsAmmprotocolPoolsPool']
+    get: operations['getAmmPool']
     put?: never
     post?: never
     delete?: never
@@ -777,7 +780,7 @@ export interface paths {
      * Every Soroswap pair at a ledger
      * @description Every pair the network description lists, in the shape of the pool endpoint, at `as_of_ledger` (the head when omitted).
      */
-    get: operations['getProtocolsAmmprotocolReserves']
+    get: operations['getAmmReserves']
     put?: never
     post?: never
     delete?: never
@@ -797,7 +800,7 @@ export interface paths {
      * A DeFindex vault at a ledger
      * @description The vault's df-token supply, fees, and per asset its idle funds, each strategy's shares, balance, locked fee and invested funds, the total managed funds, the price per share and its APY over 7 and 30 days of close time (from the price per share at the ledger closed that long before), each entry as last written at or before `as_of_ledger` (the head when omitted). An entry written before the store's first ledger and never seen since is unknown: its figures are null with `unavailable_reason` and the answer is partial. `meta.as_of_ledger` is the latest ledger at which one of those entries was written. 404 for a contract the network description does not list as a DeFindex vault.
      */
-    get: operations['getProtocolsYieldprotocolPoolsPool']
+    get: operations['getYieldPool']
     put?: never
     post?: never
     delete?: never
@@ -817,7 +820,7 @@ export interface paths {
      * Every DeFindex vault at a ledger
      * @description The vaults the network description lists, in the shape of the vault endpoint, at `as_of_ledger` (the head when omitted).
      */
-    get: operations['getProtocolsYieldprotocolReserves']
+    get: operations['getYieldReserves']
     put?: never
     post?: never
     delete?: never
@@ -830,22 +833,2598 @@ export interface paths {
 export type webhooks = Record<string, never>
 export interface components {
   schemas: {
+    Activity: {
+      /** @example yieldprotocol */
+      protocol: string
+      /**
+       * @description The action's name in its protocol: `supply`, `borrow`, `swap`, `deposit`, ...
+       * @example deposit
+       */
+      type: string
+      /**
+       * @description The contract that emitted it (or, FxDAO, that was called)
+       * @example CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH
+       */
+      contract_address: string
+      /**
+       * @description The account whose action it is (the legs are from its side)
+       * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+       */
+      account: string
+      /** @example 3565 */
+      ledger: number
+      /**
+       * Format: date-time
+       * @description Close time of its ledger (RFC 3339, UTC); null when unknown
+       * @example 2026-01-01T03:33:45.000Z
+       */
+      closed_at: string | null
+      /** @example fde3cab93183283a2f1c2df882aaecb87f98c7a6f84f0e5fbcd783773ae0c7ed */
+      tx_hash: string
+      /**
+       * @description Operation index in the transaction
+       * @example 0
+       */
+      operation: number
+      /**
+       * @description Order of its event among the watched contracts' events of the transaction
+       * @example 1
+       */
+      event_index: number
+      /** @description Every asset and protocol token the action moved, each in its own units and in USD */
+      legs: components['schemas']['ActivityLeg'][]
+      /**
+       * @description The action's USD value at its own ledger, 7 decimals: Σ amount_usd of the asset legs the account sent, or, when it sent none, of those it received
+       * @example 1815.6940967
+       */
+      amount_usd: string | null
+      /**
+       * @description Only when amount_usd is null: the reason of the first unpriced counted leg, `protocol_token` when it moved only protocol tokens, `no_amount` when it names no amount
+       * @example null
+       */
+      usd_unavailable_reason: string | null
+      details: components['schemas']['ActivityDetails']
+    }
+    /** @description The protocol's other fields of the action; amounts in their token's units */
+    ActivityDetails: {
+      [key: string]: unknown
+    }
+    ActivityLeg: {
+      /** @description `asset`: a token that moved; `shares`: the protocol's own claim token (LP tokens, df-tokens, b-tokens); `debt`: Blend d-tokens */
+      role: 'asset' | 'shares' | 'debt'
+      /** @description From `account`'s side: an asset or token it sent or received, a protocol token minted to it or burnt from it */
+      direction: 'sent' | 'received' | 'minted' | 'burnt'
+      /**
+       * @description The token's contract (C…): the asset, the pair or vault for their shares, the reserve's asset for b-/d-tokens; null when the action does not name it
+       * @example CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO
+       */
+      asset: string | null
+      /**
+       * @description The asset's symbol in the network description; null when it does not list it
+       * @example USDC
+       */
+      symbol: string | null
+      /**
+       * @description In the token's smallest units, as the chain states it
+       * @example 18156940967
+       */
+      amount_raw: string
+      /**
+       * @description amount_raw in the token's units, with exactly its decimals; null when they are unknown
+       * @example 1815.6940967
+       */
+      amount: string | null
+      /**
+       * @description amount × the USD price at or before the action's ledger, 7 decimals, rounded half-even; null with a reason
+       * @example 1815.6940967
+       */
+      amount_usd: string | null
+      /**
+       * @description Only when amount_usd is null: price_missing, price_stale, asset_unknown, protocol_token (shares and d-tokens are not valued)
+       * @example null
+       */
+      usd_unavailable_reason: string | null
+    }
+    AllPositionsAnswer: {
+      data: components['schemas']['AllPositionsAnswerData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['AllPositionsAnswerMeta']
+    }
+    AllPositionsAnswerData: {
+      /** @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD */
+      address: string
+      protocols: components['schemas']['AllPositionsAnswerDataProtocols']
+      totals: components['schemas']['AllTotals']
+    }
+    /** @description Every protocol, keyed by its name: `data` exactly as GET /v1/users/{address}/positions/{protocol} (or its /at/{ledger}) answers it at the same pin */
+    AllPositionsAnswerDataProtocols: {
+      vaultprotocol: components['schemas']['VaultSection']
+      lendingprotocol: components['schemas']['LendingSection']
+      ammprotocol: components['schemas']['AmmSection']
+      yieldprotocol: components['schemas']['YieldSection']
+    }
+    AllPositionsAnswerMeta: {
+      /**
+       * @description The pin, echoed unchanged; null when omitted
+       * @example 2999
+       */
+      requested_ledger: number | null
+      /**
+       * @description The newest section's as_of_ledger; null when no section has a snapshot
+       * @example 2532
+       */
+      as_of_ledger: number | null
+      /**
+       * @description The valuation ledger every section that values something shares; null when none does, or when they differ (each section then states its own)
+       * @example null
+       */
+      valuation_ledger: number | null
+      /**
+       * @description 1: read directly from the contracts' own storage for the address or contract asked about
+       * @example 1
+       */
+      attribution_confidence: number
+      /**
+       * @description Now minus the close time of last_indexed_ledger
+       * @example 65
+       */
+      data_staleness_seconds: number | null
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested: its knowledge starts there (null before the first batch)
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description The largest section's oracle_staleness_seconds: the ledger the request is about minus the oldest price used; 0 when none
+       * @example 3995
+       */
+      oracle_staleness_seconds: number
+      /**
+       * @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen
+       * @example false
+       */
+      partial_result: boolean
+      /** @example 1 */
+      response_time_ms: number
+      /** @description The ledger source and the oracle contracts used */
+      sources: string[]
+    }
+    AllTotals: {
+      /**
+       * @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held
+       * @example null
+       */
+      assets_usd: string | null
+      /**
+       * @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held
+       * @example null
+       */
+      debt_usd: string | null
+      /**
+       * @description assets_usd − debt_usd; null when either is null
+       * @example null
+       */
+      net_usd: string | null
+      /**
+       * @description Why a total is null although positions exist: valuation_ledgers_differ when the sections were valued at different ledgers (values at different ledgers are never added), else the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise
+       * @example valuation_ledgers_differ
+       */
+      usd_unavailable_reason: string | null
+      /**
+       * @description With valuation_ledgers_differ: the path that values every protocol at one ledger (GET /v1/users/{address}/positions/at/{ledger}); null otherwise
+       * @example the sections were valued at different ledgers (each at its snapshot's own); GET /v1/users/GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD/positions/at/{ledger} values every protocol at one ledger ({ledger}: a ledger number, or latest)
+       */
+      usd_unavailable_hint: string | null
+    }
+    AmmGroup: {
+      /**
+       * @description The Soroswap pair (C…)
+       * @example CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR
+       */
+      contract_address: string
+      /**
+       * @description LP tokens held, 7 decimals
+       * @example 415.4987333
+       */
+      shares: string
+      /**
+       * @description The pair's LP total supply at the valuation (1,000 units locked to the pair included)
+       * @example 567280.3374365
+       */
+      total_supply: string | null
+      /**
+       * @description shares / total_supply, 18 decimals rounded down
+       * @example 0.000732439864172993
+       */
+      share_of_pool: string | null
+      /**
+       * @description Σ amount_usd of the two rows; null when one is unavailable
+       * @example 439.4036901
+       */
+      value_usd: string | null
+      /**
+       * @description Ledger at which the pair's instance entry used was written
+       * @example 2532
+       */
+      rate_ledger: number | null
+      /**
+       * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
+       * @example null
+       * @enum {string|null}
+       */
+      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
+    }
+    AmmPairData: {
+      /**
+       * @description The Soroswap pair (C…)
+       * @example CDE3FED24YMOBFUM7ZBRG6NKGOQLJA24KNHKULOFEWTOFZ7TFEYKBGXC
+       */
+      contract_address: string
+      /**
+       * @description Token 0 (C…), the lower address
+       * @example CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO
+       */
+      token_0: string | null
+      /**
+       * @description Token 1 (C…)
+       * @example CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS
+       */
+      token_1: string | null
+      /**
+       * @description Reserve0 as the pair's instance entry states it, in token 0's decimals
+       * @example 1186385.2916120
+       */
+      reserve_0: string | null
+      /**
+       * @description Reserve1, in token 1's decimals
+       * @example 4608815.6676139
+       */
+      reserve_1: string | null
+      /**
+       * @description LP total supply (`TotalSupply`), 7 decimals; 0 when the pair's instance entry has no `TotalSupply` yet (before the first mint: the LP token reads it as 0); null when the entry was never seen
+       * @example 2335915.0253757
+       */
+      total_supply: string | null
+      /**
+       * @description Token 0 priced in token 1 by the reserves (reserve_1 / reserve_0 in display units), 18 decimals rounded down; null when a reserve is 0 or unknown
+       * @example 3.884754556718817421
+       */
+      price_0_in_1: string | null
+      /**
+       * @description Token 1 priced in token 0, likewise
+       * @example 0.257416520245909847
+       */
+      price_1_in_0: string | null
+      /**
+       * @description reserve_0 × price_0 + reserve_1 × price_1 in USD, 7 decimals; null when a price is unavailable
+       * @example 2294541.8628685
+       */
+      tvl_usd: string | null
+      /**
+       * @description Ledger at which the pair's instance entry used was written; null when never seen
+       * @example 2997
+       */
+      state_ledger: number | null
+      /**
+       * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
+       * @example null
+       * @enum {string|null}
+       */
+      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
+      volume_24h: components['schemas']['AmmVolume']
+    }
+    AmmPosition: {
+      /**
+       * @description `ammprotocol`
+       * @example ammprotocol
+       */
+      protocol: string
+      /**
+       * @description The Soroswap pair (C…), which is also its LP token
+       * @example CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR
+       */
+      contract_address: string
+      /**
+       * @description `liquidity`: one row per token of the pair, token 0 first
+       * @example liquidity
+       * @enum {string}
+       */
+      position_type: 'liquidity'
+      /**
+       * @description The pair's token (C…); null when unknown
+       * @example CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U
+       */
+      asset: string | null
+      /**
+       * @description LP tokens the account's `Balance` entry of the pair holds, 7 decimals
+       * @example 415.4987333
+       */
+      shares: string
+      /**
+       * @description floor(LP balance × reserve_i / total_supply), in the token's decimals; null when the pair's reserves are unknown
+       * @example 217.5507039
+       */
+      amount: string | null
+      /**
+       * @description amount × the token's USD price at the valuation ledger, 7 decimals (half-even)
+       * @example 233.6278350
+       */
+      amount_usd: string | null
+      /**
+       * @description reserve_i / total_supply: tokens per LP token, 18 decimals rounded down
+       * @example 0.523589331435179387
+       */
+      rate: string | null
+      /**
+       * @description Ledger at which the pair's instance entry used (reserves, total supply) was written
+       * @example 2532
+       */
+      rate_ledger: number | null
+      /**
+       * @description Ledger at which the LP balance itself last changed
+       * @example 2532
+       */
+      ledger: number
+      /**
+       * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
+       * @example null
+       * @enum {string|null}
+       */
+      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
+    }
+    AmmPositionsData: {
+      /** @example GA4YEODOKL7FUEGG6XDBSUAOTIP2L6C72CT3VWBDOZVNG5LC2I5X5DLS */
+      address: string
+      /** @description Two rows per pair the account holds LP tokens of */
+      positions: components['schemas']['AmmPosition'][]
+      /** @description One per pair, in the order of the rows */
+      groups: components['schemas']['AmmGroup'][]
+    }
+    AmmReservesData: {
+      /** @description Every pair the network description lists, in its order */
+      pairs: components['schemas']['AmmPairData'][]
+    }
+    AmmSection: {
+      /**
+       * @example amm
+       * @enum {string}
+       */
+      kind: 'amm'
+      /**
+       * @description Ledger of this protocol's snapshot served; null when none at or before the pin
+       * @example 2532
+       */
+      as_of_ledger: number | null
+      /**
+       * @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing
+       * @example 2532
+       */
+      valuation_ledger: number | null
+      /**
+       * @description This section needs what the store does not hold
+       * @example false
+       */
+      partial_result: boolean
+      /**
+       * @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none
+       * @example 2495
+       */
+      oracle_staleness_seconds: number
+      data: components['schemas']['AmmPositionsData']
+      totals: components['schemas']['UsdTotals']
+    }
+    /** @description The pair's trading over the 24 hours of close time ending at the ledger, from its stored swaps */
+    AmmVolume: {
+      /**
+       * @description First ledger of the window: the first one closed after the pin's close time minus 24 hours (the store's first ledger when it holds the pair's whole history); null when the stored ledgers do not cover the window
+       * @example 1000
+       */
+      from_ledger: number | null
+      /**
+       * @description Last ledger of the window: the ledger answered for
+       * @example 2999
+       */
+      to_ledger: number
+      /**
+       * @description The pair's swaps in [from_ledger, to_ledger]
+       * @example 348
+       */
+      swaps: number | null
+      /**
+       * @description Σ amount_0_in of the swaps (token 0 paid in), in token 0's decimals; null with unavailable_reason history_missing
+       * @example 225485.7731346
+       */
+      token_0_in: string | null
+      /**
+       * @description Σ amount_0_out (token 0 paid out), in token 0's decimals; null with unavailable_reason history_missing
+       * @example 329350.2303482
+       */
+      token_0_out: string | null
+      /**
+       * @description Σ amount_1_in, in token 1's decimals; null with unavailable_reason history_missing
+       * @example 1127598.7092011
+       */
+      token_1_in: string | null
+      /**
+       * @description Σ amount_1_out, in token 1's decimals; null with unavailable_reason history_missing
+       * @example 748962.4116186
+       */
+      token_1_out: string | null
+      /**
+       * @description Σ ceil(amount_0_in × 3 / 1000): the 0.3 % fee the pair keeps of every input, in token 0's decimals; null with unavailable_reason history_missing
+       * @example 676.4573222
+       */
+      fees_0: string | null
+      /**
+       * @description Σ ceil(amount_1_in × 3 / 1000), in token 1's decimals; null with unavailable_reason history_missing
+       * @example 3382.7961373
+       */
+      fees_1: string | null
+      /**
+       * @description token_0_in × price_0 + token_1_in × price_1 at the ledger answered for (each swap counted once, by what it paid in), 7 decimals
+       * @example 496608.7707676
+       */
+      volume_usd: string | null
+      /**
+       * @description fees_0 × price_0 + fees_1 × price_1, 7 decimals
+       * @example 1489.8263174
+       */
+      fees_usd: string | null
+      /**
+       * @description history_missing: the store cannot tell every swap of the window (its ledgers start inside it and the pair is older), every figure null; price_missing / price_stale: the USD figures are null; null when all are set
+       * @example null
+       * @enum {string|null}
+       */
+      unavailable_reason: 'history_missing' | 'price_missing' | 'price_stale' | null
+    }
+    ApiKeyRecord: {
+      /** @example key_TW-BkG-8G02qkEBV */
+      id: string
+      /** @example dashboard */
+      name: string
+      /** @example strata_sNtUc */
+      prefix: string
+      scopes: string[]
+      /** @example false */
+      revoked: boolean
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      created_at: string
+      last_used_at: string | null
+      expires_at: string | null
+    }
+    Asset: {
+      /** @example 7 */
+      decimals: number
+      /**
+       * @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used
+       * @example CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG
+       */
+      price_source: string | null
+      /**
+       * @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing
+       * @example 0.30204365416892
+       */
+      price_usd: string | null
+      /** @example XLM */
+      symbol: string
+      tags: string[]
+    }
+    /** @description Facts of the event, the fields its action has; null when it has none */
+    AuditDetails: {
+      /**
+       * @description organization.created: the organization slug
+       * @example example-org
+       */
+      slug?: string
+      /**
+       * @description api_key.created, api_key.rotated: the key name
+       * @example dashboard
+       */
+      name?: string
+      /**
+       * @description api_key.created, api_key.rotated: the prefix of the (new) key
+       * @example strata_OhNoK
+       */
+      key_prefix?: string
+      /** @description api_key.created, api_key.rotated: the scopes granted */
+      scopes?: string[]
+      /**
+       * @description api_key.rotated: the key that replaces the rotated one
+       * @example key_Ok007BZ6MvLpg8-4
+       */
+      new_key_id?: string
+      /**
+       * Format: date-time
+       * @description api_key.rotated: when the rotated key stops working (RFC 3339)
+       * @example 2026-01-01T05:11:00.000Z
+       */
+      old_key_expires_at?: string
+      /**
+       * @description organization.plan_changed: the plan before
+       * @example free
+       */
+      from?: string
+      /**
+       * @description organization.plan_changed: the plan after
+       * @example pro
+       */
+      to?: string
+      /**
+       * @description organization.plan_changed: the highest plan the operator allows, after
+       * @example pro
+       */
+      max_plan?: string
+    }
+    AuditEvent: {
+      /** @example evt_grWiMbXkRnt7vXQF */
+      id: string
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      at: string
+      action:
+        | 'organization.created'
+        | 'organization.plan_changed'
+        | 'user.created'
+        | 'user.login'
+        | 'user.login_failed'
+        | 'user.logout'
+        | 'api_key.created'
+        | 'api_key.rotated'
+        | 'api_key.revoked'
+      /** @description The user who acted, `admin` for the operator, or null for an unauthenticated attempt */
+      actor: string | null
+      /** @description What was acted on: a key, user or organization id */
+      target: string | null
+      /** @description The client address (see TRUST_PROXY); null for the CLI */
+      client_ip: string | null
+      details: components['schemas']['AuditDetails'] | null
+    }
+    Contract: {
+      /** @example FxDAO Vaults (devnet) */
+      name: string
+      position_types: string[]
+      /** @example vaultprotocol */
+      protocol: string
+      /** @example active */
+      status: string
+      /** @example 0.6.0 */
+      version: string
+    }
+    CreateApiKeyRequest: {
+      /** @example dashboard */
+      name: string
+      /** @description `data:read` reads every data endpoint. A key with no scopes authenticates but may call nothing. */
+      scopes?: 'data:read'[]
+      expires_at?: string | null
+    }
+    CreateOrganizationApiKeyRequest: {
+      /** @example Acme Analytics */
+      organization_name: string
+      /**
+       * Format: slug
+       * @description Lower-case letters, digits and inner hyphens (not at either end), 2 to 64 characters
+       * @example acme-analytics
+       */
+      organization_slug: string
+      /** @example production */
+      key_name: string
+      /** @description `data:read` reads every data endpoint. A key with no scopes authenticates but may call nothing. */
+      scopes?: 'data:read'[]
+      expires_at?: string | null
+      /**
+       * @description Issue the key to the organization someone created by signup with this slug. Without it such a slug is 409: the operator confirms that this organization is the one meant.
+       * @example false
+       */
+      reuse_signup_organization?: boolean
+    }
+    EmissionsAnswerLending: {
+      data: components['schemas']['LendingEmissionsData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['StateMeta']
+    }
+    Enrichment: {
+      assets: components['schemas']['EnrichmentAssets']
+      contracts: components['schemas']['EnrichmentContracts']
+    }
+    /** @description Every asset the answer refers to, by id */
+    EnrichmentAssets: {
+      [key: string]: components['schemas']['Asset']
+    }
+    /** @description Every contract the answer refers to */
+    EnrichmentContracts: {
+      [key: string]: components['schemas']['Contract']
+    }
+    ErrorBody: {
+      /**
+       * @description Machine-readable code, lower snake case
+       * @example invalid_request
+       */
+      code: string
+      /** @example unknown_parameter is not a known field */
+      message: string
+      /** @description One entry per invalid field */
+      details?: components['schemas']['ErrorDetail'][]
+    }
+    ErrorDetail: {
+      /** @example unknown_parameter */
+      field: string
+      /** @example unknown_parameter is not a known field */
+      message: string
+    }
     /** @description Every error answer */
     ErrorEnvelope: {
-      error: {
-        /** @description Machine-readable code, lower snake case */
-        code: string
-        message: string
-        /** @description One entry per invalid field */
-        details?: {
-          field: string
-          message: string
-        }[]
-      }
-      meta: {
-        request_id: string
-        response_time_ms: number
-      }
+      error: components['schemas']['ErrorBody']
+      meta: components['schemas']['ErrorMeta']
+    }
+    ErrorMeta: {
+      /** @example 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10 */
+      request_id: string
+      /** @example 1 */
+      response_time_ms: number
+    }
+    GetActivitySeriesResponse: {
+      data: components['schemas']['GetActivitySeriesResponseData']
+      meta: components['schemas']['GetActivitySeriesResponseMeta']
+    }
+    GetActivitySeriesResponseData: {
+      /** @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD */
+      address: string
+      /** @example day */
+      interval: string
+      buckets: components['schemas']['GetActivitySeriesResponseDataBucket'][]
+    }
+    GetActivitySeriesResponseDataBucket: {
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T00:00:00.000Z
+       */
+      starts_at: string
+      /**
+       * @description Ledger of the bucket's oldest action
+       * @example 3055
+       */
+      from_ledger: number
+      /**
+       * @description Ledger of the bucket's newest action
+       * @example 3565
+       */
+      to_ledger: number
+      /** @example 11 */
+      count: number
+      /**
+       * @description Σ amount_usd of the priced actions, 7 decimals; null when none was priced
+       * @example 13396.3942303
+       */
+      volume_usd: string | null
+      /**
+       * @description Actions of the bucket without a USD value
+       * @example 2
+       */
+      unpriced_count: number
+    }
+    GetActivitySeriesResponseMeta: {
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested: actions before it are unknown
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description true when the range reaches below indexed_from_ledger or above the indexed head
+       * @example false
+       */
+      partial_result: boolean
+      sources: string[]
+      /** @example 1 */
+      response_time_ms: number
+      /**
+       * @description As given (inclusive)
+       * @example 1
+       */
+      from_ledger: number | null
+      /**
+       * @description As given (inclusive)
+       * @example 3999
+       */
+      to_ledger: number | null
+    }
+    GetTransactionResponse: {
+      data: components['schemas']['GetTransactionResponseData']
+      meta: components['schemas']['GetTransactionResponseMeta']
+    }
+    GetTransactionResponseData: {
+      /** @example fde3cab93183283a2f1c2df882aaecb87f98c7a6f84f0e5fbcd783773ae0c7ed */
+      hash: string
+      /** @example 3565 */
+      ledger: number
+      /**
+       * Format: date-time
+       * @description Close time of its ledger (RFC 3339, UTC); null when unknown
+       * @example 2026-01-01T03:33:45.000Z
+       */
+      closed_at: string | null
+      /** @example true */
+      successful: boolean
+      /**
+       * @description Fee charged, in stroops
+       * @example 100000
+       */
+      fee_charged: string
+      /**
+       * @description The account that paid the fee (the transaction's source unless fee-bumped); null when the ledger's fee processing does not name it
+       * @example null
+       */
+      fee_account: string | null
+      /**
+       * @description The transaction's source account (the inner transaction's for a fee bump), from its envelope; null when it invokes no watched contract (it only touched one's data or events)
+       * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+       */
+      source_account: string | null
+      /**
+       * @description The watched contract it invoked, from its envelope
+       * @example CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH
+       */
+      contract_address: string | null
+      /**
+       * @description The contract function it invoked, from its envelope
+       * @example deposit
+       */
+      function: string | null
+      /** @description In event order */
+      actions: components['schemas']['Activity'][]
+    }
+    GetTransactionResponseMeta: {
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested: actions before it are unknown
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description true when the range reaches below indexed_from_ledger or above the indexed head
+       * @example false
+       */
+      partial_result: boolean
+      sources: string[]
+      /** @example 1 */
+      response_time_ms: number
+    }
+    Health: {
+      /** @description `unavailable` (HTTP 503): the database cannot be read. `degraded` (HTTP 200): answers are served but `problems` names what is wrong. `ok`: nothing is */
+      status: 'ok' | 'degraded' | 'unavailable'
+      /** @example 0.1.0 */
+      version: string
+      database: 'ok' | 'unreachable'
+      rate_limiter: 'memory' | 'redis'
+      indexer: components['schemas']['HealthIndexer']
+      /** @description Everything wrong now; empty when `status` is `ok` */
+      problems: components['schemas']['HealthProblem'][]
+    }
+    HealthIndexer: {
+      /** @description The first ledger the store ingested: the indexed range is first..last */
+      first_indexed_ledger: number | null
+      last_indexed_ledger: number | null
+      data_staleness_seconds: number | null
+      /** @description This process's indexer: `running`, `standby` (another process holds the indexer lock), `retrying` (its last pass failed; it resumes from the checkpoint), `stopped` (it will not resume); null when this process runs none */
+      state: 'running' | 'standby' | 'retrying' | 'stopped' | null
+      /** @description Staleness above this is the problem `indexer_behind` (`STRATA_MAX_INDEXER_LAG_S`); null when not checked */
+      max_lag_seconds: number | null
+    }
+    HealthProblem: {
+      /** @description The part of the service that is unwell */
+      component: 'database' | 'store_writes' | 'indexer' | 'rate_limiter'
+      /**
+       * @description Stable code of the problem (docs/operations.md lists each, with what to do)
+       * @example database_unreachable
+       */
+      code: string
+      /**
+       * @description What is wrong and why, with the cause the system reported
+       * @example the database cannot be read: statement has been finalized
+       */
+      message: string
+      /**
+       * Format: date-time
+       * @description When this problem was first seen
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      started_at: string
+    }
+    HistoryAnswerAmm: {
+      data: components['schemas']['HistoryAnswerAmmData']
+      enrichment: components['schemas']['HistoryEnrichment']
+      meta: components['schemas']['HistoryMeta']
+    }
+    HistoryAnswerAmmData: {
+      /** @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD */
+      address: string
+      /** @description Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger` */
+      snapshots: components['schemas']['HistoryAnswerAmmDataSnapshot'][]
+    }
+    HistoryAnswerAmmDataSnapshot: {
+      /**
+       * @description Ledger of this snapshot: the account changed at it
+       * @example 2532
+       */
+      ledger: number
+      /**
+       * Format: date-time
+       * @description Close time of that ledger, RFC 3339 in UTC; null when the store lacks it
+       * @example 2026-01-01T02:07:40.000Z
+       */
+      closed_at: string | null
+      /**
+       * @description The ledger whose prices value this item: its own ledger; null when it values nothing
+       * @example 2532
+       */
+      valuation_ledger: number | null
+      data: components['schemas']['AmmPositionsData']
+      enrichment: components['schemas']['Enrichment']
+      /**
+       * @description Close time of the snapshot ledger minus the oldest price timestamp used; 0 when none
+       * @example 160
+       */
+      oracle_staleness_seconds: number
+      /**
+       * @description This snapshot needs protocol state the store never saw
+       * @example false
+       */
+      partial_result: boolean
+    }
+    HistoryAnswerLending: {
+      data: components['schemas']['HistoryAnswerLendingData']
+      enrichment: components['schemas']['HistoryEnrichment']
+      meta: components['schemas']['HistoryMeta']
+    }
+    HistoryAnswerLendingData: {
+      /** @example GA24HY5B2A3ZXPLUJYNAL23IUDQANQHKRH7FMCEOTAJW4CPFCB3C5JTK */
+      address: string
+      /** @description Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger` */
+      snapshots: components['schemas']['HistoryAnswerLendingDataSnapshot'][]
+    }
+    HistoryAnswerLendingDataSnapshot: {
+      /**
+       * @description Ledger of this snapshot: the account changed at it
+       * @example 2951
+       */
+      ledger: number
+      /**
+       * Format: date-time
+       * @description Close time of that ledger, RFC 3339 in UTC; null when the store lacks it
+       * @example 2026-01-01T02:42:35.000Z
+       */
+      closed_at: string | null
+      /**
+       * @description The ledger whose prices value this item: its own ledger; null when it values nothing
+       * @example 2951
+       */
+      valuation_ledger: number | null
+      data: components['schemas']['LendingPositionsData']
+      enrichment: components['schemas']['Enrichment']
+      /**
+       * @description Close time of the snapshot ledger minus the oldest price timestamp used; 0 when none
+       * @example 155
+       */
+      oracle_staleness_seconds: number
+      /**
+       * @description This snapshot needs protocol state the store never saw
+       * @example false
+       */
+      partial_result: boolean
+    }
+    HistoryAnswerVault: {
+      data: components['schemas']['HistoryAnswerVaultData']
+      enrichment: components['schemas']['HistoryEnrichment']
+      meta: components['schemas']['HistoryMeta']
+    }
+    HistoryAnswerVaultData: {
+      /** @example GA24E7SOBH5YYQ3P7VWD5HCKL6LEIWN2F6HIZBD7GNEF4W7ZNUZO74WB */
+      address: string
+      /** @description Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger` */
+      snapshots: components['schemas']['HistoryAnswerVaultDataSnapshot'][]
+    }
+    HistoryAnswerVaultDataSnapshot: {
+      /**
+       * @description Ledger of this snapshot: the account changed at it
+       * @example 1605
+       */
+      ledger: number
+      /**
+       * Format: date-time
+       * @description Close time of that ledger, RFC 3339 in UTC; null when the store lacks it
+       * @example 2026-01-01T00:50:25.000Z
+       */
+      closed_at: string | null
+      /**
+       * @description The ledger whose prices value this item: its own ledger; null when it values nothing
+       * @example 1605
+       */
+      valuation_ledger: number | null
+      data: components['schemas']['VaultPositionsData']
+      enrichment: components['schemas']['Enrichment']
+      /**
+       * @description Close time of the snapshot ledger minus the oldest price timestamp used; 0 when none
+       * @example 25
+       */
+      oracle_staleness_seconds: number
+      /**
+       * @description This snapshot needs protocol state the store never saw
+       * @example false
+       */
+      partial_result: boolean
+    }
+    HistoryAnswerYield: {
+      data: components['schemas']['HistoryAnswerYieldData']
+      enrichment: components['schemas']['HistoryEnrichment']
+      meta: components['schemas']['HistoryMeta']
+    }
+    HistoryAnswerYieldData: {
+      /** @example GA2QNNCUFBGG3NBPPGPUKC7BBP52KUCX3FY5RFMULG4IJCYVVJBLAAKJ */
+      address: string
+      /** @description Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger` */
+      snapshots: components['schemas']['HistoryAnswerYieldDataSnapshot'][]
+    }
+    HistoryAnswerYieldDataSnapshot: {
+      /**
+       * @description Ledger of this snapshot: the account changed at it
+       * @example 3791
+       */
+      ledger: number
+      /**
+       * Format: date-time
+       * @description Close time of that ledger, RFC 3339 in UTC; null when the store lacks it
+       * @example 2026-01-01T03:52:35.000Z
+       */
+      closed_at: string | null
+      /**
+       * @description The ledger whose prices value this item: its own ledger; null when it values nothing
+       * @example 3791
+       */
+      valuation_ledger: number | null
+      data: components['schemas']['YieldPositionsData']
+      enrichment: components['schemas']['Enrichment']
+      /**
+       * @description Close time of the snapshot ledger minus the oldest price timestamp used; 0 when none
+       * @example 155
+       */
+      oracle_staleness_seconds: number
+      /**
+       * @description This snapshot needs protocol state the store never saw
+       * @example false
+       */
+      partial_result: boolean
+    }
+    HistoryEnrichment: {
+      contracts: components['schemas']['HistoryEnrichmentContracts']
+    }
+    /** @description Every contract the page refers to */
+    HistoryEnrichmentContracts: {
+      [key: string]: components['schemas']['Contract']
+    }
+    HistoryMeta: {
+      /**
+       * @description `to_ledger` as given; null when omitted
+       * @example 3999
+       */
+      requested_ledger: number | null
+      /**
+       * @description Ledger of the newest snapshot on this page; null when the page is empty
+       * @example 1605
+       */
+      as_of_ledger: number | null
+      /**
+       * @description `from_ledger` as given (inclusive); null when omitted
+       * @example 1
+       */
+      from_ledger: number | null
+      /**
+       * @description `to_ledger` as given (inclusive); null when omitted
+       * @example 3999
+       */
+      to_ledger: number | null
+      /**
+       * @description Page size used (1–500, default 100)
+       * @example 1
+       */
+      limit: number
+      /**
+       * @description Pass as `cursor` for the next (older) page; null at the end
+       * @example aDE6MTYwNQ
+       */
+      next_cursor: string | null
+      /**
+       * @description 1: read directly from the contracts' own storage for the address or contract asked about
+       * @example 1
+       */
+      attribution_confidence: number
+      /**
+       * @description Now minus the close time of last_indexed_ledger
+       * @example 65
+       */
+      data_staleness_seconds: number | null
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested: its knowledge starts there (null before the first batch)
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description The largest oracle_staleness_seconds of the page's snapshots; 0 when none
+       * @example 25
+       */
+      oracle_staleness_seconds: number
+      /**
+       * @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen
+       * @example false
+       */
+      partial_result: boolean
+      /** @example 1 */
+      response_time_ms: number
+      /** @description The ledger source and the oracle contracts used */
+      sources: string[]
+    }
+    KeyCreationResult: {
+      /** @example org_iV5vX9-_4DFQEj1y */
+      organization_id: string
+      /** @example example-org */
+      organization_slug: string
+      /**
+       * @description true when the key joined an organization that existed before this request
+       * @example false
+       */
+      organization_reused: boolean
+      /** @example key_43mwpGBFAvSQGLs3 */
+      api_key_id: string
+      /** @example strata_XrGKJ */
+      key_prefix: string
+      scopes: string[]
+      /**
+       * @description The secret, shown in this response only
+       * @example strata_XrGKJmgnwZYlA4a3WMMfYAZ7KKnJOMnT8CEYlmHb7S219FXqU
+       */
+      key: string
+      expires_at: string | null
+    }
+    LendingEmission: {
+      /**
+       * @description reserve index × 2 for the d-token, × 2 + 1 for the b-token
+       * @example 0
+       */
+      reserve_token_id: number
+      /**
+       * @description The reserve's asset (C…); null when unknown
+       * @example CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS
+       */
+      asset: string | null
+      /**
+       * @description `b_token` (supply and collateral earn it) or `d_token` (borrowing earns it)
+       * @example d_token
+       * @enum {string}
+       */
+      token_type: 'b_token' | 'd_token'
+      /**
+       * @description BLND the pool has recorded as owed (`UserEmis.accrued`), 7 decimals
+       * @example 0.0000000
+       */
+      accrued: string
+      /**
+       * @description BLND claimable at the valuation ledger, as Blend's SDK estimates it: accrued + floor(balance × (index − user index) / (10^decimals × 10^7)), the token's index brought up to the ledger's close time from its EmisData; null when the store lacks the reserve's data
+       * @example 0.0000117
+       */
+      claimable: string | null
+      /**
+       * @description Ledger at which the token's `EmisData` used was written
+       * @example 2949
+       */
+      emission_ledger: number | null
+    }
+    LendingEmissionsData: {
+      /** @description Pool by pool, by reserve token id */
+      emissions: components['schemas']['LendingPoolEmission'][]
+    }
+    LendingGroup: {
+      /**
+       * @description The Blend pool (C…)
+       * @example CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL
+       */
+      contract_address: string
+      /**
+       * @description Σ amount_usd of the collateral rows
+       * @example 1797.9838074
+       */
+      collateral_usd: string | null
+      /**
+       * @description Σ amount_usd of the supply rows (not collateral)
+       * @example 6556.7992184
+       */
+      supplied_usd: string | null
+      /**
+       * @description Σ amount_usd of the borrow rows
+       * @example 926.0977893
+       */
+      borrowed_usd: string | null
+      /**
+       * @description Σ price × floor(collateral × c_factor), each reserve rounded down as Blend's health factor counts it, 7 decimals (rounded down)
+       * @example 1348.4878555
+       */
+      effective_collateral_usd: string | null
+      /**
+       * @description Σ price × ceil(borrowed / l_factor), each reserve rounded up, 7 decimals (rounded up)
+       * @example 1023.5271626
+       */
+      effective_liabilities_usd: string | null
+      /**
+       * @description effective liabilities / effective collateral (the SDK's borrowLimit; 1 = no room left), 7 decimals rounded down; null without collateral
+       * @example 0.7590184
+       */
+      borrow_limit: string | null
+      /**
+       * @description effective collateral / effective liabilities, as the pool computes it (under 1: liquidatable), 7 decimals rounded down; null without debt
+       * @example 1.3174910
+       */
+      health_factor: string | null
+      /**
+       * @description Σ claimable of `emissions`; null when the pool emits nothing the account holds, or one is unknown
+       * @example 0.0002992
+       */
+      claimable_blnd: string | null
+      /** @description Each reserve token the account holds or is owed BLND for, by id */
+      emissions: components['schemas']['LendingEmission'][]
+      /**
+       * @description Why a USD figure or the health figures are null (config_missing: the reserve's ResConfig was never seen); null when all are set
+       * @example null
+       * @enum {string|null}
+       */
+      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | 'config_missing' | null
+    }
+    LendingPoolData: {
+      /**
+       * @description The Blend pool (C…)
+       * @example CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL
+       */
+      contract_address: string
+      /**
+       * @description The pool's `Name`, or the network description's name for it
+       * @example Blend Devnet Fixed (v2)
+       */
+      name: string
+      /** @description The pool's `PoolConfig` as last written; null when the store never saw it */
+      config: {
+        /**
+         * @description The oracle the pool prices with
+         * @example CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG
+         */
+        oracle: string
+        /**
+         * @description Backstop take rate: its share of the interest, 7 decimals
+         * @example 0.2000000
+         */
+        bstop_rate: string
+        /**
+         * @description 0 admin active, 1 active, 2 admin on-ice, 3 on-ice, 4 admin frozen, 5 frozen, 6 setup
+         * @example 0
+         */
+        status: number
+        /**
+         * @description `admin_active`, `active`, `admin_on_ice`, `on_ice`, `admin_frozen`, `frozen` or `setup`
+         * @example admin_active
+         */
+        status_name: string | null
+        /**
+         * @description Most reserves an account may hold collateral or debt in
+         * @example 4
+         */
+        max_positions: number
+        /**
+         * @description Least collateral a borrower must hold, in the oracle's base units (an integer)
+         * @example 100000000000000
+         */
+        min_collateral: string
+        /**
+         * @description Ledger at which this `Config` was written
+         * @example 1000
+         */
+        ledger: number
+      } | null
+      /** @description By reserve index */
+      reserves: components['schemas']['LendingReserve'][]
+      /**
+       * @description Σ supplied_usd of the reserves; null when one is unknown or there are none
+       * @example 12536442.6315685
+       */
+      supplied_usd: string | null
+      /**
+       * @description Σ borrowed_usd of the reserves; null when one is unknown or there are none
+       * @example 347645.4025223
+       */
+      borrowed_usd: string | null
+    }
+    LendingPoolEmission: {
+      /**
+       * @description The Blend pool (C…)
+       * @example CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL
+       */
+      contract_address: string
+      /**
+       * @description reserve index × 2 for the d-token, × 2 + 1 for the b-token
+       * @example 0
+       */
+      reserve_token_id: number
+      /**
+       * @description The reserve's asset contract (C…)
+       * @example CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS
+       */
+      asset: string
+      /**
+       * @description `b_token`: suppliers (supply and collateral) earn it; `d_token`: borrowers
+       * @example d_token
+       * @enum {string}
+       */
+      token_type: 'b_token' | 'd_token'
+      /**
+       * @description The token's share of the pool's emissions (`PoolEmis`), 7 decimals; null when it has none now
+       * @example 0.2000000
+       */
+      share: string | null
+      /**
+       * @description BLND emitted per second to all holders of the token, 14 decimals
+       * @example 0.00194940063756
+       */
+      eps: string
+      /**
+       * Format: date-time
+       * @description When emissions at this eps end (`expiration`), RFC 3339
+       * @example 2026-01-08T02:00:00.000Z
+       */
+      expires_at: string | null
+      /**
+       * @description BLND accrued per whole token since emissions began, 14 decimals, as last written
+       * @example 0.00006903681744
+       */
+      index: string
+      /**
+       * Format: date-time
+       * @description When the index was last brought up to date (`last_time`), RFC 3339
+       * @example 2026-01-01T02:43:50.000Z
+       */
+      index_updated_at: string | null
+      /**
+       * @description Ledger at which this `EmisData` was written
+       * @example 2966
+       */
+      ledger: number
+    }
+    LendingPosition: {
+      /**
+       * @description `lendingprotocol`
+       * @example lendingprotocol
+       */
+      protocol: string
+      /**
+       * @description The Blend pool (C…)
+       * @example CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL
+       */
+      contract_address: string
+      /**
+       * @description `supply` (lent, not collateral), `collateral`, or `borrow`
+       * @example collateral
+       * @enum {string}
+       */
+      position_type: 'supply' | 'collateral' | 'borrow'
+      /**
+       * @description The reserve's asset contract (C…); null when the store never saw the pool's reserve list
+       * @example CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS
+       */
+      asset: string | null
+      /**
+       * @description b-tokens (supply, collateral) or d-tokens (borrow) as the pool's `Positions` entry holds them, in the asset's decimals
+       * @example 7588.0383505
+       */
+      shares: string
+      /**
+       * @description Underlying in the asset's decimals: floor(b × b_rate / 10^12) or ceil(d × d_rate / 10^12), Blend's own rounding; null when the rate is unknown
+       * @example 7588.0477082
+       */
+      amount: string | null
+      /**
+       * @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable
+       * @example 1797.9838074
+       */
+      amount_usd: string | null
+      /**
+       * @description The b_rate or d_rate used, 12 decimals, exactly as the pool last wrote it (not projected)
+       * @example 1.000001233219
+       */
+      rate: string | null
+      /**
+       * @description Ledger at which that rate was written (the reserve's `ResData`); null when unknown
+       * @example 2951
+       */
+      rate_ledger: number | null
+      /**
+       * @description Ledger at which this balance itself last changed
+       * @example 2951
+       */
+      ledger: number
+      /**
+       * @description Why amount_usd is null; null when it is set
+       * @example null
+       * @enum {string|null}
+       */
+      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
+    }
+    LendingPositionsData: {
+      /** @example GA24HY5B2A3ZXPLUJYNAL23IUDQANQHKRH7FMCEOTAJW4CPFCB3C5JTK */
+      address: string
+      /** @description One row per (pool, reserve, supply | collateral | borrow) */
+      positions: components['schemas']['LendingPosition'][]
+      /** @description One per pool the account holds something in */
+      groups: components['schemas']['LendingGroup'][]
+    }
+    LendingReserve: {
+      /**
+       * @description The Blend pool (C…)
+       * @example CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL
+       */
+      contract_address: string
+      /**
+       * @description The reserve's asset contract (C…)
+       * @example CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS
+       */
+      asset: string
+      /**
+       * @description The reserve's index in the pool's `ResList` (its key in `Positions`)
+       * @example 0
+       */
+      index: number | null
+      /**
+       * @description The asset's decimals (b- and d-tokens have the same)
+       * @example 7
+       */
+      decimals: number | null
+      /**
+       * @description A disabled reserve takes no supply or borrow
+       * @example true
+       */
+      enabled: boolean | null
+      /**
+       * @description Collateral factor, 7 decimals
+       * @example 0.7500000
+       */
+      c_factor: string | null
+      /**
+       * @description Liability factor, 7 decimals
+       * @example 0.7500000
+       */
+      l_factor: string | null
+      /**
+       * @description The interest curve's target utilization (`util`), 7 decimals
+       * @example 0.5000000
+       */
+      target_utilization: string | null
+      /**
+       * @description Utilization above which borrowing is refused, 7 decimals
+       * @example 0.7000000
+       */
+      max_utilization: string | null
+      /**
+       * @description Interest curve: base rate, 7 decimals
+       * @example 0.0100000
+       */
+      r_base: string | null
+      /**
+       * @description Interest curve: slope up to the target, 7 decimals
+       * @example 0.0500000
+       */
+      r_one: string | null
+      /**
+       * @description Interest curve: slope from the target to 95%, 7 decimals
+       * @example 0.5000000
+       */
+      r_two: string | null
+      /**
+       * @description Interest curve: slope above 95%, 7 decimals
+       * @example 5.0000000
+       */
+      r_three: string | null
+      /**
+       * @description How fast ir_mod follows utilization, 7 decimals
+       * @example 0.0000020
+       */
+      reactivity: string | null
+      /**
+       * @description Most underlying the reserve takes, in the asset's decimals
+       * @example 2000000000.0000000
+       */
+      supply_cap: string | null
+      /**
+       * @description b-token → underlying, 12 decimals, as last written
+       * @example 1.000001258605
+       */
+      b_rate: string | null
+      /**
+       * @description d-token → underlying, 12 decimals, as last written
+       * @example 1.000008026063
+       */
+      d_rate: string | null
+      /**
+       * @description Every b-token (supply and collateral), in the asset's decimals
+       * @example 3624493.9795112
+       */
+      b_supply: string | null
+      /**
+       * @description Every d-token, in the asset's decimals
+       * @example 590943.4237919
+       */
+      d_supply: string | null
+      /**
+       * @description Underlying owed to the backstop, in the asset's decimals
+       * @example 0.6083252
+       */
+      backstop_credit: string | null
+      /**
+       * @description floor(b_supply × b_rate / 10^12): underlying supplied
+       * @example 3624498.5413174
+       */
+      supplied: string | null
+      /**
+       * @description ceil(d_supply × d_rate / 10^12): underlying borrowed
+       * @example 590948.1667411
+       */
+      borrowed: string | null
+      /**
+       * @description As the pool computes it: 0 with nothing borrowed, 1 when borrowed ≥ supplied, else ceil(borrowed / supplied), 7 decimals
+       * @example 0.1630428
+       */
+      utilization: string | null
+      /**
+       * @description The interest curve at this utilization and ir_mod (every step rounded up, as the contract and the SDK's setRates do); r_base with nothing borrowed. A simple annual rate, 7 decimals
+       * @example 0.0261252
+       */
+      borrow_apr: string | null
+      /**
+       * @description borrow_apr × floor(utilization × (1 − backstop take rate)), rounded down; 0 with nothing borrowed, 7 decimals
+       * @example 0.0034076
+       */
+      supply_apr: string | null
+      /**
+       * @description (1 + borrow_apr / 365)^365 − 1: compounded daily, as Blend's UI estimates it, computed exactly and rounded up, 7 decimals
+       * @example 0.0264685
+       */
+      borrow_apy: string | null
+      /**
+       * @description (1 + supply_apr / 52)^52 − 1: compounded weekly, as Blend's UI estimates it, computed exactly and rounded down, 7 decimals
+       * @example 0.0034133
+       */
+      supply_apy: string | null
+      /**
+       * @description Why a rate is null: `rate_missing` (the reserve's `ResData` was never seen: every rate is null), `config_missing` (its `ResConfig`: the APRs and APYs), `pool_config_missing` (the pool's `Config`, whose backstop take rate the supply rates need); null when every rate is set
+       * @example null
+       * @enum {string|null}
+       */
+      rates_unavailable_reason: 'rate_missing' | 'config_missing' | 'pool_config_missing' | null
+      /**
+       * @description BLND emitted to suppliers a year, in USD per USD supplied: eps × 31,536,000 × BLND price ÷ (supplied × the asset's price), both prices at the ledger, 7 decimals rounded down; 0 when the token has no `EmisData` (in a history the store holds whole), no eps, or its emissions expired by the ledger's close time; null with the reason otherwise
+       * @example null
+       */
+      supply_emission_apr: string | null
+      /**
+       * @description Why `supply_emission_apr` is null: `emissions_missing` (the token's `EmisData` was never seen and the store lacks the pool's history before its first ledger), `rate_missing` (no `ResData`), `config_missing` (the asset's decimals are unknown), `close_time_missing` (the ledger's close time is unknown, so expiry cannot be judged), `no_holders` (nothing supplied or borrowed: BLND per dollar held is undefined), `emission_token_missing` (the pool's `BLNDTkn` was never seen), `price_missing` or `price_stale` (the asset's or BLND's USD price); null when it is set
+       * @example price_missing
+       * @enum {string|null}
+       */
+      supply_emission_apr_unavailable_reason:
+        | 'emissions_missing'
+        | 'rate_missing'
+        | 'config_missing'
+        | 'close_time_missing'
+        | 'no_holders'
+        | 'emission_token_missing'
+        | 'price_missing'
+        | 'price_stale'
+        | null
+      /**
+       * @description BLND emitted to borrowers a year, in USD per USD borrowed: eps × 31,536,000 × BLND price ÷ (borrowed × the asset's price), both prices at the ledger, 7 decimals rounded down; 0 when the token has no `EmisData` (in a history the store holds whole), no eps, or its emissions expired by the ledger's close time; null with the reason otherwise
+       * @example null
+       */
+      borrow_emission_apr: string | null
+      /**
+       * @description Why `borrow_emission_apr` is null: `emissions_missing` (the token's `EmisData` was never seen and the store lacks the pool's history before its first ledger), `rate_missing` (no `ResData`), `config_missing` (the asset's decimals are unknown), `close_time_missing` (the ledger's close time is unknown, so expiry cannot be judged), `no_holders` (nothing supplied or borrowed: BLND per dollar held is undefined), `emission_token_missing` (the pool's `BLNDTkn` was never seen), `price_missing` or `price_stale` (the asset's or BLND's USD price); null when it is set
+       * @example price_missing
+       * @enum {string|null}
+       */
+      borrow_emission_apr_unavailable_reason:
+        | 'emissions_missing'
+        | 'rate_missing'
+        | 'config_missing'
+        | 'close_time_missing'
+        | 'no_holders'
+        | 'emission_token_missing'
+        | 'price_missing'
+        | 'price_stale'
+        | null
+      /**
+       * @description The ledger the utilization, APRs, APYs and emission APRs are computed at: the pin, or the checkpoint when the pin is above it or omitted. Their inputs are the entries in force there (`rate_ledger`, `config_ledger`, the pool config's `ledger`, the emissions endpoint's `ledger`) and the prices at or before it
+       * @example 2999
+       */
+      computed_ledger: number
+      /**
+       * @description The rate modifier, 7 decimals
+       * @example 0.9931881
+       */
+      ir_mod: string | null
+      /**
+       * Format: date-time
+       * @description When the pool last accrued the reserve (`ResData.last_time`), RFC 3339; null when the `ResData` was never seen
+       * @example 2026-01-01T02:45:45.000Z
+       */
+      last_accrued_at: string | null
+      /**
+       * @description Ledger at which this `ResData` (rates, supplies, ir_mod) was written
+       * @example 2989
+       */
+      rate_ledger: number | null
+      /**
+       * @description Ledger at which this `ResConfig` was written
+       * @example 1000
+       */
+      config_ledger: number | null
+      /**
+       * @description supplied × the asset's USD price at the ledger, 7 decimals
+       * @example 871484.5994589
+       */
+      supplied_usd: string | null
+      /**
+       * @description borrowed × the asset's USD price at the ledger, 7 decimals
+       * @example 142089.2353860
+       */
+      borrowed_usd: string | null
+      /**
+       * @description Why the USD fields are null; null when they are set
+       * @example null
+       * @enum {string|null}
+       */
+      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
+    }
+    LendingReservesData: {
+      /** @description Every pool's reserves, pool by pool in the network description's order */
+      reserves: components['schemas']['LendingReserve'][]
+    }
+    LendingSection: {
+      /**
+       * @example lending
+       * @enum {string}
+       */
+      kind: 'lending'
+      /**
+       * @description Ledger of this protocol's snapshot served; null when none at or before the pin
+       * @example 2216
+       */
+      as_of_ledger: number | null
+      /**
+       * @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing
+       * @example 2216
+       */
+      valuation_ledger: number | null
+      /**
+       * @description This section needs what the store does not hold
+       * @example false
+       */
+      partial_result: boolean
+      /**
+       * @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none
+       * @example 3995
+       */
+      oracle_staleness_seconds: number
+      data: components['schemas']['LendingPositionsData']
+      totals: components['schemas']['UsdTotals']
+    }
+    ListActivitiesResponse: {
+      data: components['schemas']['ListActivitiesResponseData']
+      meta: components['schemas']['ListActivitiesResponseMeta']
+    }
+    ListActivitiesResponseData: {
+      /** @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD */
+      address: string
+      activities: components['schemas']['Activity'][]
+    }
+    ListActivitiesResponseMeta: {
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested: actions before it are unknown
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description true when the range reaches below indexed_from_ledger or above the indexed head
+       * @example false
+       */
+      partial_result: boolean
+      sources: string[]
+      /** @example 1 */
+      response_time_ms: number
+      /**
+       * @description As given (inclusive)
+       * @example 1
+       */
+      from_ledger: number | null
+      /**
+       * @description As given (inclusive)
+       * @example 3999
+       */
+      to_ledger: number | null
+      /** @example 2 */
+      limit: number
+      /**
+       * @description Pass as `cursor` for the next (older) page; null at the end
+       * @example YTE6MzUyMDoyOjE
+       */
+      next_cursor: string | null
+    }
+    ListAuditLogResponse: {
+      data: components['schemas']['AuditEvent'][]
+      meta: components['schemas']['PageMeta']
+    }
+    ListProtocolsResponse: {
+      data: components['schemas']['ListProtocolsResponseDataItem'][]
+      meta: components['schemas']['ListProtocolsResponseMeta']
+    }
+    ListProtocolsResponseDataItem: {
+      /**
+       * @description The path segment of its endpoints
+       * @example vaultprotocol
+       */
+      name: string
+      /**
+       * @description `vault`, `lending`, `amm` or `yield`
+       * @example vault
+       */
+      kind: string
+      contracts: components['schemas']['ListProtocolsResponseDataItemContract'][]
+      /**
+       * @description The first ledger the store ingested (null before the first batch)
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description The indexer checkpoint: the last ledger ingested
+       * @example 3999
+       */
+      indexed_to_ledger: number | null
+    }
+    ListProtocolsResponseDataItemContract: {
+      /**
+       * @description The contract (C…)
+       * @example CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E
+       */
+      contract_address: string
+      /**
+       * @description What the contract is: `fxdao-vaults`, `blend-pool-v2`, `soroswap-pair`, ...
+       * @example fxdao-vaults
+       */
+      kind: string
+      /** @example FxDAO Vaults (devnet) */
+      name: string
+      /** @example 0.6.0 */
+      version: string
+      /**
+       * @description `active`, `paused` or `deprecated`
+       * @example active
+       */
+      status: string
+      position_types: string[]
+      /**
+       * @description First ledger at which the contract existed, when known
+       * @example 1000
+       */
+      start_ledger: number | null
+      /**
+       * @description Whether the store holds the contract's whole history up to the indexed head (false: answers about it are partial_result)
+       * @example true
+       */
+      history_complete: boolean
+    }
+    ListProtocolsResponseMeta: {
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description The page size used
+       * @example 2
+       */
+      limit: number
+      /** @description Pass as `cursor` for the next (older) page; null on the last page */
+      next_cursor: string | null
+      /** @example 1 */
+      response_time_ms: number
+    }
+    LogInRequest: {
+      /** @example ops@example.com */
+      email: string
+      /** @example correct horse battery staple */
+      password: string
+    }
+    LogInResponse: {
+      /** @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6ImFjY2VzcyIsInN1YiI6InVzcl9WMDVfWXF2NFUwck9ySHE4IiwiaXNzIjoic3RyYXRhIiwiYXVkIjoic3RyYXRhLWFwaSIsImlhdCI6MTc2NzI0MDY2MCwiZXhwIjoxNzY3MjQxNTYwLCJqdGkiOiJfMF9QVV8zOE5CNW1Hc1Y5In0.0pIJSVcvWqsMLypeNzIAeyXyBP4X4VgbFUUvicW9MbA */
+      access_token: string
+      /** @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6InJlZnJlc2giLCJzdWIiOiJ1c3JfVjA1X1lxdjRVMHJPckhxOCIsImlzcyI6InN0cmF0YSIsImF1ZCI6InN0cmF0YS1hcGkiLCJpYXQiOjE3NjcyNDA2NjAsImV4cCI6MTc2OTgzMjY2MCwianRpIjoiOUNERlVBNXFpOTVIQlpqMVY5RWZoVmxyIn0.9IpdftMUCKZ_vpHziGOQbUGZD1Zltjq-AUWOR1yBLCw */
+      refresh_token: string
+      /**
+       * @description Access token lifetime in seconds
+       * @example 900
+       */
+      expires_in: number
+    }
+    Organization: {
+      /** @example org_8DHl8-TJGwcn2XQt */
+      id: string
+      /** @example Example Org */
+      name: string
+      /** @example example-org */
+      slug: string
+      plan: 'free' | 'pro' | 'enterprise'
+      /** @description The highest plan the operator allows this organization (`strata set-plan`); it may choose any plan up to it */
+      max_plan: 'free' | 'pro' | 'enterprise'
+      rate_limit: components['schemas']['OrganizationRateLimit']
+      billing_email: string | null
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      created_at: string
+    }
+    OrganizationRateLimit: {
+      /**
+       * @description Requests per window, shared by every key of the organization
+       * @example 600
+       */
+      limit: number
+      /** @example 60 */
+      window_seconds: number
+    }
+    PageMeta: {
+      /**
+       * @description The page size used
+       * @example 2
+       */
+      limit: number
+      /** @description Pass as `cursor` for the next (older) page; null on the last page */
+      next_cursor: string | null
+    }
+    PoolAnswerAmm: {
+      data: components['schemas']['AmmPairData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['StateMeta']
+    }
+    PoolAnswerLending: {
+      data: components['schemas']['LendingPoolData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['StateMeta']
+    }
+    PoolAnswerYield: {
+      data: components['schemas']['YieldVault']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['StateMeta']
+    }
+    PositionsAnswerAmm: {
+      data: components['schemas']['AmmPositionsData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['PositionsMeta']
+    }
+    PositionsAnswerLending: {
+      data: components['schemas']['LendingPositionsData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['PositionsMeta']
+    }
+    PositionsAnswerVault: {
+      data: components['schemas']['VaultPositionsData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['PositionsMeta']
+    }
+    PositionsAnswerYield: {
+      data: components['schemas']['YieldPositionsData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['PositionsMeta']
+    }
+    PositionsMeta: {
+      /**
+       * @description The pin, echoed unchanged; null when omitted
+       * @example 2999
+       */
+      requested_ledger: number | null
+      /**
+       * @description Ledger of the snapshot served; null when the pin predates the first one
+       * @example 1605
+       */
+      as_of_ledger: number | null
+      /**
+       * @description The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued
+       * @example 1605
+       */
+      valuation_ledger: number | null
+      /**
+       * @description 1: read directly from the contracts' own storage for the address or contract asked about
+       * @example 1
+       */
+      attribution_confidence: number
+      /**
+       * @description Now minus the close time of last_indexed_ledger
+       * @example 65
+       */
+      data_staleness_seconds: number | null
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested: its knowledge starts there (null before the first batch)
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed
+       * @example 6995
+       */
+      oracle_staleness_seconds: number
+      /**
+       * @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen
+       * @example false
+       */
+      partial_result: boolean
+      /** @example 1 */
+      response_time_ms: number
+      /** @description The ledger source and the oracle contracts used */
+      sources: string[]
+    }
+    RefreshAccessTokenRequest: {
+      /** @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6InJlZnJlc2giLCJzdWIiOiJ1c3JfVjA1X1lxdjRVMHJPckhxOCIsImlzcyI6InN0cmF0YSIsImF1ZCI6InN0cmF0YS1hcGkiLCJpYXQiOjE3NjcyNDA2NjAsImV4cCI6MTc2OTgzMjY2MCwianRpIjoiOUNERlVBNXFpOTVIQlpqMVY5RWZoVmxyIn0.9IpdftMUCKZ_vpHziGOQbUGZD1Zltjq-AUWOR1yBLCw */
+      refresh_token: string
+    }
+    RefreshAccessTokenResponse: {
+      /** @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6ImFjY2VzcyIsInN1YiI6InVzcl9WMDVfWXF2NFUwck9ySHE4IiwiaXNzIjoic3RyYXRhIiwiYXVkIjoic3RyYXRhLWFwaSIsImlhdCI6MTc2NzI0MDY2MCwiZXhwIjoxNzY3MjQxNTYwLCJqdGkiOiJzSndqOUxQVmNEd1VtaXNyIn0.2pvZVFnYZ6c3mcvl-igGzHFnRVjZroyTpxaDnRjOQzw */
+      access_token: string
+      /**
+       * @description Access token lifetime in seconds
+       * @example 900
+       */
+      expires_in: number
+    }
+    ReservesAnswerAmm: {
+      data: components['schemas']['AmmReservesData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['StateMeta']
+    }
+    ReservesAnswerLending: {
+      data: components['schemas']['LendingReservesData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['StateMeta']
+    }
+    ReservesAnswerYield: {
+      data: components['schemas']['YieldReservesData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['StateMeta']
+    }
+    RotateApiKeyRequest: {
+      /**
+       * @description How long the old key stays valid, in seconds (at most one week)
+       * @default 0
+       * @example 3600
+       */
+      old_key_expires_in_seconds: number
+    }
+    SignUpRequest: {
+      /** @example Example Org */
+      organization_name: string
+      /**
+       * Format: slug
+       * @description Lower-case letters, digits and inner hyphens (not at either end), 2 to 64 characters
+       * @example example-org
+       */
+      organization_slug: string
+      /**
+       * Format: email
+       * @example ops@example.com
+       */
+      email: string
+      /** @example correct horse battery staple */
+      password: string
+    }
+    SignUpResponse: {
+      /** @example org_iV5vX9-_4DFQEj1y */
+      organization_id: string
+      /** @example example-org */
+      organization_slug: string
+      /** @example usr_V05_Yqv4U0rOrHq8 */
+      user_id: string
+      /** @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6ImFjY2VzcyIsInN1YiI6InVzcl9WMDVfWXF2NFUwck9ySHE4IiwiaXNzIjoic3RyYXRhIiwiYXVkIjoic3RyYXRhLWFwaSIsImlhdCI6MTc2NzI0MDY2MCwiZXhwIjoxNzY3MjQxNTYwLCJqdGkiOiJFdDBpY1IyOFlEaklRY2NSIn0.i6ShJSTqgWbiLx8hD7PtHFhQuCHb4s68zCif-aifhfU */
+      access_token: string
+      /** @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6InJlZnJlc2giLCJzdWIiOiJ1c3JfVjA1X1lxdjRVMHJPckhxOCIsImlzcyI6InN0cmF0YSIsImF1ZCI6InN0cmF0YS1hcGkiLCJpYXQiOjE3NjcyNDA2NjAsImV4cCI6MTc2OTgzMjY2MCwianRpIjoiell3bkxQczd1UU5ZSEY0SnhGcEJNdUZTIn0.2YZ43FyHULXkVp5CHWBIn5ZsNpvpknPBUoV-1kpyD-0 */
+      refresh_token: string
+      /**
+       * @description Access token lifetime in seconds
+       * @example 900
+       */
+      expires_in: number
+      api_key: components['schemas']['KeyCreationResult']
+    }
+    StateMeta: {
+      /**
+       * @description The pin, echoed unchanged; null when omitted
+       * @example 2999
+       */
+      requested_ledger: number | null
+      /**
+       * @description The latest ledger at which a state entry the answer used was written; null when none was
+       * @example 2998
+       */
+      as_of_ledger: number | null
+      /**
+       * @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed
+       * @example 2999
+       */
+      valuation_ledger: number | null
+      /**
+       * @description 1: read directly from the contracts' own storage for the address or contract asked about
+       * @example 1
+       */
+      attribution_confidence: number
+      /**
+       * @description Now minus the close time of last_indexed_ledger
+       * @example 65
+       */
+      data_staleness_seconds: number | null
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested: its knowledge starts there (null before the first batch)
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed
+       * @example 95
+       */
+      oracle_staleness_seconds: number
+      /**
+       * @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen
+       * @example false
+       */
+      partial_result: boolean
+      /** @example 1 */
+      response_time_ms: number
+      /** @description The ledger source and the oracle contracts used */
+      sources: string[]
+    }
+    TvlAnswer: {
+      data: components['schemas']['TvlAnswerData']
+      enrichment: components['schemas']['Enrichment']
+      meta: components['schemas']['StateMeta']
+    }
+    TvlAnswerData: {
+      /** @example vaultprotocol */
+      protocol: string
+      /**
+       * @description The ledger the amounts are at
+       * @example 2999
+       */
+      ledger: number
+      /**
+       * @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known
+       * @example 1988399.5134639
+       */
+      tvl_usd: string | null
+      /**
+       * @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known
+       * @example 676499.5828362
+       */
+      borrowed_usd: string | null
+      /**
+       * @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent)
+       * @example null
+       */
+      usd_unavailable_reason: string | null
+      assets: components['schemas']['TvlAnswerDataAsset'][]
+    }
+    TvlAnswerDataAsset: {
+      /** @example CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS */
+      asset: string
+      /**
+       * @description What the protocol's contracts hold of it, in the asset's units; null when it holds none by design
+       * @example 8269740.0970488
+       */
+      locked: string | null
+      /**
+       * @description locked × the USD price at the ledger, 7 decimals
+       * @example 1988399.5134639
+       */
+      locked_usd: string | null
+      /**
+       * @description What users owe in it; null when the protocol lends none of it
+       * @example null
+       */
+      borrowed: string | null
+      /**
+       * @description borrowed × the USD price at the ledger, 7 decimals
+       * @example null
+       */
+      borrowed_usd: string | null
+      /**
+       * @description Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued
+       * @example null
+       */
+      usd_unavailable_reason: string | null
+    }
+    TvlSeriesAnswer: {
+      data: components['schemas']['TvlSeriesAnswerData']
+      meta: components['schemas']['TvlSeriesAnswerMeta']
+    }
+    TvlSeriesAnswerData: {
+      /** @example vaultprotocol */
+      protocol: string
+      /** @example day */
+      interval: string
+      /** @description Oldest first; each bucket valued at its last ledger */
+      points: components['schemas']['TvlSeriesAnswerDataPoint'][]
+    }
+    TvlSeriesAnswerDataPoint: {
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T00:00:00.000Z
+       */
+      starts_at: string
+      /**
+       * Format: date-time
+       * @description Close time of the bucket's last ledger, RFC 3339; null when unknown
+       * @example 2026-01-01T04:09:55.000Z
+       */
+      closed_at: string | null
+      /**
+       * @description The newest state entry used at that ledger
+       * @example 3997
+       */
+      as_of_ledger: number | null
+      /** @example false */
+      partial_result: boolean
+      /**
+       * @description The ledger the amounts are at
+       * @example 3999
+       */
+      ledger: number
+      /**
+       * @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known
+       * @example 3215145.9399154
+       */
+      tvl_usd: string | null
+      /**
+       * @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known
+       * @example 995833.4021424
+       */
+      borrowed_usd: string | null
+      /**
+       * @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent)
+       * @example null
+       */
+      usd_unavailable_reason: string | null
+      assets: components['schemas']['TvlAnswerDataAsset'][]
+    }
+    TvlSeriesAnswerMeta: {
+      /**
+       * @description First ledger of the range (inclusive)
+       * @example 1
+       */
+      from_ledger: number | null
+      /**
+       * @description Last ledger of the range (inclusive)
+       * @example 3999
+       */
+      to_ledger: number | null
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description true when any point is partial or the range passes the head
+       * @example false
+       */
+      partial_result: boolean
+      sources: string[]
+      /** @example 1 */
+      response_time_ms: number
+    }
+    UpdateBillingRequest: {
+      plan?: 'free' | 'pro' | 'enterprise'
+      billing_email?: string | null
+    }
+    UpdateBillingResponse: {
+      plan: 'free' | 'pro' | 'enterprise'
+      /** @description The highest plan the operator allows this organization (`strata set-plan`); it may choose any plan up to it */
+      max_plan: 'free' | 'pro' | 'enterprise'
+      billing_email: string | null
+      rate_limit: components['schemas']['OrganizationRateLimit']
+    }
+    UsdTotals: {
+      /**
+       * @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held
+       * @example 6337.4644096
+       */
+      assets_usd: string | null
+      /**
+       * @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held
+       * @example 2922.8818084
+       */
+      debt_usd: string | null
+      /**
+       * @description assets_usd − debt_usd; null when either is null
+       * @example 3414.5826012
+       */
+      net_usd: string | null
+      /**
+       * @description Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise
+       * @example null
+       */
+      usd_unavailable_reason: string | null
+    }
+    Vault: {
+      /**
+       * @description Collateral in the collateral asset's units, with exactly its decimals
+       * @example 12437.9594999
+       */
+      collateral: string
+      /**
+       * @description collateral × its USD price at the valuation ledger, 7 decimals; null when unavailable
+       * @example 3756.8067378
+       */
+      collateral_usd: string | null
+      /**
+       * @description Collateral value over debt, both in USD (so the denomination's own price applies), 4 decimals ("1.8500" = 185%); null when debt is zero or a price is unavailable
+       * @example 1.8974
+       */
+      collateralization_ratio: string | null
+      /** @example CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E */
+      contract_address: string
+      /**
+       * @description Debt in denomination units: ceil(normalised debt × rate / 10^12), with the debt token decimals
+       * @example 1980.0000000
+       */
+      debt: string
+      /**
+       * @description debt × the denomination price (USD is exactly 1), 7 decimals
+       * @example 1980.0000000
+       */
+      debt_usd: string | null
+      /** @example USD */
+      denomination: string
+      /**
+       * @description Ledger at which this position itself last changed
+       * @example 1605
+       */
+      ledger: number
+      /**
+       * @description collateral_usd − debt_usd of the rounded values
+       * @example 1776.8067378
+       */
+      net_usd: string | null
+      /**
+       * @description Why the USD fields are null: price_missing or price_stale; null when they are set
+       * @example null
+       * @enum {string|null}
+       */
+      usd_unavailable_reason: 'price_missing' | 'price_stale' | null
+      /**
+       * @description floor(10^9 × total_collateral / total_debt), as the contract computes it: the sort key of its vault list
+       * @example 6281797727
+       */
+      vault_index: string
+      /**
+       * @description `/at` surface only: the ledger of the rate used to accrue the position; always null here, FxDAO debt is stored plainly and does not accrue
+       * @example null
+       */
+      rate_ledger?: null
+    }
+    VaultPositionsData: {
+      /** @example GA24E7SOBH5YYQ3P7VWD5HCKL6LEIWN2F6HIZBD7GNEF4W7ZNUZO74WB */
+      address: string
+      vaults: components['schemas']['Vault'][]
+    }
+    VaultSection: {
+      /**
+       * @example vault
+       * @enum {string}
+       */
+      kind: 'vault'
+      /**
+       * @description Ledger of this protocol's snapshot served; null when none at or before the pin
+       * @example 2505
+       */
+      as_of_ledger: number | null
+      /**
+       * @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing
+       * @example 2505
+       */
+      valuation_ledger: number | null
+      /**
+       * @description This section needs what the store does not hold
+       * @example false
+       */
+      partial_result: boolean
+      /**
+       * @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none
+       * @example 2495
+       */
+      oracle_staleness_seconds: number
+      data: components['schemas']['VaultPositionsData']
+      totals: components['schemas']['UsdTotals']
+    }
+    YieldAsset: {
+      /**
+       * @description The asset contract (C…)
+       * @example CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO
+       */
+      asset: string
+      /**
+       * @description The vault's own balance of the asset, in its decimals; 0 when the store saw the vault's whole history and no entry; null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`)
+       * @example 0.0000000
+       */
+      idle: string | null
+      /**
+       * @description Σ invested of the strategies
+       * @example 169503.1628715
+       */
+      invested: string | null
+      /**
+       * @description idle + invested
+       * @example 169503.1628715
+       */
+      total_managed_funds: string | null
+      /**
+       * @description The asset's units per whole df-token, total_managed_funds / total_supply, 12 decimals (rounded down); null without supply
+       * @example 0.999999965213
+       */
+      price_per_share: string | null
+      apy_7d: components['schemas']['YieldAssetApy7d']
+      apy_30d: components['schemas']['YieldAssetApy30d']
+      strategies: components['schemas']['YieldStrategy'][]
+    }
+    /** @description The vault's APY for the asset over the 30 days of close time ending at to_ledger */
+    YieldAssetApy30d: {
+      /**
+       * @description (price_per_share at to_ledger / price_per_share at from_ledger) ^ (365 days / the close time between them) − 1: compounded, a fraction with 7 decimals ("0.0523000" is 5.23 %), rounded toward zero; null with unavailable_reason otherwise
+       * @example null
+       */
+      apy: string | null
+      /**
+       * @description The latest ledger closed at least 30 days (of close time) before to_ledger; null when the store's ledgers do not reach back that far
+       * @example null
+       */
+      from_ledger: number | null
+      /**
+       * @description The ledger answered for (the pin, or the head)
+       * @example 2999
+       */
+      to_ledger: number
+      /**
+       * @description Why apy is null: history_missing (the stored ledgers, or the vault’s shares, do not reach back to from_ledger), rate_missing (a price per share is unknown); null when apy is set
+       * @example history_missing
+       * @enum {string|null}
+       */
+      unavailable_reason: 'history_missing' | 'rate_missing' | null
+    }
+    /** @description The vault's APY for the asset over the 7 days of close time ending at to_ledger */
+    YieldAssetApy7d: {
+      /**
+       * @description (price_per_share at to_ledger / price_per_share at from_ledger) ^ (365 days / the close time between them) − 1: compounded, a fraction with 7 decimals ("0.0523000" is 5.23 %), rounded toward zero; null with unavailable_reason otherwise
+       * @example null
+       */
+      apy: string | null
+      /**
+       * @description The latest ledger closed at least 7 days (of close time) before to_ledger; null when the store's ledgers do not reach back that far
+       * @example null
+       */
+      from_ledger: number | null
+      /**
+       * @description The ledger answered for (the pin, or the head)
+       * @example 2999
+       */
+      to_ledger: number
+      /**
+       * @description Why apy is null: history_missing (the stored ledgers, or the vault’s shares, do not reach back to from_ledger), rate_missing (a price per share is unknown); null when apy is set
+       * @example history_missing
+       * @enum {string|null}
+       */
+      unavailable_reason: 'history_missing' | 'rate_missing' | null
+    }
+    YieldGroup: {
+      /**
+       * @description The DeFindex vault (C…)
+       * @example CAQAS6XNDRI2AVIW4L4ZINXGRM23QZYVG6IDFDZEF45EHXADWNK25RHU
+       */
+      contract_address: string
+      /**
+       * @description df-tokens held, 7 decimals
+       * @example 1856.5626111
+       */
+      shares: string
+      /**
+       * @description The vault's df-token supply at the valuation (the 1,000 locked to the vault included)
+       * @example 925330.0073330
+       */
+      total_supply: string | null
+      /**
+       * @description shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown
+       * @example 0.002006378909564396
+       */
+      share_of_pool: string | null
+      /**
+       * @description Σ amount_usd of the vault’s rows; null when one is unavailable
+       * @example 1990.4241907
+       */
+      value_usd: string | null
+      /**
+       * @description The latest ledger at which an entry the valuation used was written
+       * @example 3791
+       */
+      rate_ledger: number | null
+      /**
+       * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
+       * @example null
+       * @enum {string|null}
+       */
+      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
+    }
+    YieldPosition: {
+      /**
+       * @description `yieldprotocol`
+       * @example yieldprotocol
+       */
+      protocol: string
+      /**
+       * @description The DeFindex vault (C…)
+       * @example CAQAS6XNDRI2AVIW4L4ZINXGRM23QZYVG6IDFDZEF45EHXADWNK25RHU
+       */
+      contract_address: string
+      /**
+       * @description `vault_share`: df-tokens of the vault, one row per vault asset
+       * @example vault_share
+       * @enum {string}
+       */
+      position_type: 'vault_share'
+      /**
+       * @description One of the vault’s assets (C…); a multi-asset vault has one row per asset
+       * @example CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U
+       */
+      asset: string
+      /**
+       * @description df-tokens as the vault’s `Balance` entry holds them, 7 decimals
+       * @example 1856.5626111
+       */
+      shares: string
+      /**
+       * @description floor(shares × total_managed_funds / total_supply) in the asset's decimals, the vault's own `get_asset_amounts_per_shares`; null when the vault's funds are unknown
+       * @example 1856.5629012
+       */
+      amount: string | null
+      /**
+       * @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable
+       * @example 1990.4241907
+       */
+      amount_usd: string | null
+      /**
+       * @description The asset's units per whole df-token, total_managed_funds / total_supply, 12 decimals (rounded down)
+       * @example 1.000000156257
+       */
+      price_per_share: string | null
+      /**
+       * @description The vault's managed funds of the asset (idle + the strategies' balances less locked fees), in the asset's decimals
+       * @example 925330.1519228
+       */
+      total_managed_funds: string | null
+      /**
+       * @description Every df-token of the vault, 7 decimals; 0 before the first mint; null when the vault's instance entry was never seen
+       * @example 925330.0073330
+       */
+      total_supply: string | null
+      /**
+       * @description The latest ledger at which an entry the price was computed from was written (the vault's, its strategies', the Blend reserve's `ResData`); null when none was seen
+       * @example 3791
+       */
+      rate_ledger: number | null
+      /**
+       * @description Ledger at which this balance itself last changed
+       * @example 3791
+       */
+      ledger: number
+      /**
+       * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
+       * @example null
+       * @enum {string|null}
+       */
+      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
+    }
+    YieldPositionsData: {
+      /** @example GA2QNNCUFBGG3NBPPGPUKC7BBP52KUCX3FY5RFMULG4IJCYVVJBLAAKJ */
+      address: string
+      /** @description One row per (vault, asset) the account holds df-tokens of */
+      positions: components['schemas']['YieldPosition'][]
+      /** @description One per vault, in the order of the rows */
+      groups: components['schemas']['YieldGroup'][]
+    }
+    YieldReservesData: {
+      /** @description Every vault the network description lists */
+      vaults: components['schemas']['YieldVault'][]
+    }
+    YieldSection: {
+      /**
+       * @example yield
+       * @enum {string}
+       */
+      kind: 'yield'
+      /**
+       * @description Ledger of this protocol's snapshot served; null when none at or before the pin
+       * @example null
+       */
+      as_of_ledger: number | null
+      /**
+       * @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing
+       * @example null
+       */
+      valuation_ledger: number | null
+      /**
+       * @description This section needs what the store does not hold
+       * @example false
+       */
+      partial_result: boolean
+      /**
+       * @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none
+       * @example 0
+       */
+      oracle_staleness_seconds: number
+      data: components['schemas']['YieldPositionsData']
+      totals: components['schemas']['UsdTotals']
+    }
+    YieldStrategy: {
+      /**
+       * @description The strategy contract (C…)
+       * @example CBAXEPU4MJSXI7LJOX23KPGI2ONSBE56MBQAKOQH466TP6FAFIMPY2NN
+       */
+      contract_address: string
+      /**
+       * @description The strategy's name in the vault's `AssetStrategySet`
+       * @example USDC Blend Fixed
+       */
+      name: string | null
+      /**
+       * @description Paused in the vault
+       * @example false
+       */
+      paused: boolean | null
+      /**
+       * @description The Blend pool it lends into (its `Config`)
+       * @example CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL
+       */
+      pool: string | null
+      /**
+       * @description The vault's strategy shares (`VaultPos`), in the asset's decimals; 0 when the store saw the vault's whole history and no entry; null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`)
+       * @example 169503.1625775
+       */
+      shares: string | null
+      /**
+       * @description The Blend reserve's b_rate used, 12 decimals, as the pool last stored it (not projected); null when not needed or unknown
+       * @example 1.000000001759
+       */
+      b_rate: string | null
+      /**
+       * @description Ledger at which that `ResData` was written
+       * @example 2979
+       */
+      b_rate_ledger: number | null
+      /**
+       * @description floor(floor(shares × total_b_tokens / total_shares) × b_rate / 10^12): the strategy's `balance(vault)`, in the asset's decimals
+       * @example 169503.1628756
+       */
+      balance: string | null
+      /**
+       * @description The vault's `Report.locked_fee` after reporting this balance and locking its gains, as a deposit would
+       * @example 0.0000041
+       */
+      locked_fee: string | null
+      /**
+       * @description balance − locked_fee
+       * @example 169503.1628715
+       */
+      invested: string | null
+    }
+    YieldVault: {
+      /**
+       * @description The DeFindex vault (C…)
+       * @example CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH
+       */
+      contract_address: string
+      /**
+       * @description The vault’s name, as the network description, `GET /v1/protocols` and `enrichment` give it
+       * @example DeFindex Devnet USDC
+       */
+      name: string
+      /**
+       * @description The df-token symbol (`METADATA`)
+       * @example dvUSDC
+       */
+      share_symbol: string | null
+      /**
+       * @description Every df-token, 7 decimals (the 1,000 locked to the vault included); 0 before the first mint; null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`)
+       * @example 169503.1687679
+       */
+      total_supply: string | null
+      /**
+       * @description `VaultFee`: basis points of strategy gains locked as fees
+       * @example 1000
+       */
+      vault_fee_bps: number | null
+      /**
+       * @description `DeFindexProtocolFeeRate`: the protocol's basis points of those fees
+       * @example 2000
+       */
+      protocol_fee_bps: number | null
+      /** @description The vault's assets, in its `AssetStrategySet` order */
+      assets: components['schemas']['YieldAsset'][]
+      /**
+       * @description The latest ledger at which an entry used was written
+       * @example 2979
+       */
+      rate_ledger: number | null
+      /**
+       * @description rate_missing when a figure above is null because an entry it needs (the vault’s instance, a strategy’s `VaultPos`, the vault’s balance of an asset, a `Report`) was written before the store’s first ledger and never seen since (the answer is then `partial_result`); null otherwise
+       * @example null
+       * @enum {string|null}
+       */
+      unavailable_reason: 'rate_missing' | null
     }
   }
   responses: never
@@ -865,43 +3444,29 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The service answers: `status` is `ok`, or `degraded` with the `problems` found */
       200: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            /** @description `unavailable` (HTTP 503): the database cannot be read. `degraded` (HTTP 200): answers are served but `problems` names what is wrong. `ok`: nothing is */
-            status: 'ok' | 'degraded' | 'unavailable'
-            version: string
-            database: 'ok' | 'unreachable'
-            rate_limiter: 'memory' | 'redis'
-            indexer: {
-              /** @description The first ledger the store ingested: the indexed range is first..last */
-              first_indexed_ledger: number | null
-              last_indexed_ledger: number | null
-              data_staleness_seconds: number | null
-              /** @description This process's indexer: `running`, `standby` (another process holds the indexer lock), `retrying` (its last pass failed; it resumes from the checkpoint), `stopped` (it will not resume); null when this process runs none */
-              state: 'running' | 'standby' | 'retrying' | 'stopped' | null
-              /** @description Staleness above this is the problem `indexer_behind` (`STRATA_MAX_INDEXER_LAG_S`); null when not checked */
-              max_lag_seconds: number | null
-            }
-            /** @description Everything wrong now; empty when `status` is `ok` */
-            problems: {
-              /** @description The part of the service that is unwell */
-              component: 'database' | 'store_writes' | 'indexer' | 'rate_limiter'
-              /** @description Stable code of the problem (docs/operations.md lists each, with what to do) */
-              code: string
-              /** @description What is wrong and why, with the cause the system reported */
-              message: string
-              /**
-               * Format: date-time
-               * @description When this problem was first seen
-               */
-              started_at: string
-            }[]
-          }
+          /**
+           * @example {
+           *       "status": "ok",
+           *       "version": "0.1.0",
+           *       "database": "ok",
+           *       "rate_limiter": "memory",
+           *       "indexer": {
+           *         "first_indexed_ledger": 1000,
+           *         "last_indexed_ledger": 3999,
+           *         "data_staleness_seconds": 65,
+           *         "state": null,
+           *         "max_lag_seconds": 300
+           *       },
+           *       "problems": []
+           *     }
+           */
+          'application/json': components['schemas']['Health']
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -910,6 +3475,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -919,55 +3523,63 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
-      /** @description Default Response */
+      /** @description The database cannot be read: `status` is `unavailable`, with the `problems` found */
       503: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            /** @description `unavailable` (HTTP 503): the database cannot be read. `degraded` (HTTP 200): answers are served but `problems` names what is wrong. `ok`: nothing is */
-            status: 'ok' | 'degraded' | 'unavailable'
-            version: string
-            database: 'ok' | 'unreachable'
-            rate_limiter: 'memory' | 'redis'
-            indexer: {
-              /** @description The first ledger the store ingested: the indexed range is first..last */
-              first_indexed_ledger: number | null
-              last_indexed_ledger: number | null
-              data_staleness_seconds: number | null
-              /** @description This process's indexer: `running`, `standby` (another process holds the indexer lock), `retrying` (its last pass failed; it resumes from the checkpoint), `stopped` (it will not resume); null when this process runs none */
-              state: 'running' | 'standby' | 'retrying' | 'stopped' | null
-              /** @description Staleness above this is the problem `indexer_behind` (`STRATA_MAX_INDEXER_LAG_S`); null when not checked */
-              max_lag_seconds: number | null
-            }
-            /** @description Everything wrong now; empty when `status` is `ok` */
-            problems: {
-              /** @description The part of the service that is unwell */
-              component: 'database' | 'store_writes' | 'indexer' | 'rate_limiter'
-              /** @description Stable code of the problem (docs/operations.md lists each, with what to do) */
-              code: string
-              /** @description What is wrong and why, with the cause the system reported */
-              message: string
-              /**
-               * Format: date-time
-               * @description When this problem was first seen
-               */
-              started_at: string
-            }[]
-          }
+          /**
+           * @example {
+           *       "status": "unavailable",
+           *       "version": "0.1.0",
+           *       "database": "unreachable",
+           *       "rate_limiter": "memory",
+           *       "indexer": {
+           *         "first_indexed_ledger": null,
+           *         "last_indexed_ledger": null,
+           *         "data_staleness_seconds": null,
+           *         "state": null,
+           *         "max_lag_seconds": 300
+           *       },
+           *       "problems": [
+           *         {
+           *           "component": "database",
+           *           "code": "database_unreachable",
+           *           "message": "the database cannot be read: statement has been finalized",
+           *           "started_at": "2026-01-01T04:11:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['Health']
         }
       }
     }
   }
-  postAuthSignup: {
+  signUp: {
     parameters: {
       query?: never
       header?: {
-        /** @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once */
+        /**
+         * @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once
+         * @example example-1
+         */
         'idempotency-key'?: string
       }
       path?: never
@@ -975,47 +3587,47 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': {
-          organization_name: string
-          /**
-           * Format: slug
-           * @description Lower-case letters, digits and inner hyphens (not at either end), 2 to 64 characters
-           */
-          organization_slug: string
-          /** Format: email */
-          email: string
-          password: string
-        }
+        /**
+         * @example {
+         *       "organization_name": "Example Org",
+         *       "organization_slug": "example-org",
+         *       "email": "ops@example.com",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        'application/json': components['schemas']['SignUpRequest']
       }
     }
     responses: {
-      /** @description Default Response */
+      /** @description Created: sign up organization */
       201: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            organization_id: string
-            organization_slug: string
-            user_id: string
-            access_token: string
-            refresh_token: string
-            /** @description Access token lifetime in seconds */
-            expires_in: number
-            api_key: {
-              organization_id: string
-              organization_slug: string
-              /** @description true when the key joined an organization that existed before this request */
-              organization_reused: boolean
-              api_key_id: string
-              key_prefix: string
-              scopes: string[]
-              /** @description The secret, shown in this response only */
-              key: string
-              expires_at: string | null
-            }
-          }
+          /**
+           * @example {
+           *       "organization_id": "org_iV5vX9-_4DFQEj1y",
+           *       "organization_slug": "example-org",
+           *       "user_id": "usr_V05_Yqv4U0rOrHq8",
+           *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6ImFjY2VzcyIsInN1YiI6InVzcl9WMDVfWXF2NFUwck9ySHE4IiwiaXNzIjoic3RyYXRhIiwiYXVkIjoic3RyYXRhLWFwaSIsImlhdCI6MTc2NzI0MDY2MCwiZXhwIjoxNzY3MjQxNTYwLCJqdGkiOiJFdDBpY1IyOFlEaklRY2NSIn0.i6ShJSTqgWbiLx8hD7PtHFhQuCHb4s68zCif-aifhfU",
+           *       "refresh_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6InJlZnJlc2giLCJzdWIiOiJ1c3JfVjA1X1lxdjRVMHJPckhxOCIsImlzcyI6InN0cmF0YSIsImF1ZCI6InN0cmF0YS1hcGkiLCJpYXQiOjE3NjcyNDA2NjAsImV4cCI6MTc2OTgzMjY2MCwianRpIjoiell3bkxQczd1UU5ZSEY0SnhGcEJNdUZTIn0.2YZ43FyHULXkVp5CHWBIn5ZsNpvpknPBUoV-1kpyD-0",
+           *       "expires_in": 900,
+           *       "api_key": {
+           *         "organization_id": "org_iV5vX9-_4DFQEj1y",
+           *         "organization_slug": "example-org",
+           *         "organization_reused": false,
+           *         "api_key_id": "key_43mwpGBFAvSQGLs3",
+           *         "key_prefix": "strata_XrGKJ",
+           *         "scopes": [
+           *           "data:read"
+           *         ],
+           *         "key": "strata_XrGKJmgnwZYlA4a3WMMfYAZ7KKnJOMnT8CEYlmHb7S219FXqU",
+           *         "expires_at": null
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['SignUpResponse']
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -1024,6 +3636,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1033,6 +3684,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "a request with this Idempotency-Key is still running; retry after it has answered to get its answer"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1042,6 +3705,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1051,6 +3726,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1060,6 +3747,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_reused",
+           *         "message": "this Idempotency-Key was used for another request (method, path or body) in the last 24 hours; use a new key for a new request",
+           *         "details": [
+           *           {
+           *             "field": "idempotency-key",
+           *             "message": "Idempotency-Key was used for another request"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1069,6 +3774,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1078,12 +3795,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  postAuthLogin: {
+  logIn: {
     parameters: {
       query?: never
       header?: never
@@ -1092,25 +3842,30 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': {
-          email: string
-          password: string
-        }
+        /**
+         * @example {
+         *       "email": "ops@example.com",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        'application/json': components['schemas']['LogInRequest']
       }
     }
     responses: {
-      /** @description Default Response */
+      /** @description OK: log in */
       200: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            access_token: string
-            refresh_token: string
-            /** @description Access token lifetime in seconds */
-            expires_in: number
-          }
+          /**
+           * @example {
+           *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6ImFjY2VzcyIsInN1YiI6InVzcl9WMDVfWXF2NFUwck9ySHE4IiwiaXNzIjoic3RyYXRhIiwiYXVkIjoic3RyYXRhLWFwaSIsImlhdCI6MTc2NzI0MDY2MCwiZXhwIjoxNzY3MjQxNTYwLCJqdGkiOiJfMF9QVV8zOE5CNW1Hc1Y5In0.0pIJSVcvWqsMLypeNzIAeyXyBP4X4VgbFUUvicW9MbA",
+           *       "refresh_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6InJlZnJlc2giLCJzdWIiOiJ1c3JfVjA1X1lxdjRVMHJPckhxOCIsImlzcyI6InN0cmF0YSIsImF1ZCI6InN0cmF0YS1hcGkiLCJpYXQiOjE3NjcyNDA2NjAsImV4cCI6MTc2OTgzMjY2MCwianRpIjoiOUNERlVBNXFpOTVIQlpqMVY5RWZoVmxyIn0.9IpdftMUCKZ_vpHziGOQbUGZD1Zltjq-AUWOR1yBLCw",
+           *       "expires_in": 900
+           *     }
+           */
+          'application/json': components['schemas']['LogInResponse']
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -1119,6 +3874,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1128,6 +3901,60 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1137,6 +3964,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1146,6 +3985,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1155,12 +4006,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  postAuthRefresh: {
+  refreshAccessToken: {
     parameters: {
       query?: never
       header?: never
@@ -1169,23 +4053,28 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': {
-          refresh_token: string
-        }
+        /**
+         * @example {
+         *       "refresh_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6InJlZnJlc2giLCJzdWIiOiJ1c3JfVjA1X1lxdjRVMHJPckhxOCIsImlzcyI6InN0cmF0YSIsImF1ZCI6InN0cmF0YS1hcGkiLCJpYXQiOjE3NjcyNDA2NjAsImV4cCI6MTc2OTgzMjY2MCwianRpIjoiOUNERlVBNXFpOTVIQlpqMVY5RWZoVmxyIn0.9IpdftMUCKZ_vpHziGOQbUGZD1Zltjq-AUWOR1yBLCw"
+         *     }
+         */
+        'application/json': components['schemas']['RefreshAccessTokenRequest']
       }
     }
     responses: {
-      /** @description Default Response */
+      /** @description OK: refresh an access token */
       200: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            access_token: string
-            /** @description Access token lifetime in seconds */
-            expires_in: number
-          }
+          /**
+           * @example {
+           *       "access_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6ImFjY2VzcyIsInN1YiI6InVzcl9WMDVfWXF2NFUwck9ySHE4IiwiaXNzIjoic3RyYXRhIiwiYXVkIjoic3RyYXRhLWFwaSIsImlhdCI6MTc2NzI0MDY2MCwiZXhwIjoxNzY3MjQxNTYwLCJqdGkiOiJzSndqOUxQVmNEd1VtaXNyIn0.2pvZVFnYZ6c3mcvl-igGzHFnRVjZroyTpxaDnRjOQzw",
+           *       "expires_in": 900
+           *     }
+           */
+          'application/json': components['schemas']['RefreshAccessTokenResponse']
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -1194,6 +4083,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1203,6 +4110,60 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1212,6 +4173,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1221,12 +4194,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  postAuthLogout: {
+  logOut: {
     parameters: {
       query?: never
       header?: never
@@ -1235,13 +4241,16 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': {
-          refresh_token: string
-        }
+        /**
+         * @example {
+         *       "refresh_token": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJvcmciOiJvcmdfaVY1dlg5LV80REZRRWoxeSIsInR5cCI6InJlZnJlc2giLCJzdWIiOiJ1c3JfVjA1X1lxdjRVMHJPckhxOCIsImlzcyI6InN0cmF0YSIsImF1ZCI6InN0cmF0YS1hcGkiLCJpYXQiOjE3NjcyNDA2NjAsImV4cCI6MTc2OTgzMjY2MCwianRpIjoiOUNERlVBNXFpOTVIQlpqMVY5RWZoVmxyIn0.9IpdftMUCKZ_vpHziGOQbUGZD1Zltjq-AUWOR1yBLCw"
+         *     }
+         */
+        'application/json': components['schemas']['RefreshAccessTokenRequest']
       }
     }
     responses: {
-      /** @description Default Response */
+      /** @description Done, no content: log out */
       204: {
         headers: {
           [name: string]: unknown
@@ -1254,6 +4263,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1263,6 +4290,60 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1272,6 +4353,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1281,12 +4374,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getOrgApiKeys: {
+  listApiKeys: {
     parameters: {
       query?: never
       header?: never
@@ -1295,95 +4421,41 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: list API keys */
       200: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            id: string
-            name: string
-            prefix: string
-            scopes: string[]
-            revoked: boolean
-            /**
-             * Format: date-time
-             * @description RFC 3339 timestamp (UTC)
-             */
-            created_at: string
-            last_used_at: string | null
-            expires_at: string | null
-          }[]
-        }
-      }
-      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
-      401: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description `internal`: An unexpected error; it is logged with the request id. */
-      500: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-    }
-  }
-  postOrgApiKeys: {
-    parameters: {
-      query?: never
-      header?: {
-        /** @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once */
-        'idempotency-key'?: string
-      }
-      path?: never
-      cookie?: never
-    }
-    requestBody: {
-      content: {
-        'application/json': {
-          organization_name: string
           /**
-           * Format: slug
-           * @description Lower-case letters, digits and inner hyphens (not at either end), 2 to 64 characters
+           * @example [
+           *       {
+           *         "id": "key_TW-BkG-8G02qkEBV",
+           *         "name": "dashboard",
+           *         "prefix": "strata_sNtUc",
+           *         "scopes": [
+           *           "data:read"
+           *         ],
+           *         "revoked": false,
+           *         "created_at": "2026-01-01T04:11:00.000Z",
+           *         "last_used_at": null,
+           *         "expires_at": null
+           *       },
+           *       {
+           *         "id": "key_2iNdaVELGd4sTaJK",
+           *         "name": "default",
+           *         "prefix": "strata_bca8M",
+           *         "scopes": [
+           *           "data:read"
+           *         ],
+           *         "revoked": false,
+           *         "created_at": "2026-01-01T04:11:00.000Z",
+           *         "last_used_at": null,
+           *         "expires_at": null
+           *       }
+           *     ]
            */
-          organization_slug: string
-          key_name: string
-          /** @description `data:read` reads every data endpoint. A key with no scopes authenticates but may call nothing. */
-          scopes?: 'data:read'[]
-          expires_at?: string | null
-          /** @description Issue the key to the organization someone created by signup with this slug. Without it such a slug is 409: the operator confirms that this organization is the one meant. */
-          reuse_signup_organization?: boolean
-        }
-      }
-    }
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': {
-            organization_id: string
-            organization_slug: string
-            /** @description true when the key joined an organization that existed before this request */
-            organization_reused: boolean
-            api_key_id: string
-            key_prefix: string
-            scopes: string[]
-            /** @description The secret, shown in this response only */
-            key: string
-            expires_at: string | null
-          }
+          'application/json': components['schemas']['ApiKeyRecord'][]
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -1392,6 +4464,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1401,42 +4491,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
-      /** @description `conflict`: The resource exists already, or a request with the same `Idempotency-Key` is still running (retry after `Retry-After` seconds). */
-      409: {
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description `payload_too_large`: The request body is larger than the limit. */
-      413: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description `unsupported_media_type`: The request body is not application/json. */
-      415: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
-          'application/json': components['schemas']['ErrorEnvelope']
-        }
-      }
-      /** @description `idempotency_key_reused`: The `Idempotency-Key` was used in the last 24 hours for another request (method, path or body); a new request needs a new key. */
-      422: {
-        headers: {
-          [name: string]: unknown
-        }
-        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1446,16 +4533,52 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  postOrgApiKeysNew: {
+  createOrganizationApiKey: {
     parameters: {
       query?: never
       header?: {
-        /** @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once */
+        /**
+         * @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once
+         * @example example-4
+         */
         'idempotency-key'?: string
       }
       path?: never
@@ -1463,33 +4586,42 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': {
-          name: string
-          /** @description `data:read` reads every data endpoint. A key with no scopes authenticates but may call nothing. */
-          scopes?: 'data:read'[]
-          expires_at?: string | null
-        }
+        /**
+         * @example {
+         *       "organization_name": "Acme Analytics",
+         *       "organization_slug": "acme-analytics",
+         *       "key_name": "production",
+         *       "scopes": [
+         *         "data:read"
+         *       ],
+         *       "reuse_signup_organization": false
+         *     }
+         */
+        'application/json': components['schemas']['CreateOrganizationApiKeyRequest']
       }
     }
     responses: {
-      /** @description Default Response */
+      /** @description Created: create an organization and an API key */
       201: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            organization_id: string
-            organization_slug: string
-            /** @description true when the key joined an organization that existed before this request */
-            organization_reused: boolean
-            api_key_id: string
-            key_prefix: string
-            scopes: string[]
-            /** @description The secret, shown in this response only */
-            key: string
-            expires_at: string | null
-          }
+          /**
+           * @example {
+           *       "organization_id": "org_cbL5f7Y_Qv8FVVpd",
+           *       "organization_slug": "acme-analytics",
+           *       "organization_reused": false,
+           *       "api_key_id": "key_wSEji4-x2nJ2F19j",
+           *       "key_prefix": "strata_9tBeg",
+           *       "scopes": [
+           *         "data:read"
+           *       ],
+           *       "key": "strata_9tBegjgPGFShtZoBKMS6wyoJvP9TEXwmep1TD2yOZ9f4YgM3U",
+           *       "expires_at": null
+           *     }
+           */
+          'application/json': components['schemas']['KeyCreationResult']
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -1498,6 +4630,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1507,6 +4657,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes the admin token in the x-svc-admin-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1516,6 +4699,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "a request with this Idempotency-Key is still running; retry after it has answered to get its answer"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1525,6 +4720,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1534,6 +4741,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1543,6 +4762,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_reused",
+           *         "message": "this Idempotency-Key was used for another request (method, path or body) in the last 24 hours; use a new key for a new request",
+           *         "details": [
+           *           {
+           *             "field": "idempotency-key",
+           *             "message": "Idempotency-Key was used for another request"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1552,26 +4789,319 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  deleteOrgApiKeysId: {
+  createApiKey: {
+    parameters: {
+      query?: never
+      header?: {
+        /**
+         * @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once
+         * @example example-2
+         */
+        'idempotency-key'?: string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "dashboard",
+         *       "scopes": [
+         *         "data:read"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['CreateApiKeyRequest']
+      }
+    }
+    responses: {
+      /** @description Created: create an API key for your organization */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "organization_id": "org_iV5vX9-_4DFQEj1y",
+           *       "organization_slug": "example-org",
+           *       "organization_reused": true,
+           *       "api_key_id": "key_90L7OX0bnKSxPRre",
+           *       "key_prefix": "strata_b6sVh",
+           *       "scopes": [
+           *         "data:read"
+           *       ],
+           *       "key": "strata_b6sVhXj7y2ljJqELVPbybCJ6Oov40CFlKKijjVDSDmU1nsi26",
+           *       "expires_at": null
+           *     }
+           */
+          'application/json': components['schemas']['KeyCreationResult']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `conflict`: The resource exists already, or a request with the same `Idempotency-Key` is still running (retry after `Retry-After` seconds). */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "a request with this Idempotency-Key is still running; retry after it has answered to get its answer"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unsupported_media_type`: The request body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `idempotency_key_reused`: The `Idempotency-Key` was used in the last 24 hours for another request (method, path or body); a new request needs a new key. */
+      422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_reused",
+           *         "message": "this Idempotency-Key was used for another request (method, path or body) in the last 24 hours; use a new key for a new request",
+           *         "details": [
+           *           {
+           *             "field": "idempotency-key",
+           *             "message": "Idempotency-Key was used for another request"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  revokeApiKey: {
     parameters: {
       query?: {
-        /** @description `last_key`: revoke the key even if it is the organization's last active one. Without it that revocation is 409. */
+        /**
+         * @description `last_key`: revoke the key even if it is the organization's last active one. Without it that revocation is 409.
+         * @example last_key
+         */
         confirm?: 'last_key'
       }
       header?: never
       path: {
+        /**
+         * @description The key id, as GET /v1/org/api-keys lists it
+         * @example key_90L7OX0bnKSxPRre
+         */
         id: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description Done, no content: revoke an API key */
       204: {
         headers: {
           [name: string]: unknown
@@ -1584,6 +5114,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1593,6 +5141,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1602,6 +5162,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "API key key_unknown not found"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1611,6 +5204,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "a request with this Idempotency-Key is still running; retry after it has answered to get its answer"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1620,53 +5246,95 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  postOrgApiKeysIdRotate: {
+  rotateApiKey: {
     parameters: {
       query?: never
       header?: {
-        /** @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once */
+        /**
+         * @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once
+         * @example example-3
+         */
         'idempotency-key'?: string
       }
       path: {
+        /**
+         * @description The key id, as GET /v1/org/api-keys lists it
+         * @example key_90L7OX0bnKSxPRre
+         */
         id: string
       }
       cookie?: never
     }
     requestBody: {
       content: {
-        'application/json': {
-          /**
-           * @description How long the old key stays valid, in seconds (at most one week)
-           * @default 0
-           */
-          old_key_expires_in_seconds?: number
-        }
+        /**
+         * @example {
+         *       "old_key_expires_in_seconds": 3600
+         *     }
+         */
+        'application/json': components['schemas']['RotateApiKeyRequest']
       }
     }
     responses: {
-      /** @description Default Response */
+      /** @description Created: rotate an API key */
       201: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            organization_id: string
-            organization_slug: string
-            /** @description true when the key joined an organization that existed before this request */
-            organization_reused: boolean
-            api_key_id: string
-            key_prefix: string
-            scopes: string[]
-            /** @description The secret, shown in this response only */
-            key: string
-            expires_at: string | null
-          }
+          /**
+           * @example {
+           *       "organization_id": "org_iV5vX9-_4DFQEj1y",
+           *       "organization_slug": "example-org",
+           *       "organization_reused": true,
+           *       "api_key_id": "key_pT6UWZD5owkDKWHP",
+           *       "key_prefix": "strata_HQbwP",
+           *       "scopes": [
+           *         "data:read"
+           *       ],
+           *       "key": "strata_HQbwPA0YtlGoRBaFEkRfjcVwOyzQbWkFQ58xZnATogZ1m0cvD",
+           *       "expires_at": null
+           *     }
+           */
+          'application/json': components['schemas']['KeyCreationResult']
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -1675,6 +5343,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1684,6 +5370,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1693,6 +5391,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "API key key_unknown not found"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1702,6 +5433,60 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "a request with this Idempotency-Key is still running; retry after it has answered to get its answer"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1711,6 +5496,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1720,6 +5517,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_reused",
+           *         "message": "this Idempotency-Key was used for another request (method, path or body) in the last 24 hours; use a new key for a new request",
+           *         "details": [
+           *           {
+           *             "field": "idempotency-key",
+           *             "message": "Idempotency-Key was used for another request"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1729,12 +5544,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getOrg: {
+  getOrganization: {
     parameters: {
       query?: never
       header?: never
@@ -1743,31 +5591,55 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: get the caller's organization */
       200: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            id: string
-            name: string
-            slug: string
-            plan: 'free' | 'pro' | 'enterprise'
-            /** @description The highest plan the operator allows this organization (`strata set-plan`); it may choose any plan up to it */
-            max_plan: 'free' | 'pro' | 'enterprise'
-            rate_limit: {
-              /** @description Requests per window, shared by every key of the organization */
-              limit: number
-              window_seconds: number
-            }
-            billing_email: string | null
-            /**
-             * Format: date-time
-             * @description RFC 3339 timestamp (UTC)
-             */
-            created_at: string
-          }
+          /**
+           * @example {
+           *       "id": "org_8DHl8-TJGwcn2XQt",
+           *       "name": "Example Org",
+           *       "slug": "example-org",
+           *       "plan": "free",
+           *       "max_plan": "free",
+           *       "rate_limit": {
+           *         "limit": 600,
+           *         "window_seconds": 60
+           *       },
+           *       "billing_email": "ops@example.com",
+           *       "created_at": "2026-01-01T04:11:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Organization']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
         }
       }
       /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
@@ -1776,6 +5648,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1785,12 +5690,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  patchOrgBilling: {
+  updateBilling: {
     parameters: {
       query?: never
       header?: never
@@ -1799,30 +5737,33 @@ export interface operations {
     }
     requestBody: {
       content: {
-        'application/json': {
-          plan?: 'free' | 'pro' | 'enterprise'
-          billing_email?: string | null
-        }
+        /**
+         * @example {
+         *       "billing_email": "billing@example.com"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateBillingRequest']
       }
     }
     responses: {
-      /** @description Default Response */
+      /** @description OK: update billing */
       200: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            plan: 'free' | 'pro' | 'enterprise'
-            /** @description The highest plan the operator allows this organization (`strata set-plan`); it may choose any plan up to it */
-            max_plan: 'free' | 'pro' | 'enterprise'
-            billing_email: string | null
-            rate_limit: {
-              /** @description Requests per window, shared by every key of the organization */
-              limit: number
-              window_seconds: number
-            }
-          }
+          /**
+           * @example {
+           *       "plan": "free",
+           *       "max_plan": "free",
+           *       "billing_email": "billing@example.com",
+           *       "rate_limit": {
+           *         "limit": 600,
+           *         "window_seconds": 60
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['UpdateBillingResponse']
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -1831,6 +5772,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1840,6 +5799,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1849,6 +5820,66 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "the pro plan is granted by the operator; this organization may choose: free",
+           *         "details": [
+           *           {
+           *             "field": "plan",
+           *             "message": "plan must be one of free for this organization"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1858,6 +5889,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1867,17 +5910,56 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getOrgAuditLog: {
+  listAuditLog: {
     parameters: {
       query?: {
-        /** @description A whole number from 1 to 500 (default 100) */
-        limit?: string
-        /** @description The next_cursor of an earlier page, unchanged */
+        /**
+         * @description A whole number from 1 to 500 (default 100)
+         * @example 2
+         */
+        limit?: number
+        /**
+         * @description The next_cursor of an earlier page, unchanged
+         * @example YTE6MTA
+         */
         cursor?: string
       }
       header?: never
@@ -1886,67 +5968,13 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: list the organization's security events */
       200: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              id: string
-              /**
-               * Format: date-time
-               * @description RFC 3339 timestamp (UTC)
-               */
-              at: string
-              action:
-                | 'organization.created'
-                | 'organization.plan_changed'
-                | 'user.created'
-                | 'user.login'
-                | 'user.login_failed'
-                | 'user.logout'
-                | 'api_key.created'
-                | 'api_key.rotated'
-                | 'api_key.revoked'
-              /** @description The user who acted, `admin` for the operator, or null for an unauthenticated attempt */
-              actor: string | null
-              /** @description What was acted on: a key, user or organization id */
-              target: string | null
-              /** @description The client address (see TRUST_PROXY); null for the CLI */
-              client_ip: string | null
-              details: {
-                /** @description organization.created: the organization slug */
-                slug?: string
-                /** @description api_key.created, api_key.rotated: the key name */
-                name?: string
-                /** @description api_key.created, api_key.rotated: the prefix of the (new) key */
-                key_prefix?: string
-                /** @description api_key.created, api_key.rotated: the scopes granted */
-                scopes?: string[]
-                /** @description api_key.rotated: the key that replaces the rotated one */
-                new_key_id?: string
-                /**
-                 * Format: date-time
-                 * @description api_key.rotated: when the rotated key stops working (RFC 3339)
-                 */
-                old_key_expires_at?: string
-                /** @description organization.plan_changed: the plan before */
-                from?: string
-                /** @description organization.plan_changed: the plan after */
-                to?: string
-                /** @description organization.plan_changed: the highest plan the operator allows, after */
-                max_plan?: string
-              } | null
-            }[]
-            meta: {
-              /** @description The page size used */
-              limit: number
-              /** @description Pass as `cursor` for the next (older) page; null on the last page */
-              next_cursor: string | null
-            }
-          }
+          'application/json': components['schemas']['ListAuditLogResponse']
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -1955,6 +5983,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1964,6 +6010,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -1973,114 +6052,167 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsVaultprotocol: {
+  getVaultPositions: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA24E7SOBH5YYQ3P7VWD5HCKL6LEIWN2F6HIZBD7GNEF4W7ZNUZO74WB
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: vault positions */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              vaults: {
-                /** @description Collateral in the collateral asset's units, with exactly its decimals */
-                collateral: string
-                /** @description collateral × its USD price at the valuation ledger, 7 decimals; null when unavailable */
-                collateral_usd: string | null
-                /** @description Collateral value over debt, both in USD (so the denomination's own price applies), 4 decimals ("1.8500" = 185%); null when debt is zero or a price is unavailable */
-                collateralization_ratio: string | null
-                contract_address: string
-                /** @description Debt in denomination units: ceil(normalised debt × rate / 10^12), with the debt token decimals */
-                debt: string
-                /** @description debt × the denomination price (USD is exactly 1), 7 decimals */
-                debt_usd: string | null
-                denomination: string
-                /** @description Ledger at which this position itself last changed */
-                ledger: number
-                /** @description collateral_usd − debt_usd of the rounded values */
-                net_usd: string | null
-                /**
-                 * @description Why the USD fields are null: price_missing or price_stale; null when they are set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | null
-                /** @description floor(10^9 × total_collateral / total_debt), as the contract computes it: the sort key of its vault list */
-                vault_index: string
-                /** @description `/at` surface only: the ledger of the rate used to accrue the position; always null here, FxDAO debt is stored plainly and does not accrue */
-                rate_ledger?: null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the snapshot served; null when the pin predates the first one */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GA24E7SOBH5YYQ3P7VWD5HCKL6LEIWN2F6HIZBD7GNEF4W7ZNUZO74WB",
+           *         "vaults": [
+           *           {
+           *             "collateral": "12437.9594999",
+           *             "collateral_usd": "3756.8067378",
+           *             "collateralization_ratio": "1.8974",
+           *             "contract_address": "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E",
+           *             "debt": "1980.0000000",
+           *             "debt_usd": "1980.0000000",
+           *             "denomination": "USD",
+           *             "ledger": 1605,
+           *             "net_usd": "1776.8067378",
+           *             "usd_unavailable_reason": null,
+           *             "vault_index": "6281797727"
+           *           }
+           *         ]
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.30204365416892",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CDV6WF4U5MWLOBQ7OC3FAKELU43N34KBEGSCPEJX7L4HKQXEJ6MNHF3V": {
+           *             "decimals": 7,
+           *             "price_source": "peg:USD",
+           *             "price_usd": "1",
+           *             "symbol": "USDx",
+           *             "tags": [
+           *               "stablecoin",
+           *               "debt"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E": {
+           *             "name": "FxDAO Vaults (devnet)",
+           *             "position_types": [
+           *               "collateral",
+           *               "debt"
+           *             ],
+           *             "protocol": "vaultprotocol",
+           *             "status": "active",
+           *             "version": "0.6.0"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 1605,
+           *         "valuation_ledger": 1605,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 6995,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PositionsAnswerVault']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -2088,6 +6220,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2097,6 +6247,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2106,6 +6268,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2115,6 +6310,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2124,6 +6358,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2133,114 +6379,168 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsVaultprotocolAtLedger: {
+  getVaultPositionsAt: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA24E7SOBH5YYQ3P7VWD5HCKL6LEIWN2F6HIZBD7GNEF4W7ZNUZO74WB
+         */
         address: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger) */
-        ledger: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger)
+         * @example 2999
+         */
+        ledger: number | 'latest'
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: vault positions valued at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              vaults: {
-                /** @description Collateral in the collateral asset's units, with exactly its decimals */
-                collateral: string
-                /** @description collateral × its USD price at the valuation ledger, 7 decimals; null when unavailable */
-                collateral_usd: string | null
-                /** @description Collateral value over debt, both in USD (so the denomination's own price applies), 4 decimals ("1.8500" = 185%); null when debt is zero or a price is unavailable */
-                collateralization_ratio: string | null
-                contract_address: string
-                /** @description Debt in denomination units: ceil(normalised debt × rate / 10^12), with the debt token decimals */
-                debt: string
-                /** @description debt × the denomination price (USD is exactly 1), 7 decimals */
-                debt_usd: string | null
-                denomination: string
-                /** @description Ledger at which this position itself last changed */
-                ledger: number
-                /** @description collateral_usd − debt_usd of the rounded values */
-                net_usd: string | null
-                /**
-                 * @description Why the USD fields are null: price_missing or price_stale; null when they are set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | null
-                /** @description floor(10^9 × total_collateral / total_debt), as the contract computes it: the sort key of its vault list */
-                vault_index: string
-                /** @description `/at` surface only: the ledger of the rate used to accrue the position; always null here, FxDAO debt is stored plainly and does not accrue */
-                rate_ledger?: null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the snapshot served; null when the pin predates the first one */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GA24E7SOBH5YYQ3P7VWD5HCKL6LEIWN2F6HIZBD7GNEF4W7ZNUZO74WB",
+           *         "vaults": [
+           *           {
+           *             "collateral": "12437.9594999",
+           *             "collateral_usd": "2990.6178825",
+           *             "collateralization_ratio": "1.5104",
+           *             "contract_address": "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E",
+           *             "debt": "1980.0000000",
+           *             "debt_usd": "1980.0000000",
+           *             "denomination": "USD",
+           *             "ledger": 1605,
+           *             "net_usd": "1010.6178825",
+           *             "usd_unavailable_reason": null,
+           *             "vault_index": "6281797727",
+           *             "rate_ledger": null
+           *           }
+           *         ]
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.24044280595632",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CDV6WF4U5MWLOBQ7OC3FAKELU43N34KBEGSCPEJX7L4HKQXEJ6MNHF3V": {
+           *             "decimals": 7,
+           *             "price_source": "peg:USD",
+           *             "price_usd": "1",
+           *             "symbol": "USDx",
+           *             "tags": [
+           *               "stablecoin",
+           *               "debt"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E": {
+           *             "name": "FxDAO Vaults (devnet)",
+           *             "position_types": [
+           *               "collateral",
+           *               "debt"
+           *             ],
+           *             "protocol": "vaultprotocol",
+           *             "status": "active",
+           *             "version": "0.6.0"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 1605,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 95,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PositionsAnswerVault']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -2248,6 +6548,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2257,6 +6575,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2266,6 +6596,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2275,6 +6638,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2284,6 +6686,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2293,157 +6707,122 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsVaultprotocolHistory: {
+  getVaultPositionsHistory: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description A whole number from 1 to 500 (default 100) */
-        limit?: string
-        /** @description The next_cursor of a previous page, unchanged */
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description A whole number from 1 to 500 (default 100)
+         * @example 1
+         */
+        limit?: number
+        /**
+         * @description The next_cursor of a previous page, unchanged
+         * @example aDE6MTYwNQ
+         */
         cursor?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA24E7SOBH5YYQ3P7VWD5HCKL6LEIWN2F6HIZBD7GNEF4W7ZNUZO74WB
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger` */
-              snapshots: {
-                /** @description Ledger of this snapshot: the account changed at it */
-                ledger: number
-                /**
-                 * Format: date-time
-                 * @description Close time of that ledger, RFC 3339 in UTC; null when the store lacks it
-                 */
-                closed_at: string | null
-                /** @description The ledger whose prices value this item: its own ledger; null when it values nothing */
-                valuation_ledger: number | null
-                data: {
-                  address: string
-                  vaults: {
-                    /** @description Collateral in the collateral asset's units, with exactly its decimals */
-                    collateral: string
-                    /** @description collateral × its USD price at the valuation ledger, 7 decimals; null when unavailable */
-                    collateral_usd: string | null
-                    /** @description Collateral value over debt, both in USD (so the denomination's own price applies), 4 decimals ("1.8500" = 185%); null when debt is zero or a price is unavailable */
-                    collateralization_ratio: string | null
-                    contract_address: string
-                    /** @description Debt in denomination units: ceil(normalised debt × rate / 10^12), with the debt token decimals */
-                    debt: string
-                    /** @description debt × the denomination price (USD is exactly 1), 7 decimals */
-                    debt_usd: string | null
-                    denomination: string
-                    /** @description Ledger at which this position itself last changed */
-                    ledger: number
-                    /** @description collateral_usd − debt_usd of the rounded values */
-                    net_usd: string | null
-                    /**
-                     * @description Why the USD fields are null: price_missing or price_stale; null when they are set
-                     * @enum {string|null}
-                     */
-                    usd_unavailable_reason: 'price_missing' | 'price_stale' | null
-                    /** @description floor(10^9 × total_collateral / total_debt), as the contract computes it: the sort key of its vault list */
-                    vault_index: string
-                    /** @description `/at` surface only: the ledger of the rate used to accrue the position; always null here, FxDAO debt is stored plainly and does not accrue */
-                    rate_ledger?: null
-                  }[]
-                }
-                enrichment: {
-                  /** @description Every asset the answer refers to, by id */
-                  assets: {
-                    [key: string]: {
-                      decimals: number
-                      /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                      price_source: string | null
-                      /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                      price_usd: string | null
-                      symbol: string
-                      tags: string[]
-                    }
-                  }
-                  /** @description Every contract the answer refers to */
-                  contracts: {
-                    [key: string]: {
-                      name: string
-                      position_types: string[]
-                      protocol: string
-                      status: string
-                      version: string
-                    }
-                  }
-                }
-                /** @description Close time of the snapshot ledger minus the oldest price timestamp used; 0 when none */
-                oracle_staleness_seconds: number
-                /** @description This snapshot needs protocol state the store never saw */
-                partial_result: boolean
-              }[]
-            }
-            enrichment: {
-              /** @description Every contract the page refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description `to_ledger` as given; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the newest snapshot on this page; null when the page is empty */
-              as_of_ledger: number | null
-              /** @description `from_ledger` as given (inclusive); null when omitted */
-              from_ledger: number | null
-              /** @description `to_ledger` as given (inclusive); null when omitted */
-              to_ledger: number | null
-              /** @description Page size used (1–500, default 100) */
-              limit: number
-              /** @description Pass as `cursor` for the next (older) page; null at the end */
-              next_cursor: string | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description The largest oracle_staleness_seconds of the page's snapshots; 0 when none */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          'application/json': components['schemas']['HistoryAnswerVault']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -2451,6 +6830,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2460,6 +6857,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2469,6 +6878,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2478,6 +6920,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2487,6 +6968,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2496,167 +6989,304 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsLendingprotocol: {
+  getLendingPositions: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA24HY5B2A3ZXPLUJYNAL23IUDQANQHKRH7FMCEOTAJW4CPFCB3C5JTK
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: lending positions (Blend v2 pools) */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description One row per (pool, reserve, supply | collateral | borrow) */
-              positions: {
-                /** @description `lendingprotocol` */
-                protocol: string
-                /** @description The Blend pool (C…) */
-                contract_address: string
-                /**
-                 * @description `supply` (lent, not collateral), `collateral`, or `borrow`
-                 * @enum {string}
-                 */
-                position_type: 'supply' | 'collateral' | 'borrow'
-                /** @description The reserve's asset contract (C…); null when the store never saw the pool's reserve list */
-                asset: string | null
-                /** @description b-tokens (supply, collateral) or d-tokens (borrow) as the pool's `Positions` entry holds them, in the asset's decimals */
-                shares: string
-                /** @description Underlying in the asset's decimals: floor(b × b_rate / 10^12) or ceil(d × d_rate / 10^12), Blend's own rounding; null when the rate is unknown */
-                amount: string | null
-                /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                amount_usd: string | null
-                /** @description The b_rate or d_rate used, 12 decimals, exactly as the pool last wrote it (not projected) */
-                rate: string | null
-                /** @description Ledger at which that rate was written (the reserve's `ResData`); null when unknown */
-                rate_ledger: number | null
-                /** @description Ledger at which this balance itself last changed */
-                ledger: number
-                /**
-                 * @description Why amount_usd is null; null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-              }[]
-              /** @description One per pool the account holds something in */
-              groups: {
-                /** @description The Blend pool (C…) */
-                contract_address: string
-                /** @description Σ amount_usd of the collateral rows */
-                collateral_usd: string | null
-                /** @description Σ amount_usd of the supply rows (not collateral) */
-                supplied_usd: string | null
-                /** @description Σ amount_usd of the borrow rows */
-                borrowed_usd: string | null
-                /** @description Σ price × floor(collateral × c_factor), each reserve rounded down as Blend's health factor counts it, 7 decimals (rounded down) */
-                effective_collateral_usd: string | null
-                /** @description Σ price × ceil(borrowed / l_factor), each reserve rounded up, 7 decimals (rounded up) */
-                effective_liabilities_usd: string | null
-                /** @description effective liabilities / effective collateral (the SDK's borrowLimit; 1 = no room left), 7 decimals rounded down; null without collateral */
-                borrow_limit: string | null
-                /** @description effective collateral / effective liabilities, as the pool computes it (under 1: liquidatable), 7 decimals rounded down; null without debt */
-                health_factor: string | null
-                /** @description Σ claimable of `emissions`; null when the pool emits nothing the account holds, or one is unknown */
-                claimable_blnd: string | null
-                /** @description Each reserve token the account holds or is owed BLND for, by id */
-                emissions: {
-                  /** @description reserve index × 2 for the d-token, × 2 + 1 for the b-token */
-                  reserve_token_id: number
-                  /** @description The reserve's asset (C…); null when unknown */
-                  asset: string | null
-                  /**
-                   * @description `b_token` (supply and collateral earn it) or `d_token` (borrowing earns it)
-                   * @enum {string}
-                   */
-                  token_type: 'b_token' | 'd_token'
-                  /** @description BLND the pool has recorded as owed (`UserEmis.accrued`), 7 decimals */
-                  accrued: string
-                  /** @description BLND claimable at the valuation ledger, as Blend's SDK estimates it: accrued + floor(balance × (index − user index) / (10^decimals × 10^7)), the token's index brought up to the ledger's close time from its EmisData; null when the store lacks the reserve's data */
-                  claimable: string | null
-                  /** @description Ledger at which the token's `EmisData` used was written */
-                  emission_ledger: number | null
-                }[]
-                /**
-                 * @description Why a USD figure or the health figures are null (config_missing: the reserve's ResConfig was never seen); null when all are set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason:
-                  | 'price_missing'
-                  | 'price_stale'
-                  | 'rate_missing'
-                  | 'config_missing'
-                  | null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the snapshot served; null when the pin predates the first one */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GA24HY5B2A3ZXPLUJYNAL23IUDQANQHKRH7FMCEOTAJW4CPFCB3C5JTK",
+           *         "positions": [
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "collateral",
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "shares": "7588.0383505",
+           *             "amount": "7588.0477082",
+           *             "amount_usd": "1797.9838074",
+           *             "rate": "1.000001233219",
+           *             "rate_ledger": 2951,
+           *             "ledger": 2951,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "borrow",
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "shares": "464.4047626",
+           *             "amount": "464.4083695",
+           *             "amount_usd": "110.0413124",
+           *             "rate": "1.000007766576",
+           *             "rate_ledger": 2933,
+           *             "ledger": 2933,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "supply",
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "shares": "9805.1127847",
+           *             "amount": "9805.1236385",
+           *             "amount_usd": "2323.3187520",
+           *             "rate": "1.000001106958",
+           *             "rate_ledger": 2741,
+           *             "ledger": 2741,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "borrow",
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "shares": "511.7000493",
+           *             "amount": "511.7005067",
+           *             "amount_usd": "511.7005067",
+           *             "rate": "1.000000893706",
+           *             "rate_ledger": 2852,
+           *             "ledger": 2852,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "supply",
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "shares": "384.0882442",
+           *             "amount": "384.0882445",
+           *             "amount_usd": "384.0882445",
+           *             "rate": "1.000000000988",
+           *             "rate_ledger": 2531,
+           *             "ledger": 2531,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "borrow",
+           *             "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "shares": "284.1600744",
+           *             "amount": "284.1606329",
+           *             "amount_usd": "304.3559702",
+           *             "rate": "1.000001965158",
+           *             "rate_ledger": 2819,
+           *             "ledger": 2819,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "supply",
+           *             "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "shares": "3593.9682002",
+           *             "amount": "3593.9683704",
+           *             "amount_usd": "3849.3922219",
+           *             "rate": "1.000000047382",
+           *             "rate_ledger": 2739,
+           *             "ledger": 2739,
+           *             "usd_unavailable_reason": null
+           *           }
+           *         ],
+           *         "groups": [
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "collateral_usd": "1797.9838074",
+           *             "supplied_usd": "6556.7992184",
+           *             "borrowed_usd": "926.0977893",
+           *             "effective_collateral_usd": "1348.4878555",
+           *             "effective_liabilities_usd": "1023.5271626",
+           *             "borrow_limit": "0.7590184",
+           *             "health_factor": "1.3174910",
+           *             "claimable_blnd": "0.0002992",
+           *             "emissions": [
+           *               {
+           *                 "reserve_token_id": 0,
+           *                 "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                 "token_type": "d_token",
+           *                 "accrued": "0.0000000",
+           *                 "claimable": "0.0000117",
+           *                 "emission_ledger": 2949
+           *               },
+           *               {
+           *                 "reserve_token_id": 1,
+           *                 "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                 "token_type": "b_token",
+           *                 "accrued": "0.0001287",
+           *                 "claimable": "0.0001287",
+           *                 "emission_ledger": 2951
+           *               },
+           *               {
+           *                 "reserve_token_id": 2,
+           *                 "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                 "token_type": "d_token",
+           *                 "accrued": "0.0000000",
+           *                 "claimable": "0.0001580",
+           *                 "emission_ledger": 2949
+           *               },
+           *               {
+           *                 "reserve_token_id": 3,
+           *                 "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                 "token_type": "b_token",
+           *                 "accrued": "0.0000000",
+           *                 "claimable": "0.0000008",
+           *                 "emission_ledger": 2949
+           *               }
+           *             ],
+           *             "usd_unavailable_reason": null
+           *           }
+           *         ]
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.23694946006656",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.07107014453025",
+           *             "symbol": "EURC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL": {
+           *             "name": "Blend Devnet Fixed (v2)",
+           *             "position_types": [
+           *               "supply",
+           *               "collateral",
+           *               "borrow"
+           *             ],
+           *             "protocol": "lendingprotocol",
+           *             "status": "active",
+           *             "version": "2"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2951,
+           *         "valuation_ledger": 2951,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 395,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PositionsAnswerLending']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -2664,6 +7294,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2673,6 +7321,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2682,6 +7342,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2691,6 +7384,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2700,6 +7432,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2709,167 +7453,304 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsLendingprotocolAtLedger: {
+  getLendingPositionsAt: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA24HY5B2A3ZXPLUJYNAL23IUDQANQHKRH7FMCEOTAJW4CPFCB3C5JTK
+         */
         address: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger) */
-        ledger: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger)
+         * @example 2999
+         */
+        ledger: number | 'latest'
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: lending positions valued at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description One row per (pool, reserve, supply | collateral | borrow) */
-              positions: {
-                /** @description `lendingprotocol` */
-                protocol: string
-                /** @description The Blend pool (C…) */
-                contract_address: string
-                /**
-                 * @description `supply` (lent, not collateral), `collateral`, or `borrow`
-                 * @enum {string}
-                 */
-                position_type: 'supply' | 'collateral' | 'borrow'
-                /** @description The reserve's asset contract (C…); null when the store never saw the pool's reserve list */
-                asset: string | null
-                /** @description b-tokens (supply, collateral) or d-tokens (borrow) as the pool's `Positions` entry holds them, in the asset's decimals */
-                shares: string
-                /** @description Underlying in the asset's decimals: floor(b × b_rate / 10^12) or ceil(d × d_rate / 10^12), Blend's own rounding; null when the rate is unknown */
-                amount: string | null
-                /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                amount_usd: string | null
-                /** @description The b_rate or d_rate used, 12 decimals, exactly as the pool last wrote it (not projected) */
-                rate: string | null
-                /** @description Ledger at which that rate was written (the reserve's `ResData`); null when unknown */
-                rate_ledger: number | null
-                /** @description Ledger at which this balance itself last changed */
-                ledger: number
-                /**
-                 * @description Why amount_usd is null; null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-              }[]
-              /** @description One per pool the account holds something in */
-              groups: {
-                /** @description The Blend pool (C…) */
-                contract_address: string
-                /** @description Σ amount_usd of the collateral rows */
-                collateral_usd: string | null
-                /** @description Σ amount_usd of the supply rows (not collateral) */
-                supplied_usd: string | null
-                /** @description Σ amount_usd of the borrow rows */
-                borrowed_usd: string | null
-                /** @description Σ price × floor(collateral × c_factor), each reserve rounded down as Blend's health factor counts it, 7 decimals (rounded down) */
-                effective_collateral_usd: string | null
-                /** @description Σ price × ceil(borrowed / l_factor), each reserve rounded up, 7 decimals (rounded up) */
-                effective_liabilities_usd: string | null
-                /** @description effective liabilities / effective collateral (the SDK's borrowLimit; 1 = no room left), 7 decimals rounded down; null without collateral */
-                borrow_limit: string | null
-                /** @description effective collateral / effective liabilities, as the pool computes it (under 1: liquidatable), 7 decimals rounded down; null without debt */
-                health_factor: string | null
-                /** @description Σ claimable of `emissions`; null when the pool emits nothing the account holds, or one is unknown */
-                claimable_blnd: string | null
-                /** @description Each reserve token the account holds or is owed BLND for, by id */
-                emissions: {
-                  /** @description reserve index × 2 for the d-token, × 2 + 1 for the b-token */
-                  reserve_token_id: number
-                  /** @description The reserve's asset (C…); null when unknown */
-                  asset: string | null
-                  /**
-                   * @description `b_token` (supply and collateral earn it) or `d_token` (borrowing earns it)
-                   * @enum {string}
-                   */
-                  token_type: 'b_token' | 'd_token'
-                  /** @description BLND the pool has recorded as owed (`UserEmis.accrued`), 7 decimals */
-                  accrued: string
-                  /** @description BLND claimable at the valuation ledger, as Blend's SDK estimates it: accrued + floor(balance × (index − user index) / (10^decimals × 10^7)), the token's index brought up to the ledger's close time from its EmisData; null when the store lacks the reserve's data */
-                  claimable: string | null
-                  /** @description Ledger at which the token's `EmisData` used was written */
-                  emission_ledger: number | null
-                }[]
-                /**
-                 * @description Why a USD figure or the health figures are null (config_missing: the reserve's ResConfig was never seen); null when all are set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason:
-                  | 'price_missing'
-                  | 'price_stale'
-                  | 'rate_missing'
-                  | 'config_missing'
-                  | null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the snapshot served; null when the pin predates the first one */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GA24HY5B2A3ZXPLUJYNAL23IUDQANQHKRH7FMCEOTAJW4CPFCB3C5JTK",
+           *         "positions": [
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "collateral",
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "shares": "7588.0383505",
+           *             "amount": "7588.0479008",
+           *             "amount_usd": "1824.4915290",
+           *             "rate": "1.000001258605",
+           *             "rate_ledger": 2989,
+           *             "ledger": 2951,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "borrow",
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "shares": "464.4047626",
+           *             "amount": "464.4084900",
+           *             "amount_usd": "111.6636804",
+           *             "rate": "1.000008026063",
+           *             "rate_ledger": 2989,
+           *             "ledger": 2933,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "supply",
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "shares": "9805.1127847",
+           *             "amount": "9805.1251254",
+           *             "amount_usd": "2357.5717979",
+           *             "rate": "1.000001258605",
+           *             "rate_ledger": 2989,
+           *             "ledger": 2741,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "borrow",
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "shares": "511.7000493",
+           *             "amount": "511.7005402",
+           *             "amount_usd": "511.7005402",
+           *             "rate": "1.000000959310",
+           *             "rate_ledger": 2979,
+           *             "ledger": 2852,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "supply",
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "shares": "384.0882442",
+           *             "amount": "384.0882448",
+           *             "amount_usd": "384.0882448",
+           *             "rate": "1.000000001759",
+           *             "rate_ledger": 2979,
+           *             "ledger": 2531,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "borrow",
+           *             "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "shares": "284.1600744",
+           *             "amount": "284.1607185",
+           *             "amount_usd": "304.3116258",
+           *             "rate": "1.000002266648",
+           *             "rate_ledger": 2998,
+           *             "ledger": 2819,
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "position_type": "supply",
+           *             "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "shares": "3593.9682002",
+           *             "amount": "3593.9684692",
+           *             "amount_usd": "3848.8303165",
+           *             "rate": "1.000000074848",
+           *             "rate_ledger": 2998,
+           *             "ledger": 2739,
+           *             "usd_unavailable_reason": null
+           *           }
+           *         ],
+           *         "groups": [
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "collateral_usd": "1824.4915290",
+           *             "supplied_usd": "6590.4903592",
+           *             "borrowed_usd": "927.6758464",
+           *             "effective_collateral_usd": "1368.3686467",
+           *             "effective_liabilities_usd": "1025.6410837",
+           *             "borrow_limit": "0.7495356",
+           *             "health_factor": "1.3341593",
+           *             "claimable_blnd": "0.0078509",
+           *             "emissions": [
+           *               {
+           *                 "reserve_token_id": 0,
+           *                 "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                 "token_type": "d_token",
+           *                 "accrued": "0.0000000",
+           *                 "claimable": "0.0003528",
+           *                 "emission_ledger": 2966
+           *               },
+           *               {
+           *                 "reserve_token_id": 1,
+           *                 "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                 "token_type": "b_token",
+           *                 "accrued": "0.0001287",
+           *                 "claimable": "0.0035245",
+           *                 "emission_ledger": 2989
+           *               },
+           *               {
+           *                 "reserve_token_id": 2,
+           *                 "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                 "token_type": "d_token",
+           *                 "accrued": "0.0000000",
+           *                 "claimable": "0.0039522",
+           *                 "emission_ledger": 2949
+           *               },
+           *               {
+           *                 "reserve_token_id": 3,
+           *                 "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                 "token_type": "b_token",
+           *                 "accrued": "0.0000000",
+           *                 "claimable": "0.0000214",
+           *                 "emission_ledger": 2979
+           *               }
+           *             ],
+           *             "usd_unavailable_reason": null
+           *           }
+           *         ]
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.24044280595632",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.07091376828914",
+           *             "symbol": "EURC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL": {
+           *             "name": "Blend Devnet Fixed (v2)",
+           *             "position_types": [
+           *               "supply",
+           *               "collateral",
+           *               "borrow"
+           *             ],
+           *             "protocol": "lendingprotocol",
+           *             "status": "active",
+           *             "version": "2"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2951,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 95,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PositionsAnswerLending']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -2877,6 +7758,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2886,6 +7785,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2895,6 +7806,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2904,6 +7848,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2913,6 +7896,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -2922,210 +7917,122 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsLendingprotocolHistory: {
+  getLendingPositionsHistory: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description A whole number from 1 to 500 (default 100) */
-        limit?: string
-        /** @description The next_cursor of a previous page, unchanged */
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description A whole number from 1 to 500 (default 100)
+         * @example 1
+         */
+        limit?: number
+        /**
+         * @description The next_cursor of a previous page, unchanged
+         * @example aDE6Mjk1MQ
+         */
         cursor?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA24HY5B2A3ZXPLUJYNAL23IUDQANQHKRH7FMCEOTAJW4CPFCB3C5JTK
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger` */
-              snapshots: {
-                /** @description Ledger of this snapshot: the account changed at it */
-                ledger: number
-                /**
-                 * Format: date-time
-                 * @description Close time of that ledger, RFC 3339 in UTC; null when the store lacks it
-                 */
-                closed_at: string | null
-                /** @description The ledger whose prices value this item: its own ledger; null when it values nothing */
-                valuation_ledger: number | null
-                data: {
-                  address: string
-                  /** @description One row per (pool, reserve, supply | collateral | borrow) */
-                  positions: {
-                    /** @description `lendingprotocol` */
-                    protocol: string
-                    /** @description The Blend pool (C…) */
-                    contract_address: string
-                    /**
-                     * @description `supply` (lent, not collateral), `collateral`, or `borrow`
-                     * @enum {string}
-                     */
-                    position_type: 'supply' | 'collateral' | 'borrow'
-                    /** @description The reserve's asset contract (C…); null when the store never saw the pool's reserve list */
-                    asset: string | null
-                    /** @description b-tokens (supply, collateral) or d-tokens (borrow) as the pool's `Positions` entry holds them, in the asset's decimals */
-                    shares: string
-                    /** @description Underlying in the asset's decimals: floor(b × b_rate / 10^12) or ceil(d × d_rate / 10^12), Blend's own rounding; null when the rate is unknown */
-                    amount: string | null
-                    /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                    amount_usd: string | null
-                    /** @description The b_rate or d_rate used, 12 decimals, exactly as the pool last wrote it (not projected) */
-                    rate: string | null
-                    /** @description Ledger at which that rate was written (the reserve's `ResData`); null when unknown */
-                    rate_ledger: number | null
-                    /** @description Ledger at which this balance itself last changed */
-                    ledger: number
-                    /**
-                     * @description Why amount_usd is null; null when it is set
-                     * @enum {string|null}
-                     */
-                    usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-                  }[]
-                  /** @description One per pool the account holds something in */
-                  groups: {
-                    /** @description The Blend pool (C…) */
-                    contract_address: string
-                    /** @description Σ amount_usd of the collateral rows */
-                    collateral_usd: string | null
-                    /** @description Σ amount_usd of the supply rows (not collateral) */
-                    supplied_usd: string | null
-                    /** @description Σ amount_usd of the borrow rows */
-                    borrowed_usd: string | null
-                    /** @description Σ price × floor(collateral × c_factor), each reserve rounded down as Blend's health factor counts it, 7 decimals (rounded down) */
-                    effective_collateral_usd: string | null
-                    /** @description Σ price × ceil(borrowed / l_factor), each reserve rounded up, 7 decimals (rounded up) */
-                    effective_liabilities_usd: string | null
-                    /** @description effective liabilities / effective collateral (the SDK's borrowLimit; 1 = no room left), 7 decimals rounded down; null without collateral */
-                    borrow_limit: string | null
-                    /** @description effective collateral / effective liabilities, as the pool computes it (under 1: liquidatable), 7 decimals rounded down; null without debt */
-                    health_factor: string | null
-                    /** @description Σ claimable of `emissions`; null when the pool emits nothing the account holds, or one is unknown */
-                    claimable_blnd: string | null
-                    /** @description Each reserve token the account holds or is owed BLND for, by id */
-                    emissions: {
-                      /** @description reserve index × 2 for the d-token, × 2 + 1 for the b-token */
-                      reserve_token_id: number
-                      /** @description The reserve's asset (C…); null when unknown */
-                      asset: string | null
-                      /**
-                       * @description `b_token` (supply and collateral earn it) or `d_token` (borrowing earns it)
-                       * @enum {string}
-                       */
-                      token_type: 'b_token' | 'd_token'
-                      /** @description BLND the pool has recorded as owed (`UserEmis.accrued`), 7 decimals */
-                      accrued: string
-                      /** @description BLND claimable at the valuation ledger, as Blend's SDK estimates it: accrued + floor(balance × (index − user index) / (10^decimals × 10^7)), the token's index brought up to the ledger's close time from its EmisData; null when the store lacks the reserve's data */
-                      claimable: string | null
-                      /** @description Ledger at which the token's `EmisData` used was written */
-                      emission_ledger: number | null
-                    }[]
-                    /**
-                     * @description Why a USD figure or the health figures are null (config_missing: the reserve's ResConfig was never seen); null when all are set
-                     * @enum {string|null}
-                     */
-                    usd_unavailable_reason:
-                      | 'price_missing'
-                      | 'price_stale'
-                      | 'rate_missing'
-                      | 'config_missing'
-                      | null
-                  }[]
-                }
-                enrichment: {
-                  /** @description Every asset the answer refers to, by id */
-                  assets: {
-                    [key: string]: {
-                      decimals: number
-                      /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                      price_source: string | null
-                      /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                      price_usd: string | null
-                      symbol: string
-                      tags: string[]
-                    }
-                  }
-                  /** @description Every contract the answer refers to */
-                  contracts: {
-                    [key: string]: {
-                      name: string
-                      position_types: string[]
-                      protocol: string
-                      status: string
-                      version: string
-                    }
-                  }
-                }
-                /** @description Close time of the snapshot ledger minus the oldest price timestamp used; 0 when none */
-                oracle_staleness_seconds: number
-                /** @description This snapshot needs protocol state the store never saw */
-                partial_result: boolean
-              }[]
-            }
-            enrichment: {
-              /** @description Every contract the page refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description `to_ledger` as given; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the newest snapshot on this page; null when the page is empty */
-              as_of_ledger: number | null
-              /** @description `from_ledger` as given (inclusive); null when omitted */
-              from_ledger: number | null
-              /** @description `to_ledger` as given (inclusive); null when omitted */
-              to_ledger: number | null
-              /** @description Page size used (1–500, default 100) */
-              limit: number
-              /** @description Pass as `cursor` for the next (older) page; null at the end */
-              next_cursor: string | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description The largest oracle_staleness_seconds of the page's snapshots; 0 when none */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          'application/json': components['schemas']['HistoryAnswerLending']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -3133,6 +8040,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3142,6 +8067,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3151,6 +8088,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3160,6 +8130,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3169,6 +8178,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3178,138 +8199,121 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsAmmprotocol: {
+  getAmmPositions: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA4YEODOKL7FUEGG6XDBSUAOTIP2L6C72CT3VWBDOZVNG5LC2I5X5DLS
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: aMM liquidity positions (Soroswap pairs) */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description Two rows per pair the account holds LP tokens of */
-              positions: {
-                /** @description `ammprotocol` */
-                protocol: string
-                /** @description The Soroswap pair (C…), which is also its LP token */
-                contract_address: string
-                /**
-                 * @description `liquidity`: one row per token of the pair, token 0 first
-                 * @enum {string}
-                 */
-                position_type: 'liquidity'
-                /** @description The pair's token (C…); null when unknown */
-                asset: string | null
-                /** @description LP tokens the account's `Balance` entry of the pair holds, 7 decimals */
-                shares: string
-                /** @description floor(LP balance × reserve_i / total_supply), in the token's decimals; null when the pair's reserves are unknown */
-                amount: string | null
-                /** @description amount × the token's USD price at the valuation ledger, 7 decimals (half-even) */
-                amount_usd: string | null
-                /** @description reserve_i / total_supply: tokens per LP token, 18 decimals rounded down */
-                rate: string | null
-                /** @description Ledger at which the pair's instance entry used (reserves, total supply) was written */
-                rate_ledger: number | null
-                /** @description Ledger at which the LP balance itself last changed */
-                ledger: number
-                /**
-                 * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-              }[]
-              /** @description One per pair, in the order of the rows */
-              groups: {
-                /** @description The Soroswap pair (C…) */
-                contract_address: string
-                /** @description LP tokens held, 7 decimals */
-                shares: string
-                /** @description The pair's LP total supply at the valuation (1,000 units locked to the pair included) */
-                total_supply: string | null
-                /** @description shares / total_supply, 18 decimals rounded down */
-                share_of_pool: string | null
-                /** @description Σ amount_usd of the two rows; null when one is unavailable */
-                value_usd: string | null
-                /** @description Ledger at which the pair's instance entry used was written */
-                rate_ledger: number | null
-                /**
-                 * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the snapshot served; null when the pin predates the first one */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GA4YEODOKL7FUEGG6XDBSUAOTIP2L6C72CT3VWBDOZVNG5LC2I5X5DLS",
+           *         "positions": [],
+           *         "groups": []
+           *       },
+           *       "enrichment": {
+           *         "assets": {},
+           *         "contracts": {}
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": null,
+           *         "valuation_ledger": null,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 0,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PositionsAnswerAmm']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -3317,6 +8321,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3326,6 +8348,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3335,6 +8369,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3344,6 +8411,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3353,6 +8459,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3362,138 +8480,121 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsAmmprotocolAtLedger: {
+  getAmmPositionsAt: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA4YEODOKL7FUEGG6XDBSUAOTIP2L6C72CT3VWBDOZVNG5LC2I5X5DLS
+         */
         address: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger) */
-        ledger: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger)
+         * @example 2999
+         */
+        ledger: number | 'latest'
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: aMM liquidity positions valued at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description Two rows per pair the account holds LP tokens of */
-              positions: {
-                /** @description `ammprotocol` */
-                protocol: string
-                /** @description The Soroswap pair (C…), which is also its LP token */
-                contract_address: string
-                /**
-                 * @description `liquidity`: one row per token of the pair, token 0 first
-                 * @enum {string}
-                 */
-                position_type: 'liquidity'
-                /** @description The pair's token (C…); null when unknown */
-                asset: string | null
-                /** @description LP tokens the account's `Balance` entry of the pair holds, 7 decimals */
-                shares: string
-                /** @description floor(LP balance × reserve_i / total_supply), in the token's decimals; null when the pair's reserves are unknown */
-                amount: string | null
-                /** @description amount × the token's USD price at the valuation ledger, 7 decimals (half-even) */
-                amount_usd: string | null
-                /** @description reserve_i / total_supply: tokens per LP token, 18 decimals rounded down */
-                rate: string | null
-                /** @description Ledger at which the pair's instance entry used (reserves, total supply) was written */
-                rate_ledger: number | null
-                /** @description Ledger at which the LP balance itself last changed */
-                ledger: number
-                /**
-                 * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-              }[]
-              /** @description One per pair, in the order of the rows */
-              groups: {
-                /** @description The Soroswap pair (C…) */
-                contract_address: string
-                /** @description LP tokens held, 7 decimals */
-                shares: string
-                /** @description The pair's LP total supply at the valuation (1,000 units locked to the pair included) */
-                total_supply: string | null
-                /** @description shares / total_supply, 18 decimals rounded down */
-                share_of_pool: string | null
-                /** @description Σ amount_usd of the two rows; null when one is unavailable */
-                value_usd: string | null
-                /** @description Ledger at which the pair's instance entry used was written */
-                rate_ledger: number | null
-                /**
-                 * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the snapshot served; null when the pin predates the first one */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GA4YEODOKL7FUEGG6XDBSUAOTIP2L6C72CT3VWBDOZVNG5LC2I5X5DLS",
+           *         "positions": [],
+           *         "groups": []
+           *       },
+           *       "enrichment": {
+           *         "assets": {},
+           *         "contracts": {}
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": null,
+           *         "valuation_ledger": null,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 0,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PositionsAnswerAmm']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -3501,6 +8602,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3510,6 +8629,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3519,6 +8650,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3528,6 +8692,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3537,6 +8740,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3546,181 +8761,122 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsAmmprotocolHistory: {
+  getAmmPositionsHistory: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description A whole number from 1 to 500 (default 100) */
-        limit?: string
-        /** @description The next_cursor of a previous page, unchanged */
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description A whole number from 1 to 500 (default 100)
+         * @example 1
+         */
+        limit?: number
+        /**
+         * @description The next_cursor of a previous page, unchanged
+         * @example aDE6MjUzMg
+         */
         cursor?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger` */
-              snapshots: {
-                /** @description Ledger of this snapshot: the account changed at it */
-                ledger: number
-                /**
-                 * Format: date-time
-                 * @description Close time of that ledger, RFC 3339 in UTC; null when the store lacks it
-                 */
-                closed_at: string | null
-                /** @description The ledger whose prices value this item: its own ledger; null when it values nothing */
-                valuation_ledger: number | null
-                data: {
-                  address: string
-                  /** @description Two rows per pair the account holds LP tokens of */
-                  positions: {
-                    /** @description `ammprotocol` */
-                    protocol: string
-                    /** @description The Soroswap pair (C…), which is also its LP token */
-                    contract_address: string
-                    /**
-                     * @description `liquidity`: one row per token of the pair, token 0 first
-                     * @enum {string}
-                     */
-                    position_type: 'liquidity'
-                    /** @description The pair's token (C…); null when unknown */
-                    asset: string | null
-                    /** @description LP tokens the account's `Balance` entry of the pair holds, 7 decimals */
-                    shares: string
-                    /** @description floor(LP balance × reserve_i / total_supply), in the token's decimals; null when the pair's reserves are unknown */
-                    amount: string | null
-                    /** @description amount × the token's USD price at the valuation ledger, 7 decimals (half-even) */
-                    amount_usd: string | null
-                    /** @description reserve_i / total_supply: tokens per LP token, 18 decimals rounded down */
-                    rate: string | null
-                    /** @description Ledger at which the pair's instance entry used (reserves, total supply) was written */
-                    rate_ledger: number | null
-                    /** @description Ledger at which the LP balance itself last changed */
-                    ledger: number
-                    /**
-                     * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                     * @enum {string|null}
-                     */
-                    usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-                  }[]
-                  /** @description One per pair, in the order of the rows */
-                  groups: {
-                    /** @description The Soroswap pair (C…) */
-                    contract_address: string
-                    /** @description LP tokens held, 7 decimals */
-                    shares: string
-                    /** @description The pair's LP total supply at the valuation (1,000 units locked to the pair included) */
-                    total_supply: string | null
-                    /** @description shares / total_supply, 18 decimals rounded down */
-                    share_of_pool: string | null
-                    /** @description Σ amount_usd of the two rows; null when one is unavailable */
-                    value_usd: string | null
-                    /** @description Ledger at which the pair's instance entry used was written */
-                    rate_ledger: number | null
-                    /**
-                     * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                     * @enum {string|null}
-                     */
-                    usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-                  }[]
-                }
-                enrichment: {
-                  /** @description Every asset the answer refers to, by id */
-                  assets: {
-                    [key: string]: {
-                      decimals: number
-                      /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                      price_source: string | null
-                      /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                      price_usd: string | null
-                      symbol: string
-                      tags: string[]
-                    }
-                  }
-                  /** @description Every contract the answer refers to */
-                  contracts: {
-                    [key: string]: {
-                      name: string
-                      position_types: string[]
-                      protocol: string
-                      status: string
-                      version: string
-                    }
-                  }
-                }
-                /** @description Close time of the snapshot ledger minus the oldest price timestamp used; 0 when none */
-                oracle_staleness_seconds: number
-                /** @description This snapshot needs protocol state the store never saw */
-                partial_result: boolean
-              }[]
-            }
-            enrichment: {
-              /** @description Every contract the page refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description `to_ledger` as given; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the newest snapshot on this page; null when the page is empty */
-              as_of_ledger: number | null
-              /** @description `from_ledger` as given (inclusive); null when omitted */
-              from_ledger: number | null
-              /** @description `to_ledger` as given (inclusive); null when omitted */
-              to_ledger: number | null
-              /** @description Page size used (1–500, default 100) */
-              limit: number
-              /** @description Pass as `cursor` for the next (older) page; null at the end */
-              next_cursor: string | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description The largest oracle_staleness_seconds of the page's snapshots; 0 when none */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          'application/json': components['schemas']['HistoryAnswerAmm']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -3728,6 +8884,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3737,6 +8911,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3746,6 +8932,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3755,6 +8974,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3764,6 +9022,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3773,142 +9043,121 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsYieldprotocol: {
+  getYieldPositions: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA2QNNCUFBGG3NBPPGPUKC7BBP52KUCX3FY5RFMULG4IJCYVVJBLAAKJ
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: yield positions (DeFindex vaults) */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description One row per (vault, asset) the account holds df-tokens of */
-              positions: {
-                /** @description `yieldprotocol` */
-                protocol: string
-                /** @description The DeFindex vault (C…) */
-                contract_address: string
-                /**
-                 * @description `vault_share`: df-tokens of the vault, one row per vault asset
-                 * @enum {string}
-                 */
-                position_type: 'vault_share'
-                /** @description One of the vault’s assets (C…); a multi-asset vault has one row per asset */
-                asset: string
-                /** @description df-tokens as the vault’s `Balance` entry holds them, 7 decimals */
-                shares: string
-                /** @description floor(shares × total_managed_funds / total_supply) in the asset's decimals, the vault's own `get_asset_amounts_per_shares`; null when the vault's funds are unknown */
-                amount: string | null
-                /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                amount_usd: string | null
-                /** @description The asset's units per whole df-token, total_managed_funds / total_supply, 12 decimals (rounded down) */
-                price_per_share: string | null
-                /** @description The vault's managed funds of the asset (idle + the strategies' balances less locked fees), in the asset's decimals */
-                total_managed_funds: string | null
-                /** @description Every df-token of the vault, 7 decimals; 0 before the first mint; null when the vault's instance entry was never seen */
-                total_supply: string | null
-                /** @description The latest ledger at which an entry the price was computed from was written (the vault's, its strategies', the Blend reserve's `ResData`); null when none was seen */
-                rate_ledger: number | null
-                /** @description Ledger at which this balance itself last changed */
-                ledger: number
-                /**
-                 * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-              }[]
-              /** @description One per vault, in the order of the rows */
-              groups: {
-                /** @description The DeFindex vault (C…) */
-                contract_address: string
-                /** @description df-tokens held, 7 decimals */
-                shares: string
-                /** @description The vault's df-token supply at the valuation (the 1,000 locked to the vault included) */
-                total_supply: string | null
-                /** @description shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown */
-                share_of_pool: string | null
-                /** @description Σ amount_usd of the vault’s rows; null when one is unavailable */
-                value_usd: string | null
-                /** @description The latest ledger at which an entry the valuation used was written */
-                rate_ledger: number | null
-                /**
-                 * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the snapshot served; null when the pin predates the first one */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GA2QNNCUFBGG3NBPPGPUKC7BBP52KUCX3FY5RFMULG4IJCYVVJBLAAKJ",
+           *         "positions": [],
+           *         "groups": []
+           *       },
+           *       "enrichment": {
+           *         "assets": {},
+           *         "contracts": {}
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2969,
+           *         "valuation_ledger": null,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 0,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PositionsAnswerYield']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -3916,6 +9165,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3925,6 +9192,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3934,6 +9213,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3943,6 +9255,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3952,6 +9303,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -3961,142 +9324,121 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsYieldprotocolAtLedger: {
+  getYieldPositionsAt: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA2QNNCUFBGG3NBPPGPUKC7BBP52KUCX3FY5RFMULG4IJCYVVJBLAAKJ
+         */
         address: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger) */
-        ledger: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger)
+         * @example 2999
+         */
+        ledger: number | 'latest'
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: yield positions valued at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description One row per (vault, asset) the account holds df-tokens of */
-              positions: {
-                /** @description `yieldprotocol` */
-                protocol: string
-                /** @description The DeFindex vault (C…) */
-                contract_address: string
-                /**
-                 * @description `vault_share`: df-tokens of the vault, one row per vault asset
-                 * @enum {string}
-                 */
-                position_type: 'vault_share'
-                /** @description One of the vault’s assets (C…); a multi-asset vault has one row per asset */
-                asset: string
-                /** @description df-tokens as the vault’s `Balance` entry holds them, 7 decimals */
-                shares: string
-                /** @description floor(shares × total_managed_funds / total_supply) in the asset's decimals, the vault's own `get_asset_amounts_per_shares`; null when the vault's funds are unknown */
-                amount: string | null
-                /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                amount_usd: string | null
-                /** @description The asset's units per whole df-token, total_managed_funds / total_supply, 12 decimals (rounded down) */
-                price_per_share: string | null
-                /** @description The vault's managed funds of the asset (idle + the strategies' balances less locked fees), in the asset's decimals */
-                total_managed_funds: string | null
-                /** @description Every df-token of the vault, 7 decimals; 0 before the first mint; null when the vault's instance entry was never seen */
-                total_supply: string | null
-                /** @description The latest ledger at which an entry the price was computed from was written (the vault's, its strategies', the Blend reserve's `ResData`); null when none was seen */
-                rate_ledger: number | null
-                /** @description Ledger at which this balance itself last changed */
-                ledger: number
-                /**
-                 * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-              }[]
-              /** @description One per vault, in the order of the rows */
-              groups: {
-                /** @description The DeFindex vault (C…) */
-                contract_address: string
-                /** @description df-tokens held, 7 decimals */
-                shares: string
-                /** @description The vault's df-token supply at the valuation (the 1,000 locked to the vault included) */
-                total_supply: string | null
-                /** @description shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown */
-                share_of_pool: string | null
-                /** @description Σ amount_usd of the vault’s rows; null when one is unavailable */
-                value_usd: string | null
-                /** @description The latest ledger at which an entry the valuation used was written */
-                rate_ledger: number | null
-                /**
-                 * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the snapshot served; null when the pin predates the first one */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value every USD figure of the answer: the served snapshot's own ledger on the snapshot surface, the pin (capped at last_indexed_ledger) on /at; null when nothing was valued */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GA2QNNCUFBGG3NBPPGPUKC7BBP52KUCX3FY5RFMULG4IJCYVVJBLAAKJ",
+           *         "positions": [],
+           *         "groups": []
+           *       },
+           *       "enrichment": {
+           *         "assets": {},
+           *         "contracts": {}
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2969,
+           *         "valuation_ledger": null,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 0,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PositionsAnswerYield']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -4104,6 +9446,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4113,6 +9473,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4122,6 +9494,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4131,6 +9536,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4140,6 +9584,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4149,185 +9605,122 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsYieldprotocolHistory: {
+  getYieldPositionsHistory: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description A whole number from 1 to 500 (default 100) */
-        limit?: string
-        /** @description The next_cursor of a previous page, unchanged */
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description A whole number from 1 to 500 (default 100)
+         * @example 1
+         */
+        limit?: number
+        /**
+         * @description The next_cursor of a previous page, unchanged
+         * @example aDE6Mzc5MQ
+         */
         cursor?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GA2QNNCUFBGG3NBPPGPUKC7BBP52KUCX3FY5RFMULG4IJCYVVJBLAAKJ
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description Newest first. `data` and `enrichment` are byte for byte what the snapshot surface answers with `as_of_ledger` = `ledger` */
-              snapshots: {
-                /** @description Ledger of this snapshot: the account changed at it */
-                ledger: number
-                /**
-                 * Format: date-time
-                 * @description Close time of that ledger, RFC 3339 in UTC; null when the store lacks it
-                 */
-                closed_at: string | null
-                /** @description The ledger whose prices value this item: its own ledger; null when it values nothing */
-                valuation_ledger: number | null
-                data: {
-                  address: string
-                  /** @description One row per (vault, asset) the account holds df-tokens of */
-                  positions: {
-                    /** @description `yieldprotocol` */
-                    protocol: string
-                    /** @description The DeFindex vault (C…) */
-                    contract_address: string
-                    /**
-                     * @description `vault_share`: df-tokens of the vault, one row per vault asset
-                     * @enum {string}
-                     */
-                    position_type: 'vault_share'
-                    /** @description One of the vault’s assets (C…); a multi-asset vault has one row per asset */
-                    asset: string
-                    /** @description df-tokens as the vault’s `Balance` entry holds them, 7 decimals */
-                    shares: string
-                    /** @description floor(shares × total_managed_funds / total_supply) in the asset's decimals, the vault's own `get_asset_amounts_per_shares`; null when the vault's funds are unknown */
-                    amount: string | null
-                    /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                    amount_usd: string | null
-                    /** @description The asset's units per whole df-token, total_managed_funds / total_supply, 12 decimals (rounded down) */
-                    price_per_share: string | null
-                    /** @description The vault's managed funds of the asset (idle + the strategies' balances less locked fees), in the asset's decimals */
-                    total_managed_funds: string | null
-                    /** @description Every df-token of the vault, 7 decimals; 0 before the first mint; null when the vault's instance entry was never seen */
-                    total_supply: string | null
-                    /** @description The latest ledger at which an entry the price was computed from was written (the vault's, its strategies', the Blend reserve's `ResData`); null when none was seen */
-                    rate_ledger: number | null
-                    /** @description Ledger at which this balance itself last changed */
-                    ledger: number
-                    /**
-                     * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                     * @enum {string|null}
-                     */
-                    usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-                  }[]
-                  /** @description One per vault, in the order of the rows */
-                  groups: {
-                    /** @description The DeFindex vault (C…) */
-                    contract_address: string
-                    /** @description df-tokens held, 7 decimals */
-                    shares: string
-                    /** @description The vault's df-token supply at the valuation (the 1,000 locked to the vault included) */
-                    total_supply: string | null
-                    /** @description shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown */
-                    share_of_pool: string | null
-                    /** @description Σ amount_usd of the vault’s rows; null when one is unavailable */
-                    value_usd: string | null
-                    /** @description The latest ledger at which an entry the valuation used was written */
-                    rate_ledger: number | null
-                    /**
-                     * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                     * @enum {string|null}
-                     */
-                    usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-                  }[]
-                }
-                enrichment: {
-                  /** @description Every asset the answer refers to, by id */
-                  assets: {
-                    [key: string]: {
-                      decimals: number
-                      /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                      price_source: string | null
-                      /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                      price_usd: string | null
-                      symbol: string
-                      tags: string[]
-                    }
-                  }
-                  /** @description Every contract the answer refers to */
-                  contracts: {
-                    [key: string]: {
-                      name: string
-                      position_types: string[]
-                      protocol: string
-                      status: string
-                      version: string
-                    }
-                  }
-                }
-                /** @description Close time of the snapshot ledger minus the oldest price timestamp used; 0 when none */
-                oracle_staleness_seconds: number
-                /** @description This snapshot needs protocol state the store never saw */
-                partial_result: boolean
-              }[]
-            }
-            enrichment: {
-              /** @description Every contract the page refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description `to_ledger` as given; null when omitted */
-              requested_ledger: number | null
-              /** @description Ledger of the newest snapshot on this page; null when the page is empty */
-              as_of_ledger: number | null
-              /** @description `from_ledger` as given (inclusive); null when omitted */
-              from_ledger: number | null
-              /** @description `to_ledger` as given (inclusive); null when omitted */
-              to_ledger: number | null
-              /** @description Page size used (1–500, default 100) */
-              limit: number
-              /** @description Pass as `cursor` for the next (older) page; null at the end */
-              next_cursor: string | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description The largest oracle_staleness_seconds of the page's snapshots; 0 when none */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          'application/json': components['schemas']['HistoryAnswerYield']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -4335,6 +9728,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4344,6 +9755,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4353,6 +9776,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4362,6 +9818,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4371,6 +9866,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4380,415 +9887,438 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositions: {
+  getAllPositions: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: positions in every protocol */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description Every protocol, keyed by its name: `data` exactly as GET /v1/users/{address}/positions/{protocol} (or its /at/{ledger}) answers it at the same pin */
-              protocols: {
-                vaultprotocol: {
-                  /** @enum {string} */
-                  kind: 'vault'
-                  /** @description Ledger of this protocol's snapshot served; null when none at or before the pin */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing */
-                  valuation_ledger: number | null
-                  /** @description This section needs what the store does not hold */
-                  partial_result: boolean
-                  /** @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none */
-                  oracle_staleness_seconds: number
-                  data: {
-                    address: string
-                    vaults: {
-                      /** @description Collateral in the collateral asset's units, with exactly its decimals */
-                      collateral: string
-                      /** @description collateral × its USD price at the valuation ledger, 7 decimals; null when unavailable */
-                      collateral_usd: string | null
-                      /** @description Collateral value over debt, both in USD (so the denomination's own price applies), 4 decimals ("1.8500" = 185%); null when debt is zero or a price is unavailable */
-                      collateralization_ratio: string | null
-                      contract_address: string
-                      /** @description Debt in denomination units: ceil(normalised debt × rate / 10^12), with the debt token decimals */
-                      debt: string
-                      /** @description debt × the denomination price (USD is exactly 1), 7 decimals */
-                      debt_usd: string | null
-                      denomination: string
-                      /** @description Ledger at which this position itself last changed */
-                      ledger: number
-                      /** @description collateral_usd − debt_usd of the rounded values */
-                      net_usd: string | null
-                      /**
-                       * @description Why the USD fields are null: price_missing or price_stale; null when they are set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | null
-                      /** @description floor(10^9 × total_collateral / total_debt), as the contract computes it: the sort key of its vault list */
-                      vault_index: string
-                      /** @description `/at` surface only: the ledger of the rate used to accrue the position; always null here, FxDAO debt is stored plainly and does not accrue */
-                      rate_ledger?: null
-                    }[]
-                  }
-                  totals: {
-                    /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                    assets_usd: string | null
-                    /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                    debt_usd: string | null
-                    /** @description assets_usd − debt_usd; null when either is null */
-                    net_usd: string | null
-                    /** @description Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                    usd_unavailable_reason: string | null
-                  }
-                }
-                lendingprotocol: {
-                  /** @enum {string} */
-                  kind: 'lending'
-                  /** @description Ledger of this protocol's snapshot served; null when none at or before the pin */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing */
-                  valuation_ledger: number | null
-                  /** @description This section needs what the store does not hold */
-                  partial_result: boolean
-                  /** @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none */
-                  oracle_staleness_seconds: number
-                  data: {
-                    address: string
-                    /** @description One row per (pool, reserve, supply | collateral | borrow) */
-                    positions: {
-                      /** @description `lendingprotocol` */
-                      protocol: string
-                      /** @description The Blend pool (C…) */
-                      contract_address: string
-                      /**
-                       * @description `supply` (lent, not collateral), `collateral`, or `borrow`
-                       * @enum {string}
-                       */
-                      position_type: 'supply' | 'collateral' | 'borrow'
-                      /** @description The reserve's asset contract (C…); null when the store never saw the pool's reserve list */
-                      asset: string | null
-                      /** @description b-tokens (supply, collateral) or d-tokens (borrow) as the pool's `Positions` entry holds them, in the asset's decimals */
-                      shares: string
-                      /** @description Underlying in the asset's decimals: floor(b × b_rate / 10^12) or ceil(d × d_rate / 10^12), Blend's own rounding; null when the rate is unknown */
-                      amount: string | null
-                      /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                      amount_usd: string | null
-                      /** @description The b_rate or d_rate used, 12 decimals, exactly as the pool last wrote it (not projected) */
-                      rate: string | null
-                      /** @description Ledger at which that rate was written (the reserve's `ResData`); null when unknown */
-                      rate_ledger: number | null
-                      /** @description Ledger at which this balance itself last changed */
-                      ledger: number
-                      /**
-                       * @description Why amount_usd is null; null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-                    }[]
-                    /** @description One per pool the account holds something in */
-                    groups: {
-                      /** @description The Blend pool (C…) */
-                      contract_address: string
-                      /** @description Σ amount_usd of the collateral rows */
-                      collateral_usd: string | null
-                      /** @description Σ amount_usd of the supply rows (not collateral) */
-                      supplied_usd: string | null
-                      /** @description Σ amount_usd of the borrow rows */
-                      borrowed_usd: string | null
-                      /** @description Σ price × floor(collateral × c_factor), each reserve rounded down as Blend's health factor counts it, 7 decimals (rounded down) */
-                      effective_collateral_usd: string | null
-                      /** @description Σ price × ceil(borrowed / l_factor), each reserve rounded up, 7 decimals (rounded up) */
-                      effective_liabilities_usd: string | null
-                      /** @description effective liabilities / effective collateral (the SDK's borrowLimit; 1 = no room left), 7 decimals rounded down; null without collateral */
-                      borrow_limit: string | null
-                      /** @description effective collateral / effective liabilities, as the pool computes it (under 1: liquidatable), 7 decimals rounded down; null without debt */
-                      health_factor: string | null
-                      /** @description Σ claimable of `emissions`; null when the pool emits nothing the account holds, or one is unknown */
-                      claimable_blnd: string | null
-                      /** @description Each reserve token the account holds or is owed BLND for, by id */
-                      emissions: {
-                        /** @description reserve index × 2 for the d-token, × 2 + 1 for the b-token */
-                        reserve_token_id: number
-                        /** @description The reserve's asset (C…); null when unknown */
-                        asset: string | null
-                        /**
-                         * @description `b_token` (supply and collateral earn it) or `d_token` (borrowing earns it)
-                         * @enum {string}
-                         */
-                        token_type: 'b_token' | 'd_token'
-                        /** @description BLND the pool has recorded as owed (`UserEmis.accrued`), 7 decimals */
-                        accrued: string
-                        /** @description BLND claimable at the valuation ledger, as Blend's SDK estimates it: accrued + floor(balance × (index − user index) / (10^decimals × 10^7)), the token's index brought up to the ledger's close time from its EmisData; null when the store lacks the reserve's data */
-                        claimable: string | null
-                        /** @description Ledger at which the token's `EmisData` used was written */
-                        emission_ledger: number | null
-                      }[]
-                      /**
-                       * @description Why a USD figure or the health figures are null (config_missing: the reserve's ResConfig was never seen); null when all are set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason:
-                        | 'price_missing'
-                        | 'price_stale'
-                        | 'rate_missing'
-                        | 'config_missing'
-                        | null
-                    }[]
-                  }
-                  totals: {
-                    /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                    assets_usd: string | null
-                    /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                    debt_usd: string | null
-                    /** @description assets_usd − debt_usd; null when either is null */
-                    net_usd: string | null
-                    /** @description Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                    usd_unavailable_reason: string | null
-                  }
-                }
-                ammprotocol: {
-                  /** @enum {string} */
-                  kind: 'amm'
-                  /** @description Ledger of this protocol's snapshot served; null when none at or before the pin */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing */
-                  valuation_ledger: number | null
-                  /** @description This section needs what the store does not hold */
-                  partial_result: boolean
-                  /** @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none */
-                  oracle_staleness_seconds: number
-                  data: {
-                    address: string
-                    /** @description Two rows per pair the account holds LP tokens of */
-                    positions: {
-                      /** @description `ammprotocol` */
-                      protocol: string
-                      /** @description The Soroswap pair (C…), which is also its LP token */
-                      contract_address: string
-                      /**
-                       * @description `liquidity`: one row per token of the pair, token 0 first
-                       * @enum {string}
-                       */
-                      position_type: 'liquidity'
-                      /** @description The pair's token (C…); null when unknown */
-                      asset: string | null
-                      /** @description LP tokens the account's `Balance` entry of the pair holds, 7 decimals */
-                      shares: string
-                      /** @description floor(LP balance × reserve_i / total_supply), in the token's decimals; null when the pair's reserves are unknown */
-                      amount: string | null
-                      /** @description amount × the token's USD price at the valuation ledger, 7 decimals (half-even) */
-                      amount_usd: string | null
-                      /** @description reserve_i / total_supply: tokens per LP token, 18 decimals rounded down */
-                      rate: string | null
-                      /** @description Ledger at which the pair's instance entry used (reserves, total supply) was written */
-                      rate_ledger: number | null
-                      /** @description Ledger at which the LP balance itself last changed */
-                      ledger: number
-                      /**
-                       * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-                    }[]
-                    /** @description One per pair, in the order of the rows */
-                    groups: {
-                      /** @description The Soroswap pair (C…) */
-                      contract_address: string
-                      /** @description LP tokens held, 7 decimals */
-                      shares: string
-                      /** @description The pair's LP total supply at the valuation (1,000 units locked to the pair included) */
-                      total_supply: string | null
-                      /** @description shares / total_supply, 18 decimals rounded down */
-                      share_of_pool: string | null
-                      /** @description Σ amount_usd of the two rows; null when one is unavailable */
-                      value_usd: string | null
-                      /** @description Ledger at which the pair's instance entry used was written */
-                      rate_ledger: number | null
-                      /**
-                       * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-                    }[]
-                  }
-                  totals: {
-                    /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                    assets_usd: string | null
-                    /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                    debt_usd: string | null
-                    /** @description assets_usd − debt_usd; null when either is null */
-                    net_usd: string | null
-                    /** @description Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                    usd_unavailable_reason: string | null
-                  }
-                }
-                yieldprotocol: {
-                  /** @enum {string} */
-                  kind: 'yield'
-                  /** @description Ledger of this protocol's snapshot served; null when none at or before the pin */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing */
-                  valuation_ledger: number | null
-                  /** @description This section needs what the store does not hold */
-                  partial_result: boolean
-                  /** @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none */
-                  oracle_staleness_seconds: number
-                  data: {
-                    address: string
-                    /** @description One row per (vault, asset) the account holds df-tokens of */
-                    positions: {
-                      /** @description `yieldprotocol` */
-                      protocol: string
-                      /** @description The DeFindex vault (C…) */
-                      contract_address: string
-                      /**
-                       * @description `vault_share`: df-tokens of the vault, one row per vault asset
-                       * @enum {string}
-                       */
-                      position_type: 'vault_share'
-                      /** @description One of the vault’s assets (C…); a multi-asset vault has one row per asset */
-                      asset: string
-                      /** @description df-tokens as the vault’s `Balance` entry holds them, 7 decimals */
-                      shares: string
-                      /** @description floor(shares × total_managed_funds / total_supply) in the asset's decimals, the vault's own `get_asset_amounts_per_shares`; null when the vault's funds are unknown */
-                      amount: string | null
-                      /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                      amount_usd: string | null
-                      /** @description The asset's units per whole df-token, total_managed_funds / total_supply, 12 decimals (rounded down) */
-                      price_per_share: string | null
-                      /** @description The vault's managed funds of the asset (idle + the strategies' balances less locked fees), in the asset's decimals */
-                      total_managed_funds: string | null
-                      /** @description Every df-token of the vault, 7 decimals; 0 before the first mint; null when the vault's instance entry was never seen */
-                      total_supply: string | null
-                      /** @description The latest ledger at which an entry the price was computed from was written (the vault's, its strategies', the Blend reserve's `ResData`); null when none was seen */
-                      rate_ledger: number | null
-                      /** @description Ledger at which this balance itself last changed */
-                      ledger: number
-                      /**
-                       * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-                    }[]
-                    /** @description One per vault, in the order of the rows */
-                    groups: {
-                      /** @description The DeFindex vault (C…) */
-                      contract_address: string
-                      /** @description df-tokens held, 7 decimals */
-                      shares: string
-                      /** @description The vault's df-token supply at the valuation (the 1,000 locked to the vault included) */
-                      total_supply: string | null
-                      /** @description shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown */
-                      share_of_pool: string | null
-                      /** @description Σ amount_usd of the vault’s rows; null when one is unavailable */
-                      value_usd: string | null
-                      /** @description The latest ledger at which an entry the valuation used was written */
-                      rate_ledger: number | null
-                      /**
-                       * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-                    }[]
-                  }
-                  totals: {
-                    /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                    assets_usd: string | null
-                    /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                    debt_usd: string | null
-                    /** @description assets_usd − debt_usd; null when either is null */
-                    net_usd: string | null
-                    /** @description Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                    usd_unavailable_reason: string | null
-                  }
-                }
-              }
-              totals: {
-                /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                assets_usd: string | null
-                /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                debt_usd: string | null
-                /** @description assets_usd − debt_usd; null when either is null */
-                net_usd: string | null
-                /** @description Why a total is null although positions exist: valuation_ledgers_differ when the sections were valued at different ledgers (values at different ledgers are never added), else the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                usd_unavailable_reason: string | null
-                /** @description With valuation_ledgers_differ: the path that values every protocol at one ledger (GET /v1/users/{address}/positions/at/{ledger}); null otherwise */
-                usd_unavailable_hint: string | null
-              }
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description The newest section's as_of_ledger; null when no section has a snapshot */
-              as_of_ledger: number | null
-              /** @description The valuation ledger every section that values something shares; null when none does, or when they differ (each section then states its own) */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description The largest section's oracle_staleness_seconds: the ledger the request is about minus the oldest price used; 0 when none */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *         "protocols": {
+           *           "vaultprotocol": {
+           *             "kind": "vault",
+           *             "as_of_ledger": 2505,
+           *             "valuation_ledger": 2505,
+           *             "partial_result": false,
+           *             "oracle_staleness_seconds": 2495,
+           *             "data": {
+           *               "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *               "vaults": [
+           *                 {
+           *                   "collateral": "5538.2819517",
+           *                   "collateral_usd": "1432.6743955",
+           *                   "collateralization_ratio": "2.5468",
+           *                   "contract_address": "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E",
+           *                   "debt": "443.0000000",
+           *                   "debt_usd": "562.5418084",
+           *                   "denomination": "GBP",
+           *                   "ledger": 2505,
+           *                   "net_usd": "870.1325871",
+           *                   "usd_unavailable_reason": null,
+           *                   "vault_index": "12501765127"
+           *                 },
+           *                 {
+           *                   "collateral": "18960.4212215",
+           *                   "collateral_usd": "4904.7900141",
+           *                   "collateralization_ratio": "2.0780",
+           *                   "contract_address": "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E",
+           *                   "debt": "2360.3400000",
+           *                   "debt_usd": "2360.3400000",
+           *                   "denomination": "USD",
+           *                   "ledger": 1162,
+           *                   "net_usd": "2544.4500141",
+           *                   "usd_unavailable_reason": null,
+           *                   "vault_index": "8032919503"
+           *                 }
+           *               ]
+           *             },
+           *             "totals": {
+           *               "assets_usd": "6337.4644096",
+           *               "debt_usd": "2922.8818084",
+           *               "net_usd": "3414.5826012",
+           *               "usd_unavailable_reason": null
+           *             }
+           *           },
+           *           "lendingprotocol": {
+           *             "kind": "lending",
+           *             "as_of_ledger": 2216,
+           *             "valuation_ledger": 2216,
+           *             "partial_result": false,
+           *             "oracle_staleness_seconds": 3995,
+           *             "data": {
+           *               "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *               "positions": [
+           *                 {
+           *                   "protocol": "lendingprotocol",
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "position_type": "borrow",
+           *                   "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                   "shares": "16863.3890743",
+           *                   "amount": "16863.4300268",
+           *                   "amount_usd": "5110.9031207",
+           *                   "rate": "1.000002428481",
+           *                   "rate_ledger": 2216,
+           *                   "ledger": 2216,
+           *                   "usd_unavailable_reason": null
+           *                 },
+           *                 {
+           *                   "protocol": "lendingprotocol",
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "position_type": "collateral",
+           *                   "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                   "shares": "10080.4447758",
+           *                   "amount": "10080.4447899",
+           *                   "amount_usd": "10080.4447899",
+           *                   "rate": "1.000000001405",
+           *                   "rate_ledger": 1636,
+           *                   "ledger": 1636,
+           *                   "usd_unavailable_reason": null
+           *                 },
+           *                 {
+           *                   "protocol": "lendingprotocol",
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "position_type": "borrow",
+           *                   "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                   "shares": "1606.3780225",
+           *                   "amount": "1606.3788108",
+           *                   "amount_usd": "1606.3788108",
+           *                   "rate": "1.000000490683",
+           *                   "rate_ledger": 1963,
+           *                   "ledger": 1963,
+           *                   "usd_unavailable_reason": null
+           *                 },
+           *                 {
+           *                   "protocol": "lendingprotocol",
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "position_type": "collateral",
+           *                   "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *                   "shares": "55276.6367868",
+           *                   "amount": "55276.6416936",
+           *                   "amount_usd": "59537.0307267",
+           *                   "rate": "1.000000088769",
+           *                   "rate_ledger": 2123,
+           *                   "ledger": 2123,
+           *                   "usd_unavailable_reason": null
+           *                 }
+           *               ],
+           *               "groups": [
+           *                 {
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "collateral_usd": "69617.4755166",
+           *                   "supplied_usd": "0.0000000",
+           *                   "borrowed_usd": "6717.2819315",
+           *                   "effective_collateral_usd": "63159.7502043",
+           *                   "effective_liabilities_usd": "8505.4625583",
+           *                   "borrow_limit": "0.1346658",
+           *                   "health_factor": "7.4257866",
+           *                   "claimable_blnd": "2.3849046",
+           *                   "emissions": [
+           *                     {
+           *                       "reserve_token_id": 1,
+           *                       "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                       "token_type": "b_token",
+           *                       "accrued": "0.0915621",
+           *                       "claimable": "0.0915621",
+           *                       "emission_ledger": 2211
+           *                     },
+           *                     {
+           *                       "reserve_token_id": 3,
+           *                       "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                       "token_type": "b_token",
+           *                       "accrued": "0.0116770",
+           *                       "claimable": "0.0194831",
+           *                       "emission_ledger": 2210
+           *                     },
+           *                     {
+           *                       "reserve_token_id": 5,
+           *                       "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *                       "token_type": "b_token",
+           *                       "accrued": "2.1045618",
+           *                       "claimable": "2.2738594",
+           *                       "emission_ledger": 2191
+           *                     }
+           *                   ],
+           *                   "usd_unavailable_reason": null
+           *                 }
+           *               ]
+           *             },
+           *             "totals": {
+           *               "assets_usd": "69617.4755166",
+           *               "debt_usd": "6717.2819315",
+           *               "net_usd": "62900.1935851",
+           *               "usd_unavailable_reason": null
+           *             }
+           *           },
+           *           "ammprotocol": {
+           *             "kind": "amm",
+           *             "as_of_ledger": 2532,
+           *             "valuation_ledger": 2532,
+           *             "partial_result": false,
+           *             "oracle_staleness_seconds": 2495,
+           *             "data": {
+           *               "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *               "positions": [
+           *                 {
+           *                   "protocol": "ammprotocol",
+           *                   "contract_address": "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR",
+           *                   "position_type": "liquidity",
+           *                   "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *                   "shares": "415.4987333",
+           *                   "amount": "217.5507039",
+           *                   "amount_usd": "233.6278350",
+           *                   "rate": "0.523589331435179387",
+           *                   "rate_ledger": 2532,
+           *                   "ledger": 2532,
+           *                   "usd_unavailable_reason": null
+           *                 },
+           *                 {
+           *                   "protocol": "ammprotocol",
+           *                   "contract_address": "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR",
+           *                   "position_type": "liquidity",
+           *                   "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                   "shares": "415.4987333",
+           *                   "amount": "795.4666519",
+           *                   "amount_usd": "205.7758551",
+           *                   "rate": "1.914486346576871938",
+           *                   "rate_ledger": 2532,
+           *                   "ledger": 2532,
+           *                   "usd_unavailable_reason": null
+           *                 }
+           *               ],
+           *               "groups": [
+           *                 {
+           *                   "contract_address": "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR",
+           *                   "shares": "415.4987333",
+           *                   "total_supply": "567280.3374365",
+           *                   "share_of_pool": "0.000732439864172993",
+           *                   "value_usd": "439.4036901",
+           *                   "rate_ledger": 2532,
+           *                   "usd_unavailable_reason": null
+           *                 }
+           *               ]
+           *             },
+           *             "totals": {
+           *               "assets_usd": "439.4036901",
+           *               "debt_usd": "0.0000000",
+           *               "net_usd": "439.4036901",
+           *               "usd_unavailable_reason": null
+           *             }
+           *           },
+           *           "yieldprotocol": {
+           *             "kind": "yield",
+           *             "as_of_ledger": null,
+           *             "valuation_ledger": null,
+           *             "partial_result": false,
+           *             "oracle_staleness_seconds": 0,
+           *             "data": {
+           *               "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *               "positions": [],
+           *               "groups": []
+           *             },
+           *             "totals": {
+           *               "assets_usd": null,
+           *               "debt_usd": null,
+           *               "net_usd": null,
+           *               "usd_unavailable_reason": null
+           *             }
+           *           }
+           *         },
+           *         "totals": {
+           *           "assets_usd": null,
+           *           "debt_usd": null,
+           *           "net_usd": null,
+           *           "usd_unavailable_reason": "valuation_ledgers_differ",
+           *           "usd_unavailable_hint": "the sections were valued at different ledgers (each at its snapshot's own); GET /v1/users/GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD/positions/at/{ledger} values every protocol at one ledger ({ledger}: a ledger number, or latest)"
+           *         }
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.25868570939296",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CCXHM34U57KS53HCJ45233XOSEDZSQOW4ZU3ZCTBOJKESWZ3TXNIUELP": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.26984606872223",
+           *             "symbol": "GBPx",
+           *             "tags": [
+           *               "stablecoin",
+           *               "debt"
+           *             ]
+           *           },
+           *           "CDV6WF4U5MWLOBQ7OC3FAKELU43N34KBEGSCPEJX7L4HKQXEJ6MNHF3V": {
+           *             "decimals": 7,
+           *             "price_source": "peg:USD",
+           *             "price_usd": "1",
+           *             "symbol": "USDx",
+           *             "tags": [
+           *               "stablecoin",
+           *               "debt"
+           *             ]
+           *           },
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.07390061637090",
+           *             "symbol": "EURC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E": {
+           *             "name": "FxDAO Vaults (devnet)",
+           *             "position_types": [
+           *               "collateral",
+           *               "debt"
+           *             ],
+           *             "protocol": "vaultprotocol",
+           *             "status": "active",
+           *             "version": "0.6.0"
+           *           },
+           *           "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ": {
+           *             "name": "Blend Devnet YieldBlox (v2)",
+           *             "position_types": [
+           *               "supply",
+           *               "collateral",
+           *               "borrow"
+           *             ],
+           *             "protocol": "lendingprotocol",
+           *             "status": "active",
+           *             "version": "2"
+           *           },
+           *           "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR": {
+           *             "name": "Soroswap EURC/XLM (devnet)",
+           *             "position_types": [
+           *               "liquidity"
+           *             ],
+           *             "protocol": "ammprotocol",
+           *             "status": "active",
+           *             "version": "1"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2532,
+           *         "valuation_ledger": null,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 3995,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['AllPositionsAnswer']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -4796,6 +10326,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4805,6 +10353,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4814,6 +10374,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4823,6 +10416,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4832,6 +10464,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -4841,415 +10485,440 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressPositionsAtLedger: {
+  getAllPositionsAt: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+         */
         address: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger) */
-        ledger: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), or latest (the last indexed ledger)
+         * @example 2999
+         */
+        ledger: number | 'latest'
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: positions in every protocol, valued at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              /** @description Every protocol, keyed by its name: `data` exactly as GET /v1/users/{address}/positions/{protocol} (or its /at/{ledger}) answers it at the same pin */
-              protocols: {
-                vaultprotocol: {
-                  /** @enum {string} */
-                  kind: 'vault'
-                  /** @description Ledger of this protocol's snapshot served; null when none at or before the pin */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing */
-                  valuation_ledger: number | null
-                  /** @description This section needs what the store does not hold */
-                  partial_result: boolean
-                  /** @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none */
-                  oracle_staleness_seconds: number
-                  data: {
-                    address: string
-                    vaults: {
-                      /** @description Collateral in the collateral asset's units, with exactly its decimals */
-                      collateral: string
-                      /** @description collateral × its USD price at the valuation ledger, 7 decimals; null when unavailable */
-                      collateral_usd: string | null
-                      /** @description Collateral value over debt, both in USD (so the denomination's own price applies), 4 decimals ("1.8500" = 185%); null when debt is zero or a price is unavailable */
-                      collateralization_ratio: string | null
-                      contract_address: string
-                      /** @description Debt in denomination units: ceil(normalised debt × rate / 10^12), with the debt token decimals */
-                      debt: string
-                      /** @description debt × the denomination price (USD is exactly 1), 7 decimals */
-                      debt_usd: string | null
-                      denomination: string
-                      /** @description Ledger at which this position itself last changed */
-                      ledger: number
-                      /** @description collateral_usd − debt_usd of the rounded values */
-                      net_usd: string | null
-                      /**
-                       * @description Why the USD fields are null: price_missing or price_stale; null when they are set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | null
-                      /** @description floor(10^9 × total_collateral / total_debt), as the contract computes it: the sort key of its vault list */
-                      vault_index: string
-                      /** @description `/at` surface only: the ledger of the rate used to accrue the position; always null here, FxDAO debt is stored plainly and does not accrue */
-                      rate_ledger?: null
-                    }[]
-                  }
-                  totals: {
-                    /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                    assets_usd: string | null
-                    /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                    debt_usd: string | null
-                    /** @description assets_usd − debt_usd; null when either is null */
-                    net_usd: string | null
-                    /** @description Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                    usd_unavailable_reason: string | null
-                  }
-                }
-                lendingprotocol: {
-                  /** @enum {string} */
-                  kind: 'lending'
-                  /** @description Ledger of this protocol's snapshot served; null when none at or before the pin */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing */
-                  valuation_ledger: number | null
-                  /** @description This section needs what the store does not hold */
-                  partial_result: boolean
-                  /** @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none */
-                  oracle_staleness_seconds: number
-                  data: {
-                    address: string
-                    /** @description One row per (pool, reserve, supply | collateral | borrow) */
-                    positions: {
-                      /** @description `lendingprotocol` */
-                      protocol: string
-                      /** @description The Blend pool (C…) */
-                      contract_address: string
-                      /**
-                       * @description `supply` (lent, not collateral), `collateral`, or `borrow`
-                       * @enum {string}
-                       */
-                      position_type: 'supply' | 'collateral' | 'borrow'
-                      /** @description The reserve's asset contract (C…); null when the store never saw the pool's reserve list */
-                      asset: string | null
-                      /** @description b-tokens (supply, collateral) or d-tokens (borrow) as the pool's `Positions` entry holds them, in the asset's decimals */
-                      shares: string
-                      /** @description Underlying in the asset's decimals: floor(b × b_rate / 10^12) or ceil(d × d_rate / 10^12), Blend's own rounding; null when the rate is unknown */
-                      amount: string | null
-                      /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                      amount_usd: string | null
-                      /** @description The b_rate or d_rate used, 12 decimals, exactly as the pool last wrote it (not projected) */
-                      rate: string | null
-                      /** @description Ledger at which that rate was written (the reserve's `ResData`); null when unknown */
-                      rate_ledger: number | null
-                      /** @description Ledger at which this balance itself last changed */
-                      ledger: number
-                      /**
-                       * @description Why amount_usd is null; null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-                    }[]
-                    /** @description One per pool the account holds something in */
-                    groups: {
-                      /** @description The Blend pool (C…) */
-                      contract_address: string
-                      /** @description Σ amount_usd of the collateral rows */
-                      collateral_usd: string | null
-                      /** @description Σ amount_usd of the supply rows (not collateral) */
-                      supplied_usd: string | null
-                      /** @description Σ amount_usd of the borrow rows */
-                      borrowed_usd: string | null
-                      /** @description Σ price × floor(collateral × c_factor), each reserve rounded down as Blend's health factor counts it, 7 decimals (rounded down) */
-                      effective_collateral_usd: string | null
-                      /** @description Σ price × ceil(borrowed / l_factor), each reserve rounded up, 7 decimals (rounded up) */
-                      effective_liabilities_usd: string | null
-                      /** @description effective liabilities / effective collateral (the SDK's borrowLimit; 1 = no room left), 7 decimals rounded down; null without collateral */
-                      borrow_limit: string | null
-                      /** @description effective collateral / effective liabilities, as the pool computes it (under 1: liquidatable), 7 decimals rounded down; null without debt */
-                      health_factor: string | null
-                      /** @description Σ claimable of `emissions`; null when the pool emits nothing the account holds, or one is unknown */
-                      claimable_blnd: string | null
-                      /** @description Each reserve token the account holds or is owed BLND for, by id */
-                      emissions: {
-                        /** @description reserve index × 2 for the d-token, × 2 + 1 for the b-token */
-                        reserve_token_id: number
-                        /** @description The reserve's asset (C…); null when unknown */
-                        asset: string | null
-                        /**
-                         * @description `b_token` (supply and collateral earn it) or `d_token` (borrowing earns it)
-                         * @enum {string}
-                         */
-                        token_type: 'b_token' | 'd_token'
-                        /** @description BLND the pool has recorded as owed (`UserEmis.accrued`), 7 decimals */
-                        accrued: string
-                        /** @description BLND claimable at the valuation ledger, as Blend's SDK estimates it: accrued + floor(balance × (index − user index) / (10^decimals × 10^7)), the token's index brought up to the ledger's close time from its EmisData; null when the store lacks the reserve's data */
-                        claimable: string | null
-                        /** @description Ledger at which the token's `EmisData` used was written */
-                        emission_ledger: number | null
-                      }[]
-                      /**
-                       * @description Why a USD figure or the health figures are null (config_missing: the reserve's ResConfig was never seen); null when all are set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason:
-                        | 'price_missing'
-                        | 'price_stale'
-                        | 'rate_missing'
-                        | 'config_missing'
-                        | null
-                    }[]
-                  }
-                  totals: {
-                    /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                    assets_usd: string | null
-                    /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                    debt_usd: string | null
-                    /** @description assets_usd − debt_usd; null when either is null */
-                    net_usd: string | null
-                    /** @description Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                    usd_unavailable_reason: string | null
-                  }
-                }
-                ammprotocol: {
-                  /** @enum {string} */
-                  kind: 'amm'
-                  /** @description Ledger of this protocol's snapshot served; null when none at or before the pin */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing */
-                  valuation_ledger: number | null
-                  /** @description This section needs what the store does not hold */
-                  partial_result: boolean
-                  /** @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none */
-                  oracle_staleness_seconds: number
-                  data: {
-                    address: string
-                    /** @description Two rows per pair the account holds LP tokens of */
-                    positions: {
-                      /** @description `ammprotocol` */
-                      protocol: string
-                      /** @description The Soroswap pair (C…), which is also its LP token */
-                      contract_address: string
-                      /**
-                       * @description `liquidity`: one row per token of the pair, token 0 first
-                       * @enum {string}
-                       */
-                      position_type: 'liquidity'
-                      /** @description The pair's token (C…); null when unknown */
-                      asset: string | null
-                      /** @description LP tokens the account's `Balance` entry of the pair holds, 7 decimals */
-                      shares: string
-                      /** @description floor(LP balance × reserve_i / total_supply), in the token's decimals; null when the pair's reserves are unknown */
-                      amount: string | null
-                      /** @description amount × the token's USD price at the valuation ledger, 7 decimals (half-even) */
-                      amount_usd: string | null
-                      /** @description reserve_i / total_supply: tokens per LP token, 18 decimals rounded down */
-                      rate: string | null
-                      /** @description Ledger at which the pair's instance entry used (reserves, total supply) was written */
-                      rate_ledger: number | null
-                      /** @description Ledger at which the LP balance itself last changed */
-                      ledger: number
-                      /**
-                       * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-                    }[]
-                    /** @description One per pair, in the order of the rows */
-                    groups: {
-                      /** @description The Soroswap pair (C…) */
-                      contract_address: string
-                      /** @description LP tokens held, 7 decimals */
-                      shares: string
-                      /** @description The pair's LP total supply at the valuation (1,000 units locked to the pair included) */
-                      total_supply: string | null
-                      /** @description shares / total_supply, 18 decimals rounded down */
-                      share_of_pool: string | null
-                      /** @description Σ amount_usd of the two rows; null when one is unavailable */
-                      value_usd: string | null
-                      /** @description Ledger at which the pair's instance entry used was written */
-                      rate_ledger: number | null
-                      /**
-                       * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-                    }[]
-                  }
-                  totals: {
-                    /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                    assets_usd: string | null
-                    /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                    debt_usd: string | null
-                    /** @description assets_usd − debt_usd; null when either is null */
-                    net_usd: string | null
-                    /** @description Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                    usd_unavailable_reason: string | null
-                  }
-                }
-                yieldprotocol: {
-                  /** @enum {string} */
-                  kind: 'yield'
-                  /** @description Ledger of this protocol's snapshot served; null when none at or before the pin */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value this section: its snapshot's own ledger on the snapshot surface, the pin on /at; null when it values nothing */
-                  valuation_ledger: number | null
-                  /** @description This section needs what the store does not hold */
-                  partial_result: boolean
-                  /** @description Close time of the ledger the request is about minus the oldest price timestamp this section used; 0 when none */
-                  oracle_staleness_seconds: number
-                  data: {
-                    address: string
-                    /** @description One row per (vault, asset) the account holds df-tokens of */
-                    positions: {
-                      /** @description `yieldprotocol` */
-                      protocol: string
-                      /** @description The DeFindex vault (C…) */
-                      contract_address: string
-                      /**
-                       * @description `vault_share`: df-tokens of the vault, one row per vault asset
-                       * @enum {string}
-                       */
-                      position_type: 'vault_share'
-                      /** @description One of the vault’s assets (C…); a multi-asset vault has one row per asset */
-                      asset: string
-                      /** @description df-tokens as the vault’s `Balance` entry holds them, 7 decimals */
-                      shares: string
-                      /** @description floor(shares × total_managed_funds / total_supply) in the asset's decimals, the vault's own `get_asset_amounts_per_shares`; null when the vault's funds are unknown */
-                      amount: string | null
-                      /** @description amount × the asset's USD price at the valuation ledger, 7 decimals (half-even); null when unavailable */
-                      amount_usd: string | null
-                      /** @description The asset's units per whole df-token, total_managed_funds / total_supply, 12 decimals (rounded down) */
-                      price_per_share: string | null
-                      /** @description The vault's managed funds of the asset (idle + the strategies' balances less locked fees), in the asset's decimals */
-                      total_managed_funds: string | null
-                      /** @description Every df-token of the vault, 7 decimals; 0 before the first mint; null when the vault's instance entry was never seen */
-                      total_supply: string | null
-                      /** @description The latest ledger at which an entry the price was computed from was written (the vault's, its strategies', the Blend reserve's `ResData`); null when none was seen */
-                      rate_ledger: number | null
-                      /** @description Ledger at which this balance itself last changed */
-                      ledger: number
-                      /**
-                       * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-                    }[]
-                    /** @description One per vault, in the order of the rows */
-                    groups: {
-                      /** @description The DeFindex vault (C…) */
-                      contract_address: string
-                      /** @description df-tokens held, 7 decimals */
-                      shares: string
-                      /** @description The vault's df-token supply at the valuation (the 1,000 locked to the vault included) */
-                      total_supply: string | null
-                      /** @description shares / total_supply, 18 decimals rounded down; null when the supply is 0 or unknown */
-                      share_of_pool: string | null
-                      /** @description Σ amount_usd of the vault’s rows; null when one is unavailable */
-                      value_usd: string | null
-                      /** @description The latest ledger at which an entry the valuation used was written */
-                      rate_ledger: number | null
-                      /**
-                       * @description Why a USD figure is null (rate_missing: the vault's funds are unknown: an entry they need was written before the store's first ledger and never seen since); null when it is set
-                       * @enum {string|null}
-                       */
-                      usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-                    }[]
-                  }
-                  totals: {
-                    /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                    assets_usd: string | null
-                    /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                    debt_usd: string | null
-                    /** @description assets_usd − debt_usd; null when either is null */
-                    net_usd: string | null
-                    /** @description Why a total is null although positions exist: the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                    usd_unavailable_reason: string | null
-                  }
-                }
-              }
-              totals: {
-                /** @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held */
-                assets_usd: string | null
-                /** @description Σ USD of what is owed: vault debt, borrows (7 decimals); null when a part is unpriced or nothing is held */
-                debt_usd: string | null
-                /** @description assets_usd − debt_usd; null when either is null */
-                net_usd: string | null
-                /** @description Why a total is null although positions exist: valuation_ledgers_differ when the sections were valued at different ledgers (values at different ledgers are never added), else the first unpriced part's reason (price_missing, price_stale, rate_missing); null otherwise */
-                usd_unavailable_reason: string | null
-                /** @description With valuation_ledgers_differ: the path that values every protocol at one ledger (GET /v1/users/{address}/positions/at/{ledger}); null otherwise */
-                usd_unavailable_hint: string | null
-              }
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description The newest section's as_of_ledger; null when no section has a snapshot */
-              as_of_ledger: number | null
-              /** @description The valuation ledger every section that values something shares; null when none does, or when they differ (each section then states its own) */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description The largest section's oracle_staleness_seconds: the ledger the request is about minus the oldest price used; 0 when none */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *         "protocols": {
+           *           "vaultprotocol": {
+           *             "kind": "vault",
+           *             "as_of_ledger": 2505,
+           *             "valuation_ledger": 2999,
+           *             "partial_result": false,
+           *             "oracle_staleness_seconds": 95,
+           *             "data": {
+           *               "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *               "vaults": [
+           *                 {
+           *                   "collateral": "5538.2819517",
+           *                   "collateral_usd": "1331.6400526",
+           *                   "collateralization_ratio": "2.3607",
+           *                   "contract_address": "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E",
+           *                   "debt": "443.0000000",
+           *                   "debt_usd": "564.0828291",
+           *                   "denomination": "GBP",
+           *                   "ledger": 2505,
+           *                   "net_usd": "767.5572235",
+           *                   "usd_unavailable_reason": null,
+           *                   "vault_index": "12501765127",
+           *                   "rate_ledger": null
+           *                 },
+           *                 {
+           *                   "collateral": "18960.4212215",
+           *                   "collateral_usd": "4558.8968806",
+           *                   "collateralization_ratio": "1.9315",
+           *                   "contract_address": "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E",
+           *                   "debt": "2360.3400000",
+           *                   "debt_usd": "2360.3400000",
+           *                   "denomination": "USD",
+           *                   "ledger": 1162,
+           *                   "net_usd": "2198.5568806",
+           *                   "usd_unavailable_reason": null,
+           *                   "vault_index": "8032919503",
+           *                   "rate_ledger": null
+           *                 }
+           *               ]
+           *             },
+           *             "totals": {
+           *               "assets_usd": "5890.5369332",
+           *               "debt_usd": "2924.4228291",
+           *               "net_usd": "2966.1141041",
+           *               "usd_unavailable_reason": null
+           *             }
+           *           },
+           *           "lendingprotocol": {
+           *             "kind": "lending",
+           *             "as_of_ledger": 2216,
+           *             "valuation_ledger": 2999,
+           *             "partial_result": false,
+           *             "oracle_staleness_seconds": 95,
+           *             "data": {
+           *               "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *               "positions": [
+           *                 {
+           *                   "protocol": "lendingprotocol",
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "position_type": "borrow",
+           *                   "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                   "shares": "16863.3890743",
+           *                   "amount": "16863.4543027",
+           *                   "amount_usd": "4054.6962707",
+           *                   "rate": "1.000003868048",
+           *                   "rate_ledger": 2998,
+           *                   "ledger": 2216,
+           *                   "usd_unavailable_reason": null
+           *                 },
+           *                 {
+           *                   "protocol": "lendingprotocol",
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "position_type": "collateral",
+           *                   "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                   "shares": "10080.4447758",
+           *                   "amount": "10080.4448646",
+           *                   "amount_usd": "10080.4448646",
+           *                   "rate": "1.000000008819",
+           *                   "rate_ledger": 2983,
+           *                   "ledger": 1636,
+           *                   "usd_unavailable_reason": null
+           *                 },
+           *                 {
+           *                   "protocol": "lendingprotocol",
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "position_type": "borrow",
+           *                   "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                   "shares": "1606.3780225",
+           *                   "amount": "1606.3797231",
+           *                   "amount_usd": "1606.3797231",
+           *                   "rate": "1.000001058651",
+           *                   "rate_ledger": 2983,
+           *                   "ledger": 1963,
+           *                   "usd_unavailable_reason": null
+           *                 },
+           *                 {
+           *                   "protocol": "lendingprotocol",
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "position_type": "collateral",
+           *                   "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *                   "shares": "55276.6367868",
+           *                   "amount": "55276.6458357",
+           *                   "amount_usd": "59196.5210903",
+           *                   "rate": "1.000000163703",
+           *                   "rate_ledger": 2994,
+           *                   "ledger": 2123,
+           *                   "usd_unavailable_reason": null
+           *                 }
+           *               ],
+           *               "groups": [
+           *                 {
+           *                   "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *                   "collateral_usd": "69276.9659549",
+           *                   "supplied_usd": "0.0000000",
+           *                   "borrowed_usd": "5661.0759938",
+           *                   "effective_collateral_usd": "62853.2916025",
+           *                   "effective_liabilities_usd": "7097.1877187",
+           *                   "borrow_limit": "0.1129167",
+           *                   "health_factor": "8.8560841",
+           *                   "claimable_blnd": "4.5019098",
+           *                   "emissions": [
+           *                     {
+           *                       "reserve_token_id": 1,
+           *                       "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                       "token_type": "b_token",
+           *                       "accrued": "0.0915621",
+           *                       "claimable": "0.0915621",
+           *                       "emission_ledger": 2998
+           *                     },
+           *                     {
+           *                       "reserve_token_id": 3,
+           *                       "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                       "token_type": "b_token",
+           *                       "accrued": "0.0116770",
+           *                       "claimable": "0.0322367",
+           *                       "emission_ledger": 2983
+           *                     },
+           *                     {
+           *                       "reserve_token_id": 5,
+           *                       "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *                       "token_type": "b_token",
+           *                       "accrued": "2.1045618",
+           *                       "claimable": "4.3781110",
+           *                       "emission_ledger": 2994
+           *                     }
+           *                   ],
+           *                   "usd_unavailable_reason": null
+           *                 }
+           *               ]
+           *             },
+           *             "totals": {
+           *               "assets_usd": "69276.9659549",
+           *               "debt_usd": "5661.0759938",
+           *               "net_usd": "63615.8899611",
+           *               "usd_unavailable_reason": null
+           *             }
+           *           },
+           *           "ammprotocol": {
+           *             "kind": "amm",
+           *             "as_of_ledger": 2532,
+           *             "valuation_ledger": 2999,
+           *             "partial_result": false,
+           *             "oracle_staleness_seconds": 95,
+           *             "data": {
+           *               "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *               "positions": [
+           *                 {
+           *                   "protocol": "ammprotocol",
+           *                   "contract_address": "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR",
+           *                   "position_type": "liquidity",
+           *                   "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *                   "shares": "415.4987333",
+           *                   "amount": "220.1720621",
+           *                   "amount_usd": "235.7852927",
+           *                   "rate": "0.529898275323262972",
+           *                   "rate_ledger": 2974,
+           *                   "ledger": 2532,
+           *                   "usd_unavailable_reason": null
+           *                 },
+           *                 {
+           *                   "protocol": "ammprotocol",
+           *                   "contract_address": "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR",
+           *                   "position_type": "liquidity",
+           *                   "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                   "shares": "415.4987333",
+           *                   "amount": "786.0703162",
+           *                   "amount_usd": "189.0049525",
+           *                   "rate": "1.891871751368843902",
+           *                   "rate_ledger": 2974,
+           *                   "ledger": 2532,
+           *                   "usd_unavailable_reason": null
+           *                 }
+           *               ],
+           *               "groups": [
+           *                 {
+           *                   "contract_address": "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR",
+           *                   "shares": "415.4987333",
+           *                   "total_supply": "567280.3374365",
+           *                   "share_of_pool": "0.000732439864172993",
+           *                   "value_usd": "424.7902452",
+           *                   "rate_ledger": 2974,
+           *                   "usd_unavailable_reason": null
+           *                 }
+           *               ]
+           *             },
+           *             "totals": {
+           *               "assets_usd": "424.7902452",
+           *               "debt_usd": "0.0000000",
+           *               "net_usd": "424.7902452",
+           *               "usd_unavailable_reason": null
+           *             }
+           *           },
+           *           "yieldprotocol": {
+           *             "kind": "yield",
+           *             "as_of_ledger": null,
+           *             "valuation_ledger": null,
+           *             "partial_result": false,
+           *             "oracle_staleness_seconds": 0,
+           *             "data": {
+           *               "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *               "positions": [],
+           *               "groups": []
+           *             },
+           *             "totals": {
+           *               "assets_usd": null,
+           *               "debt_usd": null,
+           *               "net_usd": null,
+           *               "usd_unavailable_reason": null
+           *             }
+           *           }
+           *         },
+           *         "totals": {
+           *           "assets_usd": "75592.2931333",
+           *           "debt_usd": "8585.4988229",
+           *           "net_usd": "67006.7943104",
+           *           "usd_unavailable_reason": null,
+           *           "usd_unavailable_hint": null
+           *         }
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.24044280595632",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CCXHM34U57KS53HCJ45233XOSEDZSQOW4ZU3ZCTBOJKESWZ3TXNIUELP": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.27332467073761",
+           *             "symbol": "GBPx",
+           *             "tags": [
+           *               "stablecoin",
+           *               "debt"
+           *             ]
+           *           },
+           *           "CDV6WF4U5MWLOBQ7OC3FAKELU43N34KBEGSCPEJX7L4HKQXEJ6MNHF3V": {
+           *             "decimals": 7,
+           *             "price_source": "peg:USD",
+           *             "price_usd": "1",
+           *             "symbol": "USDx",
+           *             "tags": [
+           *               "stablecoin",
+           *               "debt"
+           *             ]
+           *           },
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.07091376828914",
+           *             "symbol": "EURC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E": {
+           *             "name": "FxDAO Vaults (devnet)",
+           *             "position_types": [
+           *               "collateral",
+           *               "debt"
+           *             ],
+           *             "protocol": "vaultprotocol",
+           *             "status": "active",
+           *             "version": "0.6.0"
+           *           },
+           *           "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ": {
+           *             "name": "Blend Devnet YieldBlox (v2)",
+           *             "position_types": [
+           *               "supply",
+           *               "collateral",
+           *               "borrow"
+           *             ],
+           *             "protocol": "lendingprotocol",
+           *             "status": "active",
+           *             "version": "2"
+           *           },
+           *           "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR": {
+           *             "name": "Soroswap EURC/XLM (devnet)",
+           *             "position_types": [
+           *               "liquidity"
+           *             ],
+           *             "protocol": "ammprotocol",
+           *             "status": "active",
+           *             "version": "1"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2532,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 95,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['AllPositionsAnswer']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -5257,6 +10926,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5266,6 +10953,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5275,6 +10974,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5284,6 +11016,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5293,6 +11064,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5302,20 +11085,62 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocols: {
+  listProtocols: {
     parameters: {
       query?: {
-        /** @description A whole number from 1 to 500 (default 100) */
-        limit?: string
-        /** @description The next_cursor of an earlier page, unchanged */
+        /**
+         * @description A whole number from 1 to 500 (default 100)
+         * @example 2
+         */
+        limit?: number
+        /**
+         * @description The next_cursor of an earlier page, unchanged
+         * @example cDE6Mg
+         */
         cursor?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path?: never
@@ -5323,51 +11148,29 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: list protocols */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              /** @description The path segment of its endpoints */
-              name: string
-              /** @description `vault`, `lending`, `amm` or `yield` */
-              kind: string
-              contracts: {
-                /** @description The contract (C…) */
-                contract_address: string
-                /** @description What the contract is: `fxdao-vaults`, `blend-pool-v2`, `soroswap-pair`, ... */
-                kind: string
-                name: string
-                version: string
-                /** @description `active`, `paused` or `deprecated` */
-                status: string
-                position_types: string[]
-                /** @description First ledger at which the contract existed, when known */
-                start_ledger: number | null
-                /** @description Whether the store holds the contract's whole history up to the indexed head (false: answers about it are partial_result) */
-                history_complete: boolean
-              }[]
-              /** @description The first ledger the store ingested (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description The indexer checkpoint: the last ledger ingested */
-              indexed_to_ledger: number | null
-            }[]
-            meta: {
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested */
-              indexed_from_ledger: number | null
-              /** @description The page size used */
-              limit: number
-              /** @description Pass as `cursor` for the next (older) page; null on the last page */
-              next_cursor: string | null
-              response_time_ms: number
-            }
-          }
+          'application/json': components['schemas']['ListProtocolsResponse']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -5375,6 +11178,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5384,6 +11205,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5393,6 +11226,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5402,6 +11268,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5411,6 +11295,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5420,113 +11316,203 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getTransactionsHash: {
+  getTransaction: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description Transaction hash, 64 hex digits */
+        /**
+         * @description Transaction hash, 64 hex digits
+         * @example fde3cab93183283a2f1c2df882aaecb87f98c7a6f84f0e5fbcd783773ae0c7ed
+         */
         hash: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: get transaction */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              hash: string
-              ledger: number
-              /**
-               * Format: date-time
-               * @description Close time of its ledger (RFC 3339, UTC); null when unknown
-               */
-              closed_at: string | null
-              successful: boolean
-              /** @description Fee charged, in stroops */
-              fee_charged: string
-              /** @description The account that paid the fee (the transaction's source unless fee-bumped); null when the ledger's fee processing does not name it */
-              fee_account: string | null
-              /** @description The transaction's source account (the inner transaction's for a fee bump), from its envelope; null when it invokes no watched contract (it only touched one's data or events) */
-              source_account: string | null
-              /** @description The watched contract it invoked, from its envelope */
-              contract_address: string | null
-              /** @description The contract function it invoked, from its envelope */
-              function: string | null
-              /** @description In event order */
-              actions: {
-                protocol: string
-                /** @description The action's name in its protocol: `supply`, `borrow`, `swap`, `deposit`, ... */
-                type: string
-                /** @description The contract that emitted it (or, FxDAO, that was called) */
-                contract_address: string
-                /** @description The account whose action it is (the legs are from its side) */
-                account: string
-                ledger: number
-                /**
-                 * Format: date-time
-                 * @description Close time of its ledger (RFC 3339, UTC); null when unknown
-                 */
-                closed_at: string | null
-                tx_hash: string
-                /** @description Operation index in the transaction */
-                operation: number
-                /** @description Order of its event among the watched contracts' events of the transaction */
-                event_index: number
-                /** @description Every asset and protocol token the action moved, each in its own units and in USD */
-                legs: {
-                  /** @description `asset`: a token that moved; `shares`: the protocol's own claim token (LP tokens, df-tokens, b-tokens); `debt`: Blend d-tokens */
-                  role: 'asset' | 'shares' | 'debt'
-                  /** @description From `account`'s side: an asset or token it sent or received, a protocol token minted to it or burnt from it */
-                  direction: 'sent' | 'received' | 'minted' | 'burnt'
-                  /** @description The token's contract (C…): the asset, the pair or vault for their shares, the reserve's asset for b-/d-tokens; null when the action does not name it */
-                  asset: string | null
-                  /** @description The asset's symbol in the network description; null when it does not list it */
-                  symbol: string | null
-                  /** @description In the token's smallest units, as the chain states it */
-                  amount_raw: string
-                  /** @description amount_raw in the token's units, with exactly its decimals; null when they are unknown */
-                  amount: string | null
-                  /** @description amount × the USD price at or before the action's ledger, 7 decimals, rounded half-even; null with a reason */
-                  amount_usd: string | null
-                  /** @description Only when amount_usd is null: price_missing, price_stale, asset_unknown, protocol_token (shares and d-tokens are not valued) */
-                  usd_unavailable_reason: string | null
-                }[]
-                /** @description The action's USD value at its own ledger, 7 decimals: Σ amount_usd of the asset legs the account sent, or, when it sent none, of those it received */
-                amount_usd: string | null
-                /** @description Only when amount_usd is null: the reason of the first unpriced counted leg, `protocol_token` when it moved only protocol tokens, `no_amount` when it names no amount */
-                usd_unavailable_reason: string | null
-                /** @description The protocol's other fields of the action; amounts in their token's units */
-                details: {
-                  [key: string]: unknown
-                }
-              }[]
-            }
-            meta: {
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: actions before it are unknown */
-              indexed_from_ledger: number | null
-              /** @description true when the range reaches below indexed_from_ledger or above the indexed head */
-              partial_result: boolean
-              sources: string[]
-              response_time_ms: number
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "hash": "fde3cab93183283a2f1c2df882aaecb87f98c7a6f84f0e5fbcd783773ae0c7ed",
+           *         "ledger": 3565,
+           *         "closed_at": "2026-01-01T03:33:45.000Z",
+           *         "successful": true,
+           *         "fee_charged": "100000",
+           *         "fee_account": null,
+           *         "source_account": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *         "contract_address": "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH",
+           *         "function": "deposit",
+           *         "actions": [
+           *           {
+           *             "protocol": "yieldprotocol",
+           *             "type": "deposit",
+           *             "contract_address": "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH",
+           *             "account": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *             "ledger": 3565,
+           *             "closed_at": "2026-01-01T03:33:45.000Z",
+           *             "tx_hash": "fde3cab93183283a2f1c2df882aaecb87f98c7a6f84f0e5fbcd783773ae0c7ed",
+           *             "operation": 0,
+           *             "event_index": 1,
+           *             "legs": [
+           *               {
+           *                 "role": "asset",
+           *                 "direction": "sent",
+           *                 "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                 "symbol": "USDC",
+           *                 "amount_raw": "18156940967",
+           *                 "amount": "1815.6940967",
+           *                 "amount_usd": "1815.6940967",
+           *                 "usd_unavailable_reason": null
+           *               },
+           *               {
+           *                 "role": "shares",
+           *                 "direction": "minted",
+           *                 "asset": "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH",
+           *                 "symbol": null,
+           *                 "amount_raw": "18156941542",
+           *                 "amount": "1815.6941542",
+           *                 "amount_usd": null,
+           *                 "usd_unavailable_reason": "protocol_token"
+           *               }
+           *             ],
+           *             "amount_usd": "1815.6940967",
+           *             "usd_unavailable_reason": null,
+           *             "details": {
+           *               "total_supply_before": "178382.8203145",
+           *               "total_managed_funds_before": [
+           *                 {
+           *                   "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                   "idle_amount": "0.0000000",
+           *                   "invested_amount": "178382.8146589",
+           *                   "total_amount": "178382.8146589",
+           *                   "strategy_allocations": [
+           *                     {
+           *                       "strategy_address": "CBAXEPU4MJSXI7LJOX23KPGI2ONSBE56MBQAKOQH466TP6FAFIMPY2NN",
+           *                       "amount": "178382.8146589",
+           *                       "paused": false
+           *                     }
+           *                   ]
+           *                 }
+           *               ]
+           *             }
+           *           },
+           *           {
+           *             "protocol": "lendingprotocol",
+           *             "type": "supply",
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "account": "CBAXEPU4MJSXI7LJOX23KPGI2ONSBE56MBQAKOQH466TP6FAFIMPY2NN",
+           *             "ledger": 3565,
+           *             "closed_at": "2026-01-01T03:33:45.000Z",
+           *             "tx_hash": "fde3cab93183283a2f1c2df882aaecb87f98c7a6f84f0e5fbcd783773ae0c7ed",
+           *             "operation": 0,
+           *             "event_index": 2,
+           *             "legs": [
+           *               {
+           *                 "role": "asset",
+           *                 "direction": "sent",
+           *                 "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                 "symbol": "USDC",
+           *                 "amount_raw": "18156940967",
+           *                 "amount": "1815.6940967",
+           *                 "amount_usd": "1815.6940967",
+           *                 "usd_unavailable_reason": null
+           *               },
+           *               {
+           *                 "role": "shares",
+           *                 "direction": "minted",
+           *                 "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                 "symbol": "USDC",
+           *                 "amount_raw": "18156940873",
+           *                 "amount": "1815.6940873",
+           *                 "amount_usd": null,
+           *                 "usd_unavailable_reason": "protocol_token"
+           *               }
+           *             ],
+           *             "amount_usd": "1815.6940967",
+           *             "usd_unavailable_reason": null,
+           *             "details": {}
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "partial_result": false,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo"
+           *         ],
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['GetTransactionResponse']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -5534,6 +11520,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5543,6 +11547,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5552,6 +11568,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5561,6 +11589,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "transaction 0000000000000000000000000000000000000000000000000000000000000000 touched no watched contract (or is not indexed)"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5570,6 +11631,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5579,6 +11679,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5588,114 +11700,132 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressActivities: {
+  listActivities: {
     parameters: {
       query?: {
-        /** @description One of vaultprotocol, lendingprotocol, ammprotocol, yieldprotocol */
+        /**
+         * @description One of vaultprotocol, lendingprotocol, ammprotocol, yieldprotocol
+         * @example yieldprotocol
+         */
         protocol?: string
-        /** @description An activity type: new_vault, increase_collateral, withdraw_collateral, increase_debt, pay_debt, redeem, liquidate, liquidated, transfer_debt, supply, withdraw, supply_collateral, borrow, repay, new_auction, fill_auction, claim, add_liquidity, remove_liquidity, swap, lp_transfer, deposit, transfer, rebalance */
+        /**
+         * @description An activity type: new_vault, increase_collateral, withdraw_collateral, increase_debt, pay_debt, redeem, liquidate, liquidated, transfer_debt, supply, withdraw, supply_collateral, borrow, repay, new_auction, fill_auction, claim, add_liquidity, remove_liquidity, swap, lp_transfer, deposit, transfer, rebalance
+         * @example deposit
+         */
         type?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description A whole number from 1 to 500 (default 100) */
-        limit?: string
-        /** @description The next_cursor of a previous page, unchanged */
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description A whole number from 1 to 500 (default 100)
+         * @example 2
+         */
+        limit?: number
+        /**
+         * @description The next_cursor of a previous page, unchanged
+         * @example YTE6MzUyMDoyOjE
+         */
         cursor?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              activities: {
-                protocol: string
-                /** @description The action's name in its protocol: `supply`, `borrow`, `swap`, `deposit`, ... */
-                type: string
-                /** @description The contract that emitted it (or, FxDAO, that was called) */
-                contract_address: string
-                /** @description The account whose action it is (the legs are from its side) */
-                account: string
-                ledger: number
-                /**
-                 * Format: date-time
-                 * @description Close time of its ledger (RFC 3339, UTC); null when unknown
-                 */
-                closed_at: string | null
-                tx_hash: string
-                /** @description Operation index in the transaction */
-                operation: number
-                /** @description Order of its event among the watched contracts' events of the transaction */
-                event_index: number
-                /** @description Every asset and protocol token the action moved, each in its own units and in USD */
-                legs: {
-                  /** @description `asset`: a token that moved; `shares`: the protocol's own claim token (LP tokens, df-tokens, b-tokens); `debt`: Blend d-tokens */
-                  role: 'asset' | 'shares' | 'debt'
-                  /** @description From `account`'s side: an asset or token it sent or received, a protocol token minted to it or burnt from it */
-                  direction: 'sent' | 'received' | 'minted' | 'burnt'
-                  /** @description The token's contract (C…): the asset, the pair or vault for their shares, the reserve's asset for b-/d-tokens; null when the action does not name it */
-                  asset: string | null
-                  /** @description The asset's symbol in the network description; null when it does not list it */
-                  symbol: string | null
-                  /** @description In the token's smallest units, as the chain states it */
-                  amount_raw: string
-                  /** @description amount_raw in the token's units, with exactly its decimals; null when they are unknown */
-                  amount: string | null
-                  /** @description amount × the USD price at or before the action's ledger, 7 decimals, rounded half-even; null with a reason */
-                  amount_usd: string | null
-                  /** @description Only when amount_usd is null: price_missing, price_stale, asset_unknown, protocol_token (shares and d-tokens are not valued) */
-                  usd_unavailable_reason: string | null
-                }[]
-                /** @description The action's USD value at its own ledger, 7 decimals: Σ amount_usd of the asset legs the account sent, or, when it sent none, of those it received */
-                amount_usd: string | null
-                /** @description Only when amount_usd is null: the reason of the first unpriced counted leg, `protocol_token` when it moved only protocol tokens, `no_amount` when it names no amount */
-                usd_unavailable_reason: string | null
-                /** @description The protocol's other fields of the action; amounts in their token's units */
-                details: {
-                  [key: string]: unknown
-                }
-              }[]
-            }
-            meta: {
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: actions before it are unknown */
-              indexed_from_ledger: number | null
-              /** @description true when the range reaches below indexed_from_ledger or above the indexed head */
-              partial_result: boolean
-              sources: string[]
-              response_time_ms: number
-              /** @description As given (inclusive) */
-              from_ledger: number | null
-              /** @description As given (inclusive) */
-              to_ledger: number | null
-              limit: number
-              /** @description Pass as `cursor` for the next (older) page; null at the end */
-              next_cursor: string | null
-            }
-          }
+          'application/json': components['schemas']['ListActivitiesResponse']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -5703,6 +11833,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5712,6 +11860,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5721,6 +11881,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5730,6 +11923,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5739,6 +11971,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5748,77 +11992,151 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getUsersAddressActivitiesSeries: {
+  getActivitySeries: {
     parameters: {
       query: {
-        /** @description hour or day (UTC buckets by ledger close time) */
+        /**
+         * @description hour or day (UTC buckets by ledger close time)
+         * @example day
+         */
         interval: 'hour' | 'day'
-        /** @description One of vaultprotocol, lendingprotocol, ammprotocol, yieldprotocol */
+        /**
+         * @description One of vaultprotocol, lendingprotocol, ammprotocol, yieldprotocol
+         * @example yieldprotocol
+         */
         protocol?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A Stellar account (G...) or contract (C...) StrKey */
+        /**
+         * @description A Stellar account (G...) or contract (C...) StrKey
+         * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+         */
         address: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              address: string
-              interval: string
-              buckets: {
-                /**
-                 * Format: date-time
-                 * @description RFC 3339 timestamp (UTC)
-                 */
-                starts_at: string
-                /** @description Ledger of the bucket's oldest action */
-                from_ledger: number
-                /** @description Ledger of the bucket's newest action */
-                to_ledger: number
-                count: number
-                /** @description Σ amount_usd of the priced actions, 7 decimals; null when none was priced */
-                volume_usd: string | null
-                /** @description Actions of the bucket without a USD value */
-                unpriced_count: number
-              }[]
-            }
-            meta: {
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: actions before it are unknown */
-              indexed_from_ledger: number | null
-              /** @description true when the range reaches below indexed_from_ledger or above the indexed head */
-              partial_result: boolean
-              sources: string[]
-              response_time_ms: number
-              /** @description As given (inclusive) */
-              from_ledger: number | null
-              /** @description As given (inclusive) */
-              to_ledger: number | null
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *         "interval": "day",
+           *         "buckets": [
+           *           {
+           *             "starts_at": "2026-01-01T00:00:00.000Z",
+           *             "from_ledger": 3055,
+           *             "to_ledger": 3565,
+           *             "count": 11,
+           *             "volume_usd": "13396.3942303",
+           *             "unpriced_count": 2
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "partial_result": false,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo"
+           *         ],
+           *         "response_time_ms": 1,
+           *         "from_ledger": 1,
+           *         "to_ledger": 3999
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['GetActivitySeriesResponse']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
@@ -5826,6 +12144,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5835,6 +12171,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5844,6 +12192,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5853,6 +12234,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5862,6 +12282,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -5871,24 +12303,77 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsVaultprotocolTvl: {
+  getVaultTvl: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description hour or day */
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description hour or day
+         * @example day
+         */
         interval?: 'hour' | 'day'
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path?: never
@@ -5896,144 +12381,38 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json':
-            | {
-                data: {
-                  protocol: string
-                  /** @description The ledger the amounts are at */
-                  ledger: number
-                  /** @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                  tvl_usd: string | null
-                  /** @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                  borrowed_usd: string | null
-                  /** @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent) */
-                  usd_unavailable_reason: string | null
-                  assets: {
-                    asset: string
-                    /** @description What the protocol's contracts hold of it, in the asset's units; null when it holds none by design */
-                    locked: string | null
-                    /** @description locked × the USD price at the ledger, 7 decimals */
-                    locked_usd: string | null
-                    /** @description What users owe in it; null when the protocol lends none of it */
-                    borrowed: string | null
-                    /** @description borrowed × the USD price at the ledger, 7 decimals */
-                    borrowed_usd: string | null
-                    /** @description Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued */
-                    usd_unavailable_reason: string | null
-                  }[]
-                }
-                enrichment: {
-                  /** @description Every asset the answer refers to, by id */
-                  assets: {
-                    [key: string]: {
-                      decimals: number
-                      /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                      price_source: string | null
-                      /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                      price_usd: string | null
-                      symbol: string
-                      tags: string[]
-                    }
-                  }
-                  /** @description Every contract the answer refers to */
-                  contracts: {
-                    [key: string]: {
-                      name: string
-                      position_types: string[]
-                      protocol: string
-                      status: string
-                      version: string
-                    }
-                  }
-                }
-                meta: {
-                  /** @description The pin, echoed unchanged; null when omitted */
-                  requested_ledger: number | null
-                  /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-                  valuation_ledger: number | null
-                  /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-                  attribution_confidence: number
-                  /** @description Now minus the close time of last_indexed_ledger */
-                  data_staleness_seconds: number | null
-                  /** @description The indexer checkpoint */
-                  last_indexed_ledger: number | null
-                  /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-                  indexed_from_ledger: number | null
-                  /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-                  oracle_staleness_seconds: number
-                  /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-                  partial_result: boolean
-                  response_time_ms: number
-                  /** @description The ledger source and the oracle contracts used */
-                  sources: string[]
-                }
-              }
-            | {
-                data: {
-                  protocol: string
-                  interval: string
-                  /** @description Oldest first; each bucket valued at its last ledger */
-                  points: {
-                    /**
-                     * Format: date-time
-                     * @description RFC 3339 timestamp (UTC)
-                     */
-                    starts_at: string
-                    /**
-                     * Format: date-time
-                     * @description Close time of the bucket's last ledger, RFC 3339; null when unknown
-                     */
-                    closed_at: string | null
-                    /** @description The newest state entry used at that ledger */
-                    as_of_ledger: number | null
-                    partial_result: boolean
-                    /** @description The ledger the amounts are at */
-                    ledger: number
-                    /** @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                    tvl_usd: string | null
-                    /** @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                    borrowed_usd: string | null
-                    /** @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent) */
-                    usd_unavailable_reason: string | null
-                    assets: {
-                      asset: string
-                      /** @description What the protocol's contracts hold of it, in the asset's units; null when it holds none by design */
-                      locked: string | null
-                      /** @description locked × the USD price at the ledger, 7 decimals */
-                      locked_usd: string | null
-                      /** @description What users owe in it; null when the protocol lends none of it */
-                      borrowed: string | null
-                      /** @description borrowed × the USD price at the ledger, 7 decimals */
-                      borrowed_usd: string | null
-                      /** @description Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued */
-                      usd_unavailable_reason: string | null
-                    }[]
-                  }[]
-                }
-                meta: {
-                  /** @description First ledger of the range (inclusive) */
-                  from_ledger: number | null
-                  /** @description Last ledger of the range (inclusive) */
-                  to_ledger: number | null
-                  /** @description The indexer checkpoint */
-                  last_indexed_ledger: number | null
-                  /** @description The first ledger the store ingested */
-                  indexed_from_ledger: number | null
-                  /** @description true when any point is partial or the range passes the head */
-                  partial_result: boolean
-                  sources: string[]
-                  response_time_ms: number
-                }
-              }
+          'application/json': components['schemas']['TvlAnswer'] | components['schemas']['TvlSeriesAnswer']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -6041,6 +12420,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6050,6 +12447,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6059,6 +12468,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6068,6 +12510,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6077,6 +12537,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6086,24 +12558,77 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsLendingprotocolTvl: {
+  getLendingTvl: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description hour or day */
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description hour or day
+         * @example day
+         */
         interval?: 'hour' | 'day'
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path?: never
@@ -6111,144 +12636,38 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json':
-            | {
-                data: {
-                  protocol: string
-                  /** @description The ledger the amounts are at */
-                  ledger: number
-                  /** @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                  tvl_usd: string | null
-                  /** @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                  borrowed_usd: string | null
-                  /** @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent) */
-                  usd_unavailable_reason: string | null
-                  assets: {
-                    asset: string
-                    /** @description What the protocol's contracts hold of it, in the asset's units; null when it holds none by design */
-                    locked: string | null
-                    /** @description locked × the USD price at the ledger, 7 decimals */
-                    locked_usd: string | null
-                    /** @description What users owe in it; null when the protocol lends none of it */
-                    borrowed: string | null
-                    /** @description borrowed × the USD price at the ledger, 7 decimals */
-                    borrowed_usd: string | null
-                    /** @description Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued */
-                    usd_unavailable_reason: string | null
-                  }[]
-                }
-                enrichment: {
-                  /** @description Every asset the answer refers to, by id */
-                  assets: {
-                    [key: string]: {
-                      decimals: number
-                      /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                      price_source: string | null
-                      /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                      price_usd: string | null
-                      symbol: string
-                      tags: string[]
-                    }
-                  }
-                  /** @description Every contract the answer refers to */
-                  contracts: {
-                    [key: string]: {
-                      name: string
-                      position_types: string[]
-                      protocol: string
-                      status: string
-                      version: string
-                    }
-                  }
-                }
-                meta: {
-                  /** @description The pin, echoed unchanged; null when omitted */
-                  requested_ledger: number | null
-                  /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-                  valuation_ledger: number | null
-                  /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-                  attribution_confidence: number
-                  /** @description Now minus the close time of last_indexed_ledger */
-                  data_staleness_seconds: number | null
-                  /** @description The indexer checkpoint */
-                  last_indexed_ledger: number | null
-                  /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-                  indexed_from_ledger: number | null
-                  /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-                  oracle_staleness_seconds: number
-                  /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-                  partial_result: boolean
-                  response_time_ms: number
-                  /** @description The ledger source and the oracle contracts used */
-                  sources: string[]
-                }
-              }
-            | {
-                data: {
-                  protocol: string
-                  interval: string
-                  /** @description Oldest first; each bucket valued at its last ledger */
-                  points: {
-                    /**
-                     * Format: date-time
-                     * @description RFC 3339 timestamp (UTC)
-                     */
-                    starts_at: string
-                    /**
-                     * Format: date-time
-                     * @description Close time of the bucket's last ledger, RFC 3339; null when unknown
-                     */
-                    closed_at: string | null
-                    /** @description The newest state entry used at that ledger */
-                    as_of_ledger: number | null
-                    partial_result: boolean
-                    /** @description The ledger the amounts are at */
-                    ledger: number
-                    /** @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                    tvl_usd: string | null
-                    /** @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                    borrowed_usd: string | null
-                    /** @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent) */
-                    usd_unavailable_reason: string | null
-                    assets: {
-                      asset: string
-                      /** @description What the protocol's contracts hold of it, in the asset's units; null when it holds none by design */
-                      locked: string | null
-                      /** @description locked × the USD price at the ledger, 7 decimals */
-                      locked_usd: string | null
-                      /** @description What users owe in it; null when the protocol lends none of it */
-                      borrowed: string | null
-                      /** @description borrowed × the USD price at the ledger, 7 decimals */
-                      borrowed_usd: string | null
-                      /** @description Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued */
-                      usd_unavailable_reason: string | null
-                    }[]
-                  }[]
-                }
-                meta: {
-                  /** @description First ledger of the range (inclusive) */
-                  from_ledger: number | null
-                  /** @description Last ledger of the range (inclusive) */
-                  to_ledger: number | null
-                  /** @description The indexer checkpoint */
-                  last_indexed_ledger: number | null
-                  /** @description The first ledger the store ingested */
-                  indexed_from_ledger: number | null
-                  /** @description true when any point is partial or the range passes the head */
-                  partial_result: boolean
-                  sources: string[]
-                  response_time_ms: number
-                }
-              }
+          'application/json': components['schemas']['TvlAnswer'] | components['schemas']['TvlSeriesAnswer']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -6256,6 +12675,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6265,6 +12702,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6274,6 +12723,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6283,6 +12765,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6292,6 +12792,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6301,24 +12813,77 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsAmmprotocolTvl: {
+  getAmmTvl: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description hour or day */
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description hour or day
+         * @example day
+         */
         interval?: 'hour' | 'day'
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path?: never
@@ -6326,144 +12891,38 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json':
-            | {
-                data: {
-                  protocol: string
-                  /** @description The ledger the amounts are at */
-                  ledger: number
-                  /** @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                  tvl_usd: string | null
-                  /** @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                  borrowed_usd: string | null
-                  /** @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent) */
-                  usd_unavailable_reason: string | null
-                  assets: {
-                    asset: string
-                    /** @description What the protocol's contracts hold of it, in the asset's units; null when it holds none by design */
-                    locked: string | null
-                    /** @description locked × the USD price at the ledger, 7 decimals */
-                    locked_usd: string | null
-                    /** @description What users owe in it; null when the protocol lends none of it */
-                    borrowed: string | null
-                    /** @description borrowed × the USD price at the ledger, 7 decimals */
-                    borrowed_usd: string | null
-                    /** @description Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued */
-                    usd_unavailable_reason: string | null
-                  }[]
-                }
-                enrichment: {
-                  /** @description Every asset the answer refers to, by id */
-                  assets: {
-                    [key: string]: {
-                      decimals: number
-                      /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                      price_source: string | null
-                      /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                      price_usd: string | null
-                      symbol: string
-                      tags: string[]
-                    }
-                  }
-                  /** @description Every contract the answer refers to */
-                  contracts: {
-                    [key: string]: {
-                      name: string
-                      position_types: string[]
-                      protocol: string
-                      status: string
-                      version: string
-                    }
-                  }
-                }
-                meta: {
-                  /** @description The pin, echoed unchanged; null when omitted */
-                  requested_ledger: number | null
-                  /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-                  valuation_ledger: number | null
-                  /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-                  attribution_confidence: number
-                  /** @description Now minus the close time of last_indexed_ledger */
-                  data_staleness_seconds: number | null
-                  /** @description The indexer checkpoint */
-                  last_indexed_ledger: number | null
-                  /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-                  indexed_from_ledger: number | null
-                  /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-                  oracle_staleness_seconds: number
-                  /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-                  partial_result: boolean
-                  response_time_ms: number
-                  /** @description The ledger source and the oracle contracts used */
-                  sources: string[]
-                }
-              }
-            | {
-                data: {
-                  protocol: string
-                  interval: string
-                  /** @description Oldest first; each bucket valued at its last ledger */
-                  points: {
-                    /**
-                     * Format: date-time
-                     * @description RFC 3339 timestamp (UTC)
-                     */
-                    starts_at: string
-                    /**
-                     * Format: date-time
-                     * @description Close time of the bucket's last ledger, RFC 3339; null when unknown
-                     */
-                    closed_at: string | null
-                    /** @description The newest state entry used at that ledger */
-                    as_of_ledger: number | null
-                    partial_result: boolean
-                    /** @description The ledger the amounts are at */
-                    ledger: number
-                    /** @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                    tvl_usd: string | null
-                    /** @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                    borrowed_usd: string | null
-                    /** @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent) */
-                    usd_unavailable_reason: string | null
-                    assets: {
-                      asset: string
-                      /** @description What the protocol's contracts hold of it, in the asset's units; null when it holds none by design */
-                      locked: string | null
-                      /** @description locked × the USD price at the ledger, 7 decimals */
-                      locked_usd: string | null
-                      /** @description What users owe in it; null when the protocol lends none of it */
-                      borrowed: string | null
-                      /** @description borrowed × the USD price at the ledger, 7 decimals */
-                      borrowed_usd: string | null
-                      /** @description Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued */
-                      usd_unavailable_reason: string | null
-                    }[]
-                  }[]
-                }
-                meta: {
-                  /** @description First ledger of the range (inclusive) */
-                  from_ledger: number | null
-                  /** @description Last ledger of the range (inclusive) */
-                  to_ledger: number | null
-                  /** @description The indexer checkpoint */
-                  last_indexed_ledger: number | null
-                  /** @description The first ledger the store ingested */
-                  indexed_from_ledger: number | null
-                  /** @description true when any point is partial or the range passes the head */
-                  partial_result: boolean
-                  sources: string[]
-                  response_time_ms: number
-                }
-              }
+          'application/json': components['schemas']['TvlAnswer'] | components['schemas']['TvlSeriesAnswer']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -6471,6 +12930,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6480,6 +12957,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6489,6 +12978,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6498,6 +13020,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6507,6 +13047,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6516,24 +13068,77 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsYieldprotocolTvl: {
+  getYieldTvl: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        from_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        to_ledger?: string
-        /** @description hour or day */
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 1
+         */
+        from_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description hour or day
+         * @example day
+         */
         interval?: 'hour' | 'day'
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description json (the default) or csv: the whole range as one CSV file (RFC 4180, a header row, one row per record). Wins over the Accept header
+         * @example csv
+         */
+        format?: 'json' | 'csv'
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path?: never
@@ -6541,144 +13146,38 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description The answer: JSON by default, CSV with `format=csv` or `Accept: text/csv` */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          /** @description CSV answers only: attachment; filename="<name>.csv" */
+          'content-disposition'?: string
+          /** @description CSV answers only: the indexer checkpoint the answer was read at (meta's last_indexed_ledger) */
+          'strata-last-indexed-ledger'?: number
+          /** @description CSV answers only: the first ledger the store ingested (meta's indexed_from_ledger) */
+          'strata-indexed-from-ledger'?: number
+          /** @description CSV answers only: whether the range as a whole needs what the store does not hold (each row of a history or a TVL says so of itself) */
+          'strata-partial-result'?: boolean
           [name: string]: unknown
         }
         content: {
-          'application/json':
-            | {
-                data: {
-                  protocol: string
-                  /** @description The ledger the amounts are at */
-                  ledger: number
-                  /** @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                  tvl_usd: string | null
-                  /** @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                  borrowed_usd: string | null
-                  /** @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent) */
-                  usd_unavailable_reason: string | null
-                  assets: {
-                    asset: string
-                    /** @description What the protocol's contracts hold of it, in the asset's units; null when it holds none by design */
-                    locked: string | null
-                    /** @description locked × the USD price at the ledger, 7 decimals */
-                    locked_usd: string | null
-                    /** @description What users owe in it; null when the protocol lends none of it */
-                    borrowed: string | null
-                    /** @description borrowed × the USD price at the ledger, 7 decimals */
-                    borrowed_usd: string | null
-                    /** @description Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued */
-                    usd_unavailable_reason: string | null
-                  }[]
-                }
-                enrichment: {
-                  /** @description Every asset the answer refers to, by id */
-                  assets: {
-                    [key: string]: {
-                      decimals: number
-                      /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                      price_source: string | null
-                      /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                      price_usd: string | null
-                      symbol: string
-                      tags: string[]
-                    }
-                  }
-                  /** @description Every contract the answer refers to */
-                  contracts: {
-                    [key: string]: {
-                      name: string
-                      position_types: string[]
-                      protocol: string
-                      status: string
-                      version: string
-                    }
-                  }
-                }
-                meta: {
-                  /** @description The pin, echoed unchanged; null when omitted */
-                  requested_ledger: number | null
-                  /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-                  as_of_ledger: number | null
-                  /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-                  valuation_ledger: number | null
-                  /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-                  attribution_confidence: number
-                  /** @description Now minus the close time of last_indexed_ledger */
-                  data_staleness_seconds: number | null
-                  /** @description The indexer checkpoint */
-                  last_indexed_ledger: number | null
-                  /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-                  indexed_from_ledger: number | null
-                  /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-                  oracle_staleness_seconds: number
-                  /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-                  partial_result: boolean
-                  response_time_ms: number
-                  /** @description The ledger source and the oracle contracts used */
-                  sources: string[]
-                }
-              }
-            | {
-                data: {
-                  protocol: string
-                  interval: string
-                  /** @description Oldest first; each bucket valued at its last ledger */
-                  points: {
-                    /**
-                     * Format: date-time
-                     * @description RFC 3339 timestamp (UTC)
-                     */
-                    starts_at: string
-                    /**
-                     * Format: date-time
-                     * @description Close time of the bucket's last ledger, RFC 3339; null when unknown
-                     */
-                    closed_at: string | null
-                    /** @description The newest state entry used at that ledger */
-                    as_of_ledger: number | null
-                    partial_result: boolean
-                    /** @description The ledger the amounts are at */
-                    ledger: number
-                    /** @description Σ locked_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                    tvl_usd: string | null
-                    /** @description Σ borrowed_usd, 7 decimals; null when an asset is unpriced or nothing is known */
-                    borrowed_usd: string | null
-                    /** @description Why tvl_usd or borrowed_usd is null: the reason of the first asset whose missing price nulls it; null whenever both are values (or null only because nothing is known or nothing is lent) */
-                    usd_unavailable_reason: string | null
-                    assets: {
-                      asset: string
-                      /** @description What the protocol's contracts hold of it, in the asset's units; null when it holds none by design */
-                      locked: string | null
-                      /** @description locked × the USD price at the ledger, 7 decimals */
-                      locked_usd: string | null
-                      /** @description What users owe in it; null when the protocol lends none of it */
-                      borrowed: string | null
-                      /** @description borrowed × the USD price at the ledger, 7 decimals */
-                      borrowed_usd: string | null
-                      /** @description Why locked_usd or borrowed_usd is null although its amount is known: price_missing, price_stale or asset_unknown; null when every amount of the row is valued */
-                      usd_unavailable_reason: string | null
-                    }[]
-                  }[]
-                }
-                meta: {
-                  /** @description First ledger of the range (inclusive) */
-                  from_ledger: number | null
-                  /** @description Last ledger of the range (inclusive) */
-                  to_ledger: number | null
-                  /** @description The indexer checkpoint */
-                  last_indexed_ledger: number | null
-                  /** @description The first ledger the store ingested */
-                  indexed_from_ledger: number | null
-                  /** @description true when any point is partial or the range passes the head */
-                  partial_result: boolean
-                  sources: string[]
-                  response_time_ms: number
-                }
-              }
+          'application/json': components['schemas']['TvlAnswer'] | components['schemas']['TvlSeriesAnswer']
+          'text/csv': string
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -6686,6 +13185,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6695,6 +13212,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6704,6 +13233,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6713,6 +13275,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6722,6 +13302,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6731,227 +13323,310 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsLendingprotocolPoolsPool: {
+  getLendingPool: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A contract (C...) StrKey of one of the protocol's pools */
+        /**
+         * @description A contract (C...) StrKey of one of the protocol's pools
+         * @example CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL
+         */
         pool: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: a Blend pool at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              /** @description The Blend pool (C…) */
-              contract_address: string
-              /** @description The pool's `Name`, or the network description's name for it */
-              name: string
-              /** @description The pool's `PoolConfig` as last written; null when the store never saw it */
-              config: {
-                /** @description The oracle the pool prices with */
-                oracle: string
-                /** @description Backstop take rate: its share of the interest, 7 decimals */
-                bstop_rate: string
-                /** @description 0 admin active, 1 active, 2 admin on-ice, 3 on-ice, 4 admin frozen, 5 frozen, 6 setup */
-                status: number
-                /** @description `admin_active`, `active`, `admin_on_ice`, `on_ice`, `admin_frozen`, `frozen` or `setup` */
-                status_name: string | null
-                /** @description Most reserves an account may hold collateral or debt in */
-                max_positions: number
-                /** @description Least collateral a borrower must hold, in the oracle's base units (an integer) */
-                min_collateral: string
-                /** @description Ledger at which this `Config` was written */
-                ledger: number
-              } | null
-              /** @description By reserve index */
-              reserves: {
-                /** @description The Blend pool (C…) */
-                contract_address: string
-                /** @description The reserve's asset contract (C…) */
-                asset: string
-                /** @description The reserve's index in the pool's `ResList` (its key in `Positions`) */
-                index: number | null
-                /** @description The asset's decimals (b- and d-tokens have the same) */
-                decimals: number | null
-                /** @description A disabled reserve takes no supply or borrow */
-                enabled: boolean | null
-                /** @description Collateral factor, 7 decimals */
-                c_factor: string | null
-                /** @description Liability factor, 7 decimals */
-                l_factor: string | null
-                /** @description The interest curve's target utilization (`util`), 7 decimals */
-                target_utilization: string | null
-                /** @description Utilization above which borrowing is refused, 7 decimals */
-                max_utilization: string | null
-                /** @description Interest curve: base rate, 7 decimals */
-                r_base: string | null
-                /** @description Interest curve: slope up to the target, 7 decimals */
-                r_one: string | null
-                /** @description Interest curve: slope from the target to 95%, 7 decimals */
-                r_two: string | null
-                /** @description Interest curve: slope above 95%, 7 decimals */
-                r_three: string | null
-                /** @description How fast ir_mod follows utilization, 7 decimals */
-                reactivity: string | null
-                /** @description Most underlying the reserve takes, in the asset's decimals */
-                supply_cap: string | null
-                /** @description b-token → underlying, 12 decimals, as last written */
-                b_rate: string | null
-                /** @description d-token → underlying, 12 decimals, as last written */
-                d_rate: string | null
-                /** @description Every b-token (supply and collateral), in the asset's decimals */
-                b_supply: string | null
-                /** @description Every d-token, in the asset's decimals */
-                d_supply: string | null
-                /** @description Underlying owed to the backstop, in the asset's decimals */
-                backstop_credit: string | null
-                /** @description floor(b_supply × b_rate / 10^12): underlying supplied */
-                supplied: string | null
-                /** @description ceil(d_supply × d_rate / 10^12): underlying borrowed */
-                borrowed: string | null
-                /** @description As the pool computes it: 0 with nothing borrowed, 1 when borrowed ≥ supplied, else ceil(borrowed / supplied), 7 decimals */
-                utilization: string | null
-                /** @description The interest curve at this utilization and ir_mod (every step rounded up, as the contract and the SDK's setRates do); r_base with nothing borrowed. A simple annual rate, 7 decimals */
-                borrow_apr: string | null
-                /** @description borrow_apr × floor(utilization × (1 − backstop take rate)), rounded down; 0 with nothing borrowed, 7 decimals */
-                supply_apr: string | null
-                /** @description (1 + borrow_apr / 365)^365 − 1: compounded daily, as Blend's UI estimates it, computed exactly and rounded up, 7 decimals */
-                borrow_apy: string | null
-                /** @description (1 + supply_apr / 52)^52 − 1: compounded weekly, as Blend's UI estimates it, computed exactly and rounded down, 7 decimals */
-                supply_apy: string | null
-                /**
-                 * @description Why a rate is null: `rate_missing` (the reserve's `ResData` was never seen: every rate is null), `config_missing` (its `ResConfig`: the APRs and APYs), `pool_config_missing` (the pool's `Config`, whose backstop take rate the supply rates need); null when every rate is set
-                 * @enum {string|null}
-                 */
-                rates_unavailable_reason: 'rate_missing' | 'config_missing' | 'pool_config_missing' | null
-                /** @description BLND emitted to suppliers a year, in USD per USD supplied: eps × 31,536,000 × BLND price ÷ (supplied × the asset's price), both prices at the ledger, 7 decimals rounded down; 0 when the token has no `EmisData` (in a history the store holds whole), no eps, or its emissions expired by the ledger's close time; null with the reason otherwise */
-                supply_emission_apr: string | null
-                /**
-                 * @description Why `supply_emission_apr` is null: `emissions_missing` (the token's `EmisData` was never seen and the store lacks the pool's history before its first ledger), `rate_missing` (no `ResData`), `config_missing` (the asset's decimals are unknown), `close_time_missing` (the ledger's close time is unknown, so expiry cannot be judged), `no_holders` (nothing supplied or borrowed: BLND per dollar held is undefined), `emission_token_missing` (the pool's `BLNDTkn` was never seen), `price_missing` or `price_stale` (the asset's or BLND's USD price); null when it is set
-                 * @enum {string|null}
-                 */
-                supply_emission_apr_unavailable_reason:
-                  | 'emissions_missing'
-                  | 'rate_missing'
-                  | 'config_missing'
-                  | 'close_time_missing'
-                  | 'no_holders'
-                  | 'emission_token_missing'
-                  | 'price_missing'
-                  | 'price_stale'
-                  | null
-                /** @description BLND emitted to borrowers a year, in USD per USD borrowed: eps × 31,536,000 × BLND price ÷ (borrowed × the asset's price), both prices at the ledger, 7 decimals rounded down; 0 when the token has no `EmisData` (in a history the store holds whole), no eps, or its emissions expired by the ledger's close time; null with the reason otherwise */
-                borrow_emission_apr: string | null
-                /**
-                 * @description Why `borrow_emission_apr` is null: `emissions_missing` (the token's `EmisData` was never seen and the store lacks the pool's history before its first ledger), `rate_missing` (no `ResData`), `config_missing` (the asset's decimals are unknown), `close_time_missing` (the ledger's close time is unknown, so expiry cannot be judged), `no_holders` (nothing supplied or borrowed: BLND per dollar held is undefined), `emission_token_missing` (the pool's `BLNDTkn` was never seen), `price_missing` or `price_stale` (the asset's or BLND's USD price); null when it is set
-                 * @enum {string|null}
-                 */
-                borrow_emission_apr_unavailable_reason:
-                  | 'emissions_missing'
-                  | 'rate_missing'
-                  | 'config_missing'
-                  | 'close_time_missing'
-                  | 'no_holders'
-                  | 'emission_token_missing'
-                  | 'price_missing'
-                  | 'price_stale'
-                  | null
-                /** @description The ledger the utilization, APRs, APYs and emission APRs are computed at: the pin, or the checkpoint when the pin is above it or omitted. Their inputs are the entries in force there (`rate_ledger`, `config_ledger`, the pool config's `ledger`, the emissions endpoint's `ledger`) and the prices at or before it */
-                computed_ledger: number
-                /** @description The rate modifier, 7 decimals */
-                ir_mod: string | null
-                /**
-                 * Format: date-time
-                 * @description When the pool last accrued the reserve (`ResData.last_time`), RFC 3339; null when the `ResData` was never seen
-                 */
-                last_accrued_at: string | null
-                /** @description Ledger at which this `ResData` (rates, supplies, ir_mod) was written */
-                rate_ledger: number | null
-                /** @description Ledger at which this `ResConfig` was written */
-                config_ledger: number | null
-                /** @description supplied × the asset's USD price at the ledger, 7 decimals */
-                supplied_usd: string | null
-                /** @description borrowed × the asset's USD price at the ledger, 7 decimals */
-                borrowed_usd: string | null
-                /**
-                 * @description Why the USD fields are null; null when they are set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-              }[]
-              /** @description Σ supplied_usd of the reserves; null when one is unknown or there are none */
-              supplied_usd: string | null
-              /** @description Σ borrowed_usd of the reserves; null when one is unknown or there are none */
-              borrowed_usd: string | null
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *         "name": "Blend Devnet Fixed (v2)",
+           *         "config": {
+           *           "oracle": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *           "bstop_rate": "0.2000000",
+           *           "status": 0,
+           *           "status_name": "admin_active",
+           *           "max_positions": 4,
+           *           "min_collateral": "100000000000000",
+           *           "ledger": 1000
+           *         },
+           *         "reserves": [
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "index": 0,
+           *             "decimals": 7,
+           *             "enabled": true,
+           *             "c_factor": "0.7500000",
+           *             "l_factor": "0.7500000",
+           *             "target_utilization": "0.5000000",
+           *             "max_utilization": "0.7000000",
+           *             "r_base": "0.0100000",
+           *             "r_one": "0.0500000",
+           *             "r_two": "0.5000000",
+           *             "r_three": "5.0000000",
+           *             "reactivity": "0.0000020",
+           *             "supply_cap": "2000000000.0000000",
+           *             "b_rate": "1.000001258605",
+           *             "d_rate": "1.000008026063",
+           *             "b_supply": "3624493.9795112",
+           *             "d_supply": "590943.4237919",
+           *             "backstop_credit": "0.6083252",
+           *             "supplied": "3624498.5413174",
+           *             "borrowed": "590948.1667411",
+           *             "utilization": "0.1630428",
+           *             "borrow_apr": "0.0261252",
+           *             "supply_apr": "0.0034076",
+           *             "borrow_apy": "0.0264685",
+           *             "supply_apy": "0.0034133",
+           *             "rates_unavailable_reason": null,
+           *             "supply_emission_apr": null,
+           *             "supply_emission_apr_unavailable_reason": "price_missing",
+           *             "borrow_emission_apr": null,
+           *             "borrow_emission_apr_unavailable_reason": "price_missing",
+           *             "computed_ledger": 2999,
+           *             "ir_mod": "0.9931881",
+           *             "last_accrued_at": "2026-01-01T02:45:45.000Z",
+           *             "rate_ledger": 2989,
+           *             "config_ledger": 1000,
+           *             "supplied_usd": "871484.5994589",
+           *             "borrowed_usd": "142089.2353860",
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "index": 1,
+           *             "decimals": 7,
+           *             "enabled": true,
+           *             "c_factor": "0.9500000",
+           *             "l_factor": "0.9500000",
+           *             "target_utilization": "0.8000000",
+           *             "max_utilization": "0.9500000",
+           *             "r_base": "0.0030000",
+           *             "r_one": "0.0400000",
+           *             "r_two": "0.1200000",
+           *             "r_three": "5.0000000",
+           *             "reactivity": "0.0000040",
+           *             "supply_cap": "500000000.0000000",
+           *             "b_rate": "1.000000001759",
+           *             "d_rate": "1.000000959310",
+           *             "b_supply": "10900599.0075160",
+           *             "d_supply": "78871.5585690",
+           *             "backstop_credit": "0.0053735",
+           *             "supplied": "10900599.0266901",
+           *             "borrowed": "78871.6342313",
+           *             "utilization": "0.0072356",
+           *             "borrow_apr": "0.0032567",
+           *             "supply_apr": "0.0000188",
+           *             "borrow_apy": "0.0032620",
+           *             "supply_apy": "0.0000188",
+           *             "rates_unavailable_reason": null,
+           *             "supply_emission_apr": null,
+           *             "supply_emission_apr_unavailable_reason": "price_missing",
+           *             "borrow_emission_apr": null,
+           *             "borrow_emission_apr_unavailable_reason": "price_missing",
+           *             "computed_ledger": 2999,
+           *             "ir_mod": "0.9687185",
+           *             "last_accrued_at": "2026-01-01T02:44:55.000Z",
+           *             "rate_ledger": 2979,
+           *             "config_ledger": 1000,
+           *             "supplied_usd": "10900599.0266901",
+           *             "borrowed_usd": "78871.6342313",
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "index": 2,
+           *             "decimals": 7,
+           *             "enabled": true,
+           *             "c_factor": "0.9000000",
+           *             "l_factor": "0.9000000",
+           *             "target_utilization": "0.7500000",
+           *             "max_utilization": "0.9000000",
+           *             "r_base": "0.0050000",
+           *             "r_one": "0.0500000",
+           *             "r_two": "0.1500000",
+           *             "r_three": "5.0000000",
+           *             "reactivity": "0.0000040",
+           *             "supply_cap": "200000000.0000000",
+           *             "b_rate": "1.000000074848",
+           *             "d_rate": "1.000002266648",
+           *             "b_supply": "713744.6271047",
+           *             "d_supply": "118295.4683259",
+           *             "backstop_credit": "0.0130570",
+           *             "supplied": "713744.6805270",
+           *             "borrowed": "118295.7364601",
+           *             "utilization": "0.1657396",
+           *             "borrow_apr": "0.0155963",
+           *             "supply_apr": "0.0020679",
+           *             "borrow_apy": "0.0157183",
+           *             "supply_apy": "0.0020699",
+           *             "rates_unavailable_reason": null,
+           *             "supply_emission_apr": "0.0000000",
+           *             "supply_emission_apr_unavailable_reason": null,
+           *             "borrow_emission_apr": "0.0000000",
+           *             "borrow_emission_apr_unavailable_reason": null,
+           *             "computed_ledger": 2999,
+           *             "ir_mod": "0.9717659",
+           *             "last_accrued_at": "2026-01-01T02:46:30.000Z",
+           *             "rate_ledger": 2998,
+           *             "config_ledger": 1000,
+           *             "supplied_usd": "764359.0054195",
+           *             "borrowed_usd": "126684.5329050",
+           *             "usd_unavailable_reason": null
+           *           }
+           *         ],
+           *         "supplied_usd": "12536442.6315685",
+           *         "borrowed_usd": "347645.4025223"
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.24044280595632",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CD5KZSFNRZKDODPMMX5SCUXMPNE27AFBDDLJLTQREKQUYKQ5XBO322BW": {
+           *             "decimals": 7,
+           *             "price_source": null,
+           *             "price_usd": null,
+           *             "symbol": "CD5KZSFNRZKDODPMMX5SCUXMPNE27AFBDDLJLTQREKQUYKQ5XBO322BW",
+           *             "tags": []
+           *           },
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.07091376828914",
+           *             "symbol": "EURC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL": {
+           *             "name": "Blend Devnet Fixed (v2)",
+           *             "position_types": [
+           *               "supply",
+           *               "collateral",
+           *               "borrow"
+           *             ],
+           *             "protocol": "lendingprotocol",
+           *             "status": "active",
+           *             "version": "2"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2998,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 95,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PoolAnswerLending']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -6959,6 +13634,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6968,6 +13661,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6977,6 +13682,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6986,6 +13703,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E is not a lendingprotocol pool this network lists"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -6995,6 +13745,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7004,6 +13793,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7013,18 +13814,57 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsLendingprotocolReserves: {
+  getLendingReserves: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path?: never
@@ -7032,180 +13872,370 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: every Blend reserve at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              /** @description Every pool's reserves, pool by pool in the network description's order */
-              reserves: {
-                /** @description The Blend pool (C…) */
-                contract_address: string
-                /** @description The reserve's asset contract (C…) */
-                asset: string
-                /** @description The reserve's index in the pool's `ResList` (its key in `Positions`) */
-                index: number | null
-                /** @description The asset's decimals (b- and d-tokens have the same) */
-                decimals: number | null
-                /** @description A disabled reserve takes no supply or borrow */
-                enabled: boolean | null
-                /** @description Collateral factor, 7 decimals */
-                c_factor: string | null
-                /** @description Liability factor, 7 decimals */
-                l_factor: string | null
-                /** @description The interest curve's target utilization (`util`), 7 decimals */
-                target_utilization: string | null
-                /** @description Utilization above which borrowing is refused, 7 decimals */
-                max_utilization: string | null
-                /** @description Interest curve: base rate, 7 decimals */
-                r_base: string | null
-                /** @description Interest curve: slope up to the target, 7 decimals */
-                r_one: string | null
-                /** @description Interest curve: slope from the target to 95%, 7 decimals */
-                r_two: string | null
-                /** @description Interest curve: slope above 95%, 7 decimals */
-                r_three: string | null
-                /** @description How fast ir_mod follows utilization, 7 decimals */
-                reactivity: string | null
-                /** @description Most underlying the reserve takes, in the asset's decimals */
-                supply_cap: string | null
-                /** @description b-token → underlying, 12 decimals, as last written */
-                b_rate: string | null
-                /** @description d-token → underlying, 12 decimals, as last written */
-                d_rate: string | null
-                /** @description Every b-token (supply and collateral), in the asset's decimals */
-                b_supply: string | null
-                /** @description Every d-token, in the asset's decimals */
-                d_supply: string | null
-                /** @description Underlying owed to the backstop, in the asset's decimals */
-                backstop_credit: string | null
-                /** @description floor(b_supply × b_rate / 10^12): underlying supplied */
-                supplied: string | null
-                /** @description ceil(d_supply × d_rate / 10^12): underlying borrowed */
-                borrowed: string | null
-                /** @description As the pool computes it: 0 with nothing borrowed, 1 when borrowed ≥ supplied, else ceil(borrowed / supplied), 7 decimals */
-                utilization: string | null
-                /** @description The interest curve at this utilization and ir_mod (every step rounded up, as the contract and the SDK's setRates do); r_base with nothing borrowed. A simple annual rate, 7 decimals */
-                borrow_apr: string | null
-                /** @description borrow_apr × floor(utilization × (1 − backstop take rate)), rounded down; 0 with nothing borrowed, 7 decimals */
-                supply_apr: string | null
-                /** @description (1 + borrow_apr / 365)^365 − 1: compounded daily, as Blend's UI estimates it, computed exactly and rounded up, 7 decimals */
-                borrow_apy: string | null
-                /** @description (1 + supply_apr / 52)^52 − 1: compounded weekly, as Blend's UI estimates it, computed exactly and rounded down, 7 decimals */
-                supply_apy: string | null
-                /**
-                 * @description Why a rate is null: `rate_missing` (the reserve's `ResData` was never seen: every rate is null), `config_missing` (its `ResConfig`: the APRs and APYs), `pool_config_missing` (the pool's `Config`, whose backstop take rate the supply rates need); null when every rate is set
-                 * @enum {string|null}
-                 */
-                rates_unavailable_reason: 'rate_missing' | 'config_missing' | 'pool_config_missing' | null
-                /** @description BLND emitted to suppliers a year, in USD per USD supplied: eps × 31,536,000 × BLND price ÷ (supplied × the asset's price), both prices at the ledger, 7 decimals rounded down; 0 when the token has no `EmisData` (in a history the store holds whole), no eps, or its emissions expired by the ledger's close time; null with the reason otherwise */
-                supply_emission_apr: string | null
-                /**
-                 * @description Why `supply_emission_apr` is null: `emissions_missing` (the token's `EmisData` was never seen and the store lacks the pool's history before its first ledger), `rate_missing` (no `ResData`), `config_missing` (the asset's decimals are unknown), `close_time_missing` (the ledger's close time is unknown, so expiry cannot be judged), `no_holders` (nothing supplied or borrowed: BLND per dollar held is undefined), `emission_token_missing` (the pool's `BLNDTkn` was never seen), `price_missing` or `price_stale` (the asset's or BLND's USD price); null when it is set
-                 * @enum {string|null}
-                 */
-                supply_emission_apr_unavailable_reason:
-                  | 'emissions_missing'
-                  | 'rate_missing'
-                  | 'config_missing'
-                  | 'close_time_missing'
-                  | 'no_holders'
-                  | 'emission_token_missing'
-                  | 'price_missing'
-                  | 'price_stale'
-                  | null
-                /** @description BLND emitted to borrowers a year, in USD per USD borrowed: eps × 31,536,000 × BLND price ÷ (borrowed × the asset's price), both prices at the ledger, 7 decimals rounded down; 0 when the token has no `EmisData` (in a history the store holds whole), no eps, or its emissions expired by the ledger's close time; null with the reason otherwise */
-                borrow_emission_apr: string | null
-                /**
-                 * @description Why `borrow_emission_apr` is null: `emissions_missing` (the token's `EmisData` was never seen and the store lacks the pool's history before its first ledger), `rate_missing` (no `ResData`), `config_missing` (the asset's decimals are unknown), `close_time_missing` (the ledger's close time is unknown, so expiry cannot be judged), `no_holders` (nothing supplied or borrowed: BLND per dollar held is undefined), `emission_token_missing` (the pool's `BLNDTkn` was never seen), `price_missing` or `price_stale` (the asset's or BLND's USD price); null when it is set
-                 * @enum {string|null}
-                 */
-                borrow_emission_apr_unavailable_reason:
-                  | 'emissions_missing'
-                  | 'rate_missing'
-                  | 'config_missing'
-                  | 'close_time_missing'
-                  | 'no_holders'
-                  | 'emission_token_missing'
-                  | 'price_missing'
-                  | 'price_stale'
-                  | null
-                /** @description The ledger the utilization, APRs, APYs and emission APRs are computed at: the pin, or the checkpoint when the pin is above it or omitted. Their inputs are the entries in force there (`rate_ledger`, `config_ledger`, the pool config's `ledger`, the emissions endpoint's `ledger`) and the prices at or before it */
-                computed_ledger: number
-                /** @description The rate modifier, 7 decimals */
-                ir_mod: string | null
-                /**
-                 * Format: date-time
-                 * @description When the pool last accrued the reserve (`ResData.last_time`), RFC 3339; null when the `ResData` was never seen
-                 */
-                last_accrued_at: string | null
-                /** @description Ledger at which this `ResData` (rates, supplies, ir_mod) was written */
-                rate_ledger: number | null
-                /** @description Ledger at which this `ResConfig` was written */
-                config_ledger: number | null
-                /** @description supplied × the asset's USD price at the ledger, 7 decimals */
-                supplied_usd: string | null
-                /** @description borrowed × the asset's USD price at the ledger, 7 decimals */
-                borrowed_usd: string | null
-                /**
-                 * @description Why the USD fields are null; null when they are set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'rate_missing' | null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "reserves": [
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "index": 0,
+           *             "decimals": 7,
+           *             "enabled": true,
+           *             "c_factor": "0.7500000",
+           *             "l_factor": "0.7500000",
+           *             "target_utilization": "0.5000000",
+           *             "max_utilization": "0.7000000",
+           *             "r_base": "0.0100000",
+           *             "r_one": "0.0500000",
+           *             "r_two": "0.5000000",
+           *             "r_three": "5.0000000",
+           *             "reactivity": "0.0000020",
+           *             "supply_cap": "2000000000.0000000",
+           *             "b_rate": "1.000001258605",
+           *             "d_rate": "1.000008026063",
+           *             "b_supply": "3624493.9795112",
+           *             "d_supply": "590943.4237919",
+           *             "backstop_credit": "0.6083252",
+           *             "supplied": "3624498.5413174",
+           *             "borrowed": "590948.1667411",
+           *             "utilization": "0.1630428",
+           *             "borrow_apr": "0.0261252",
+           *             "supply_apr": "0.0034076",
+           *             "borrow_apy": "0.0264685",
+           *             "supply_apy": "0.0034133",
+           *             "rates_unavailable_reason": null,
+           *             "supply_emission_apr": null,
+           *             "supply_emission_apr_unavailable_reason": "price_missing",
+           *             "borrow_emission_apr": null,
+           *             "borrow_emission_apr_unavailable_reason": "price_missing",
+           *             "computed_ledger": 2999,
+           *             "ir_mod": "0.9931881",
+           *             "last_accrued_at": "2026-01-01T02:45:45.000Z",
+           *             "rate_ledger": 2989,
+           *             "config_ledger": 1000,
+           *             "supplied_usd": "871484.5994589",
+           *             "borrowed_usd": "142089.2353860",
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "index": 1,
+           *             "decimals": 7,
+           *             "enabled": true,
+           *             "c_factor": "0.9500000",
+           *             "l_factor": "0.9500000",
+           *             "target_utilization": "0.8000000",
+           *             "max_utilization": "0.9500000",
+           *             "r_base": "0.0030000",
+           *             "r_one": "0.0400000",
+           *             "r_two": "0.1200000",
+           *             "r_three": "5.0000000",
+           *             "reactivity": "0.0000040",
+           *             "supply_cap": "500000000.0000000",
+           *             "b_rate": "1.000000001759",
+           *             "d_rate": "1.000000959310",
+           *             "b_supply": "10900599.0075160",
+           *             "d_supply": "78871.5585690",
+           *             "backstop_credit": "0.0053735",
+           *             "supplied": "10900599.0266901",
+           *             "borrowed": "78871.6342313",
+           *             "utilization": "0.0072356",
+           *             "borrow_apr": "0.0032567",
+           *             "supply_apr": "0.0000188",
+           *             "borrow_apy": "0.0032620",
+           *             "supply_apy": "0.0000188",
+           *             "rates_unavailable_reason": null,
+           *             "supply_emission_apr": null,
+           *             "supply_emission_apr_unavailable_reason": "price_missing",
+           *             "borrow_emission_apr": null,
+           *             "borrow_emission_apr_unavailable_reason": "price_missing",
+           *             "computed_ledger": 2999,
+           *             "ir_mod": "0.9687185",
+           *             "last_accrued_at": "2026-01-01T02:44:55.000Z",
+           *             "rate_ledger": 2979,
+           *             "config_ledger": 1000,
+           *             "supplied_usd": "10900599.0266901",
+           *             "borrowed_usd": "78871.6342313",
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "index": 2,
+           *             "decimals": 7,
+           *             "enabled": true,
+           *             "c_factor": "0.9000000",
+           *             "l_factor": "0.9000000",
+           *             "target_utilization": "0.7500000",
+           *             "max_utilization": "0.9000000",
+           *             "r_base": "0.0050000",
+           *             "r_one": "0.0500000",
+           *             "r_two": "0.1500000",
+           *             "r_three": "5.0000000",
+           *             "reactivity": "0.0000040",
+           *             "supply_cap": "200000000.0000000",
+           *             "b_rate": "1.000000074848",
+           *             "d_rate": "1.000002266648",
+           *             "b_supply": "713744.6271047",
+           *             "d_supply": "118295.4683259",
+           *             "backstop_credit": "0.0130570",
+           *             "supplied": "713744.6805270",
+           *             "borrowed": "118295.7364601",
+           *             "utilization": "0.1657396",
+           *             "borrow_apr": "0.0155963",
+           *             "supply_apr": "0.0020679",
+           *             "borrow_apy": "0.0157183",
+           *             "supply_apy": "0.0020699",
+           *             "rates_unavailable_reason": null,
+           *             "supply_emission_apr": "0.0000000",
+           *             "supply_emission_apr_unavailable_reason": null,
+           *             "borrow_emission_apr": "0.0000000",
+           *             "borrow_emission_apr_unavailable_reason": null,
+           *             "computed_ledger": 2999,
+           *             "ir_mod": "0.9717659",
+           *             "last_accrued_at": "2026-01-01T02:46:30.000Z",
+           *             "rate_ledger": 2998,
+           *             "config_ledger": 1000,
+           *             "supplied_usd": "764359.0054195",
+           *             "borrowed_usd": "126684.5329050",
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "index": 0,
+           *             "decimals": 7,
+           *             "enabled": true,
+           *             "c_factor": "0.7500000",
+           *             "l_factor": "0.7500000",
+           *             "target_utilization": "0.5000000",
+           *             "max_utilization": "0.7000000",
+           *             "r_base": "0.0100000",
+           *             "r_one": "0.0500000",
+           *             "r_two": "0.5000000",
+           *             "r_three": "5.0000000",
+           *             "reactivity": "0.0000020",
+           *             "supply_cap": "2000000000.0000000",
+           *             "b_rate": "1.000000088046",
+           *             "d_rate": "1.000003868048",
+           *             "b_supply": "7125745.5814363",
+           *             "d_supply": "105926.7498113",
+           *             "backstop_credit": "0.0565210",
+           *             "supplied": "7125746.2088296",
+           *             "borrowed": "105927.1595411",
+           *             "utilization": "0.0148655",
+           *             "borrow_apr": "0.0113780",
+           *             "supply_apr": "0.0001522",
+           *             "borrow_apy": "0.0114428",
+           *             "supply_apy": "0.0001522",
+           *             "rates_unavailable_reason": null,
+           *             "supply_emission_apr": null,
+           *             "supply_emission_apr_unavailable_reason": "price_missing",
+           *             "borrow_emission_apr": "0.0000000",
+           *             "borrow_emission_apr_unavailable_reason": null,
+           *             "computed_ledger": 2999,
+           *             "ir_mod": "0.9905378",
+           *             "last_accrued_at": "2026-01-01T02:46:30.000Z",
+           *             "rate_ledger": 2998,
+           *             "config_ledger": 1000,
+           *             "supplied_usd": "1713334.4129836",
+           *             "borrowed_usd": "25469.4234670",
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "index": 1,
+           *             "decimals": 7,
+           *             "enabled": true,
+           *             "c_factor": "0.9500000",
+           *             "l_factor": "0.9500000",
+           *             "target_utilization": "0.8000000",
+           *             "max_utilization": "0.9500000",
+           *             "r_base": "0.0030000",
+           *             "r_one": "0.0400000",
+           *             "r_two": "0.1200000",
+           *             "r_three": "5.0000000",
+           *             "reactivity": "0.0000040",
+           *             "supply_cap": "500000000.0000000",
+           *             "b_rate": "1.000000008819",
+           *             "d_rate": "1.000001058651",
+           *             "b_supply": "10181610.1145844",
+           *             "d_supply": "31943.9367858",
+           *             "backstop_credit": "0.0101503",
+           *             "supplied": "10181610.2043760",
+           *             "borrowed": "31943.9706033",
+           *             "utilization": "0.0031375",
+           *             "borrow_apr": "0.0030579",
+           *             "supply_apr": "0.0000086",
+           *             "borrow_apy": "0.0030626",
+           *             "supply_apy": "0.0000086",
+           *             "rates_unavailable_reason": null,
+           *             "supply_emission_apr": null,
+           *             "supply_emission_apr_unavailable_reason": "price_missing",
+           *             "borrow_emission_apr": "0.0000000",
+           *             "borrow_emission_apr_unavailable_reason": null,
+           *             "computed_ledger": 2999,
+           *             "ir_mod": "0.9686380",
+           *             "last_accrued_at": "2026-01-01T02:45:15.000Z",
+           *             "rate_ledger": 2983,
+           *             "config_ledger": 1000,
+           *             "supplied_usd": "10181610.2043760",
+           *             "borrowed_usd": "31943.9706033",
+           *             "usd_unavailable_reason": null
+           *           },
+           *           {
+           *             "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *             "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "index": 2,
+           *             "decimals": 7,
+           *             "enabled": true,
+           *             "c_factor": "0.9000000",
+           *             "l_factor": "0.9000000",
+           *             "target_utilization": "0.7500000",
+           *             "max_utilization": "0.9000000",
+           *             "r_base": "0.0050000",
+           *             "r_one": "0.0500000",
+           *             "r_two": "0.1500000",
+           *             "r_three": "5.0000000",
+           *             "reactivity": "0.0000040",
+           *             "supply_cap": "200000000.0000000",
+           *             "b_rate": "1.000000163703",
+           *             "d_rate": "1.000002680292",
+           *             "b_supply": "295200.8548096",
+           *             "d_supply": "23691.6262196",
+           *             "backstop_credit": "0.0046688",
+           *             "supplied": "295200.9031348",
+           *             "borrowed": "23691.6897201",
+           *             "utilization": "0.0802562",
+           *             "borrow_apr": "0.0100671",
+           *             "supply_apr": "0.0007271",
+           *             "borrow_apy": "0.0101179",
+           *             "supply_apy": "0.0007273",
+           *             "rates_unavailable_reason": null,
+           *             "supply_emission_apr": null,
+           *             "supply_emission_apr_unavailable_reason": "price_missing",
+           *             "borrow_emission_apr": "0.0000000",
+           *             "borrow_emission_apr_unavailable_reason": null,
+           *             "computed_ledger": 2999,
+           *             "ir_mod": "0.9726145",
+           *             "last_accrued_at": "2026-01-01T02:46:10.000Z",
+           *             "rate_ledger": 2994,
+           *             "config_ledger": 1000,
+           *             "supplied_usd": "316134.7115784",
+           *             "borrowed_usd": "25371.7567153",
+           *             "usd_unavailable_reason": null
+           *           }
+           *         ]
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.24044280595632",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CD5KZSFNRZKDODPMMX5SCUXMPNE27AFBDDLJLTQREKQUYKQ5XBO322BW": {
+           *             "decimals": 7,
+           *             "price_source": null,
+           *             "price_usd": null,
+           *             "symbol": "CD5KZSFNRZKDODPMMX5SCUXMPNE27AFBDDLJLTQREKQUYKQ5XBO322BW",
+           *             "tags": []
+           *           },
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.07091376828914",
+           *             "symbol": "EURC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL": {
+           *             "name": "Blend Devnet Fixed (v2)",
+           *             "position_types": [
+           *               "supply",
+           *               "collateral",
+           *               "borrow"
+           *             ],
+           *             "protocol": "lendingprotocol",
+           *             "status": "active",
+           *             "version": "2"
+           *           },
+           *           "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ": {
+           *             "name": "Blend Devnet YieldBlox (v2)",
+           *             "position_types": [
+           *               "supply",
+           *               "collateral",
+           *               "borrow"
+           *             ],
+           *             "protocol": "lendingprotocol",
+           *             "status": "active",
+           *             "version": "2"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2998,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 95,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ReservesAnswerLending']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -7213,6 +14243,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7222,6 +14270,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7231,6 +14291,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7240,6 +14333,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7249,6 +14360,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7258,18 +14381,57 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsLendingprotocolEmissions: {
+  getLendingEmissions: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path?: never
@@ -7277,96 +14439,163 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: blend emissions at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              /** @description Pool by pool, by reserve token id */
-              emissions: {
-                /** @description The Blend pool (C…) */
-                contract_address: string
-                /** @description reserve index × 2 for the d-token, × 2 + 1 for the b-token */
-                reserve_token_id: number
-                /** @description The reserve's asset contract (C…) */
-                asset: string
-                /**
-                 * @description `b_token`: suppliers (supply and collateral) earn it; `d_token`: borrowers
-                 * @enum {string}
-                 */
-                token_type: 'b_token' | 'd_token'
-                /** @description The token's share of the pool's emissions (`PoolEmis`), 7 decimals; null when it has none now */
-                share: string | null
-                /** @description BLND emitted per second to all holders of the token, 14 decimals */
-                eps: string
-                /**
-                 * Format: date-time
-                 * @description When emissions at this eps end (`expiration`), RFC 3339
-                 */
-                expires_at: string | null
-                /** @description BLND accrued per whole token since emissions began, 14 decimals, as last written */
-                index: string
-                /**
-                 * Format: date-time
-                 * @description When the index was last brought up to date (`last_time`), RFC 3339
-                 */
-                index_updated_at: string | null
-                /** @description Ledger at which this `EmisData` was written */
-                ledger: number
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "emissions": [
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "reserve_token_id": 0,
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "token_type": "d_token",
+           *             "share": "0.2000000",
+           *             "eps": "0.00194940063756",
+           *             "expires_at": "2026-01-08T02:00:00.000Z",
+           *             "index": "0.00006903681744",
+           *             "index_updated_at": "2026-01-01T02:43:50.000Z",
+           *             "ledger": 2966
+           *           },
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "reserve_token_id": 1,
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "token_type": "b_token",
+           *             "share": "0.3000000",
+           *             "eps": "0.00292410095634",
+           *             "expires_at": "2026-01-08T02:00:00.000Z",
+           *             "index": "0.00001143056600",
+           *             "index_updated_at": "2026-01-01T02:45:45.000Z",
+           *             "ledger": 2989
+           *           },
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "reserve_token_id": 2,
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "token_type": "d_token",
+           *             "share": "0.2500000",
+           *             "eps": "0.00243675079695",
+           *             "expires_at": "2026-01-08T02:00:00.000Z",
+           *             "index": "0.00088285834589",
+           *             "index_updated_at": "2026-01-01T02:42:25.000Z",
+           *             "ledger": 2949
+           *           },
+           *           {
+           *             "contract_address": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *             "reserve_token_id": 3,
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "token_type": "b_token",
+           *             "share": "0.2500000",
+           *             "eps": "0.00243675079695",
+           *             "expires_at": "2026-01-08T02:00:00.000Z",
+           *             "index": "0.00000154405330",
+           *             "index_updated_at": "2026-01-01T02:44:55.000Z",
+           *             "ledger": 2979
+           *           },
+           *           {
+           *             "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *             "reserve_token_id": 1,
+           *             "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "token_type": "b_token",
+           *             "share": "0.4000000",
+           *             "eps": "0.00458792584722",
+           *             "expires_at": "2026-01-08T02:00:35.000Z",
+           *             "index": "0.00001198104675",
+           *             "index_updated_at": "2026-01-01T02:46:30.000Z",
+           *             "ledger": 2998
+           *           },
+           *           {
+           *             "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *             "reserve_token_id": 3,
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "token_type": "b_token",
+           *             "share": "0.3000000",
+           *             "eps": "0.00344094438525",
+           *             "expires_at": "2026-01-08T02:00:35.000Z",
+           *             "index": "0.00000249898653",
+           *             "index_updated_at": "2026-01-01T02:45:15.000Z",
+           *             "ledger": 2983
+           *           },
+           *           {
+           *             "contract_address": "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ",
+           *             "reserve_token_id": 5,
+           *             "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "token_type": "b_token",
+           *             "share": "0.3000000",
+           *             "eps": "0.00344094438525",
+           *             "expires_at": "2026-01-08T02:00:35.000Z",
+           *             "index": "0.00016019897900",
+           *             "index_updated_at": "2026-01-01T02:46:10.000Z",
+           *             "ledger": 2994
+           *           }
+           *         ]
+           *       },
+           *       "enrichment": {
+           *         "assets": {},
+           *         "contracts": {
+           *           "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL": {
+           *             "name": "Blend Devnet Fixed (v2)",
+           *             "position_types": [
+           *               "supply",
+           *               "collateral",
+           *               "borrow"
+           *             ],
+           *             "protocol": "lendingprotocol",
+           *             "status": "active",
+           *             "version": "2"
+           *           },
+           *           "CDPYVUAFCP7IUTD7MIXJRTIPPBM7D6D5EJC3YELLJOSLAIJ23AQN53RQ": {
+           *             "name": "Blend Devnet YieldBlox (v2)",
+           *             "position_types": [
+           *               "supply",
+           *               "collateral",
+           *               "borrow"
+           *             ],
+           *             "protocol": "lendingprotocol",
+           *             "status": "active",
+           *             "version": "2"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2998,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 0,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['EmissionsAnswerLending']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -7374,6 +14603,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7383,6 +14630,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7392,6 +14651,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7401,6 +14693,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7410,6 +14720,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7419,141 +14741,175 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsAmmprotocolPoolsPool: {
+  getAmmPool: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A contract (C...) StrKey of one of the protocol's pools */
+        /**
+         * @description A contract (C...) StrKey of one of the protocol's pools
+         * @example CDE3FED24YMOBFUM7ZBRG6NKGOQLJA24KNHKULOFEWTOFZ7TFEYKBGXC
+         */
         pool: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: a Soroswap pair at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              /** @description The Soroswap pair (C…) */
-              contract_address: string
-              /** @description Token 0 (C…), the lower address */
-              token_0: string | null
-              /** @description Token 1 (C…) */
-              token_1: string | null
-              /** @description Reserve0 as the pair's instance entry states it, in token 0's decimals */
-              reserve_0: string | null
-              /** @description Reserve1, in token 1's decimals */
-              reserve_1: string | null
-              /** @description LP total supply (`TotalSupply`), 7 decimals; 0 when the pair's instance entry has no `TotalSupply` yet (before the first mint: the LP token reads it as 0); null when the entry was never seen */
-              total_supply: string | null
-              /** @description Token 0 priced in token 1 by the reserves (reserve_1 / reserve_0 in display units), 18 decimals rounded down; null when a reserve is 0 or unknown */
-              price_0_in_1: string | null
-              /** @description Token 1 priced in token 0, likewise */
-              price_1_in_0: string | null
-              /** @description reserve_0 × price_0 + reserve_1 × price_1 in USD, 7 decimals; null when a price is unavailable */
-              tvl_usd: string | null
-              /** @description Ledger at which the pair's instance entry used was written; null when never seen */
-              state_ledger: number | null
-              /**
-               * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-               * @enum {string|null}
-               */
-              usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-              /** @description The pair's trading over the 24 hours of close time ending at the ledger, from its stored swaps */
-              volume_24h: {
-                /** @description First ledger of the window: the first one closed after the pin's close time minus 24 hours (the store's first ledger when it holds the pair's whole history); null when the stored ledgers do not cover the window */
-                from_ledger: number | null
-                /** @description Last ledger of the window: the ledger answered for */
-                to_ledger: number
-                /** @description The pair's swaps in [from_ledger, to_ledger] */
-                swaps: number | null
-                /** @description Σ amount_0_in of the swaps (token 0 paid in), in token 0's decimals; null with unavailable_reason history_missing */
-                token_0_in: string | null
-                /** @description Σ amount_0_out (token 0 paid out), in token 0's decimals; null with unavailable_reason history_missing */
-                token_0_out: string | null
-                /** @description Σ amount_1_in, in token 1's decimals; null with unavailable_reason history_missing */
-                token_1_in: string | null
-                /** @description Σ amount_1_out, in token 1's decimals; null with unavailable_reason history_missing */
-                token_1_out: string | null
-                /** @description Σ ceil(amount_0_in × 3 / 1000): the 0.3 % fee the pair keeps of every input, in token 0's decimals; null with unavailable_reason history_missing */
-                fees_0: string | null
-                /** @description Σ ceil(amount_1_in × 3 / 1000), in token 1's decimals; null with unavailable_reason history_missing */
-                fees_1: string | null
-                /** @description token_0_in × price_0 + token_1_in × price_1 at the ledger answered for (each swap counted once, by what it paid in), 7 decimals */
-                volume_usd: string | null
-                /** @description fees_0 × price_0 + fees_1 × price_1, 7 decimals */
-                fees_usd: string | null
-                /**
-                 * @description history_missing: the store cannot tell every swap of the window (its ledgers start inside it and the pair is older), every figure null; price_missing / price_stale: the USD figures are null; null when all are set
-                 * @enum {string|null}
-                 */
-                unavailable_reason: 'history_missing' | 'price_missing' | 'price_stale' | null
-              }
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "contract_address": "CDE3FED24YMOBFUM7ZBRG6NKGOQLJA24KNHKULOFEWTOFZ7TFEYKBGXC",
+           *         "token_0": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *         "token_1": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *         "reserve_0": "1186385.2916120",
+           *         "reserve_1": "4608815.6676139",
+           *         "total_supply": "2335915.0253757",
+           *         "price_0_in_1": "3.884754556718817421",
+           *         "price_1_in_0": "0.257416520245909847",
+           *         "tvl_usd": "2294541.8628685",
+           *         "state_ledger": 2997,
+           *         "usd_unavailable_reason": null,
+           *         "volume_24h": {
+           *           "from_ledger": 1000,
+           *           "to_ledger": 2999,
+           *           "swaps": 348,
+           *           "token_0_in": "225485.7731346",
+           *           "token_0_out": "329350.2303482",
+           *           "token_1_in": "1127598.7092011",
+           *           "token_1_out": "748962.4116186",
+           *           "fees_0": "676.4573222",
+           *           "fees_1": "3382.7961373",
+           *           "volume_usd": "496608.7707676",
+           *           "fees_usd": "1489.8263174",
+           *           "unavailable_reason": null
+           *         }
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.24044280595632",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CDE3FED24YMOBFUM7ZBRG6NKGOQLJA24KNHKULOFEWTOFZ7TFEYKBGXC": {
+           *             "name": "Soroswap USDC/XLM (devnet)",
+           *             "position_types": [
+           *               "liquidity"
+           *             ],
+           *             "protocol": "ammprotocol",
+           *             "status": "active",
+           *             "version": "1"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2997,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 95,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PoolAnswerAmm']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -7561,6 +14917,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7570,6 +14944,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7579,6 +14965,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7588,6 +14986,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E is not a ammprotocol pool this network lists"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7597,6 +15028,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7606,6 +15076,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7615,18 +15097,57 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsAmmprotocolReserves: {
+  getAmmReserves: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path?: never
@@ -7634,122 +15155,335 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: every Soroswap pair at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              /** @description Every pair the network description lists, in its order */
-              pairs: {
-                /** @description The Soroswap pair (C…) */
-                contract_address: string
-                /** @description Token 0 (C…), the lower address */
-                token_0: string | null
-                /** @description Token 1 (C…) */
-                token_1: string | null
-                /** @description Reserve0 as the pair's instance entry states it, in token 0's decimals */
-                reserve_0: string | null
-                /** @description Reserve1, in token 1's decimals */
-                reserve_1: string | null
-                /** @description LP total supply (`TotalSupply`), 7 decimals; 0 when the pair's instance entry has no `TotalSupply` yet (before the first mint: the LP token reads it as 0); null when the entry was never seen */
-                total_supply: string | null
-                /** @description Token 0 priced in token 1 by the reserves (reserve_1 / reserve_0 in display units), 18 decimals rounded down; null when a reserve is 0 or unknown */
-                price_0_in_1: string | null
-                /** @description Token 1 priced in token 0, likewise */
-                price_1_in_0: string | null
-                /** @description reserve_0 × price_0 + reserve_1 × price_1 in USD, 7 decimals; null when a price is unavailable */
-                tvl_usd: string | null
-                /** @description Ledger at which the pair's instance entry used was written; null when never seen */
-                state_ledger: number | null
-                /**
-                 * @description Why a USD figure is null (reserves_missing: the store never saw the pair's instance entry at or before the ledger used); null when it is set
-                 * @enum {string|null}
-                 */
-                usd_unavailable_reason: 'price_missing' | 'price_stale' | 'reserves_missing' | null
-                /** @description The pair's trading over the 24 hours of close time ending at the ledger, from its stored swaps */
-                volume_24h: {
-                  /** @description First ledger of the window: the first one closed after the pin's close time minus 24 hours (the store's first ledger when it holds the pair's whole history); null when the stored ledgers do not cover the window */
-                  from_ledger: number | null
-                  /** @description Last ledger of the window: the ledger answered for */
-                  to_ledger: number
-                  /** @description The pair's swaps in [from_ledger, to_ledger] */
-                  swaps: number | null
-                  /** @description Σ amount_0_in of the swaps (token 0 paid in), in token 0's decimals; null with unavailable_reason history_missing */
-                  token_0_in: string | null
-                  /** @description Σ amount_0_out (token 0 paid out), in token 0's decimals; null with unavailable_reason history_missing */
-                  token_0_out: string | null
-                  /** @description Σ amount_1_in, in token 1's decimals; null with unavailable_reason history_missing */
-                  token_1_in: string | null
-                  /** @description Σ amount_1_out, in token 1's decimals; null with unavailable_reason history_missing */
-                  token_1_out: string | null
-                  /** @description Σ ceil(amount_0_in × 3 / 1000): the 0.3 % fee the pair keeps of every input, in token 0's decimals; null with unavailable_reason history_missing */
-                  fees_0: string | null
-                  /** @description Σ ceil(amount_1_in × 3 / 1000), in token 1's decimals; null with unavailable_reason history_missing */
-                  fees_1: string | null
-                  /** @description token_0_in × price_0 + token_1_in × price_1 at the ledger answered for (each swap counted once, by what it paid in), 7 decimals */
-                  volume_usd: string | null
-                  /** @description fees_0 × price_0 + fees_1 × price_1, 7 decimals */
-                  fees_usd: string | null
-                  /**
-                   * @description history_missing: the store cannot tell every swap of the window (its ledgers start inside it and the pair is older), every figure null; price_missing / price_stale: the USD figures are null; null when all are set
-                   * @enum {string|null}
-                   */
-                  unavailable_reason: 'history_missing' | 'price_missing' | 'price_stale' | null
-                }
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "pairs": [
+           *           {
+           *             "contract_address": "CDE3FED24YMOBFUM7ZBRG6NKGOQLJA24KNHKULOFEWTOFZ7TFEYKBGXC",
+           *             "token_0": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "token_1": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "reserve_0": "1186385.2916120",
+           *             "reserve_1": "4608815.6676139",
+           *             "total_supply": "2335915.0253757",
+           *             "price_0_in_1": "3.884754556718817421",
+           *             "price_1_in_0": "0.257416520245909847",
+           *             "tvl_usd": "2294541.8628685",
+           *             "state_ledger": 2997,
+           *             "usd_unavailable_reason": null,
+           *             "volume_24h": {
+           *               "from_ledger": 1000,
+           *               "to_ledger": 2999,
+           *               "swaps": 348,
+           *               "token_0_in": "225485.7731346",
+           *               "token_0_out": "329350.2303482",
+           *               "token_1_in": "1127598.7092011",
+           *               "token_1_out": "748962.4116186",
+           *               "fees_0": "676.4573222",
+           *               "fees_1": "3382.7961373",
+           *               "volume_usd": "496608.7707676",
+           *               "fees_usd": "1489.8263174",
+           *               "unavailable_reason": null
+           *             }
+           *           },
+           *           {
+           *             "contract_address": "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR",
+           *             "token_0": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "token_1": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "reserve_0": "300600.8724324",
+           *             "reserve_1": "1073221.6455031",
+           *             "total_supply": "567280.3374365",
+           *             "price_0_in_1": "3.570254593138112766",
+           *             "price_1_in_0": "0.280092070162716182",
+           *             "tvl_usd": "579966.0369054",
+           *             "state_ledger": 2974,
+           *             "usd_unavailable_reason": null,
+           *             "volume_24h": {
+           *               "from_ledger": 1000,
+           *               "to_ledger": 2999,
+           *               "swaps": 123,
+           *               "token_0_in": "82235.5448247",
+           *               "token_0_out": "83026.0487864",
+           *               "token_1_in": "295673.3615676",
+           *               "token_1_out": "290853.4337940",
+           *               "fees_0": "246.7066371",
+           *               "fees_1": "887.0200885",
+           *               "volume_usd": "159159.7098974",
+           *               "fees_usd": "477.4791334",
+           *               "unavailable_reason": null
+           *             }
+           *           },
+           *           {
+           *             "contract_address": "CA4ES7EJXNA74RSID3NTOZXOE4CQJOKQ4R4BWSXPLLCTQ7GGEOLTAZ3Q",
+           *             "token_0": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "token_1": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "reserve_0": "436135.3655130",
+           *             "reserve_1": "405412.3336695",
+           *             "total_supply": "419939.3180938",
+           *             "price_0_in_1": "0.929556201416130674",
+           *             "price_1_in_0": "1.075782183451147817",
+           *             "tvl_usd": "870297.0154739",
+           *             "state_ledger": 2997,
+           *             "usd_unavailable_reason": null,
+           *             "volume_24h": {
+           *               "from_ledger": 1000,
+           *               "to_ledger": 2999,
+           *               "swaps": 225,
+           *               "token_0_in": "163178.9139370",
+           *               "token_0_out": "163641.1499911",
+           *               "token_1_in": "151956.3225170",
+           *               "token_1_out": "150603.9287375",
+           *               "fees_0": "489.5367439",
+           *               "fees_1": "455.8689734",
+           *               "volume_usd": "325911.0318990",
+           *               "fees_usd": "977.7331040",
+           *               "unavailable_reason": null
+           *             }
+           *           },
+           *           {
+           *             "contract_address": "CALZ6V54D2W54JBQKYWBUS3JYVX4CPVSBVUYIPLLRNZ5A5DRMUFCPUW4",
+           *             "token_0": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "token_1": "CDV6WF4U5MWLOBQ7OC3FAKELU43N34KBEGSCPEJX7L4HKQXEJ6MNHF3V",
+           *             "reserve_0": "203400.7581222",
+           *             "reserve_1": "200772.2767485",
+           *             "total_supply": "201874.0000000",
+           *             "price_0_in_1": "0.987077327548008206",
+           *             "price_1_in_0": "1.013091854195550122",
+           *             "tvl_usd": "404173.0348707",
+           *             "state_ledger": 2976,
+           *             "usd_unavailable_reason": null,
+           *             "volume_24h": {
+           *               "from_ledger": 1000,
+           *               "to_ledger": 2999,
+           *               "swaps": 69,
+           *               "token_0_in": "54635.6052688",
+           *               "token_0_out": "53108.8471466",
+           *               "token_1_in": "51945.0000006",
+           *               "token_1_out": "53144.7232521",
+           *               "fees_0": "163.9068170",
+           *               "fees_1": "155.8350004",
+           *               "volume_usd": "106580.6052694",
+           *               "fees_usd": "319.7418174",
+           *               "unavailable_reason": null
+           *             }
+           *           },
+           *           {
+           *             "contract_address": "CDUKFYPKZP3G6A3XDQZJOCE2QOXLGO5MS6OS66RNF4BPCRUSICP47KZM",
+           *             "token_0": "CATSVP2MORUVCRME2J32TTEB2KZXPIUQN3UOHKPL6OREM72ZTJB73OPV",
+           *             "token_1": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *             "reserve_0": "383512.7768331",
+           *             "reserve_1": "393665.0977968",
+           *             "total_supply": "388045.3464635",
+           *             "price_0_in_1": "1.026471923693218085",
+           *             "price_1_in_0": "0.974210766917060114",
+           *             "tvl_usd": "832290.4863509",
+           *             "state_ledger": 2702,
+           *             "usd_unavailable_reason": null,
+           *             "volume_24h": {
+           *               "from_ledger": 1000,
+           *               "to_ledger": 2999,
+           *               "swaps": 62,
+           *               "token_0_in": "67689.7527634",
+           *               "token_0_out": "76874.9282480",
+           *               "token_1_in": "77126.4855542",
+           *               "token_1_out": "67414.4411195",
+           *               "fees_0": "203.0692596",
+           *               "fees_1": "231.3794584",
+           *               "volume_usd": "155085.7034861",
+           *               "fees_usd": "465.2571137",
+           *               "unavailable_reason": null
+           *             }
+           *           },
+           *           {
+           *             "contract_address": "CDSNE2KNRUKPHRKUS3ELBT2CJEWAQ66SOJLDH3UFZMPVGOS5BUBEKCGI",
+           *             "token_0": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *             "token_1": "CCXHM34U57KS53HCJ45233XOSEDZSQOW4ZU3ZCTBOJKESWZ3TXNIUELP",
+           *             "reserve_0": "72633.0236858",
+           *             "reserve_1": "11250.3350470",
+           *             "total_supply": "27906.7699723",
+           *             "price_0_in_1": "0.154892836289830493",
+           *             "price_1_in_0": "6.456076497487799662",
+           *             "tvl_usd": "31789.4171895",
+           *             "state_ledger": 2974,
+           *             "usd_unavailable_reason": null,
+           *             "volume_24h": {
+           *               "from_ledger": 1000,
+           *               "to_ledger": 2999,
+           *               "swaps": 146,
+           *               "token_0_in": "114290.7066032",
+           *               "token_0_out": "220942.4169638",
+           *               "token_1_in": "18903.0061536",
+           *               "token_1_out": "12743.1690337",
+           *               "fees_0": "342.8721218",
+           *               "fees_1": "56.7090236",
+           *               "volume_usd": "51550.0422769",
+           *               "fees_usd": "154.6501338",
+           *               "unavailable_reason": null
+           *             }
+           *           }
+           *         ]
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.24044280595632",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.07091376828914",
+           *             "symbol": "EURC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CDV6WF4U5MWLOBQ7OC3FAKELU43N34KBEGSCPEJX7L4HKQXEJ6MNHF3V": {
+           *             "decimals": 7,
+           *             "price_source": "peg:USD",
+           *             "price_usd": "1",
+           *             "symbol": "USDx",
+           *             "tags": [
+           *               "stablecoin",
+           *               "debt"
+           *             ]
+           *           },
+           *           "CATSVP2MORUVCRME2J32TTEB2KZXPIUQN3UOHKPL6OREM72ZTJB73OPV": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.07091376828914",
+           *             "symbol": "EURx",
+           *             "tags": [
+           *               "stablecoin",
+           *               "debt"
+           *             ]
+           *           },
+           *           "CCXHM34U57KS53HCJ45233XOSEDZSQOW4ZU3ZCTBOJKESWZ3TXNIUELP": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.27332467073761",
+           *             "symbol": "GBPx",
+           *             "tags": [
+           *               "stablecoin",
+           *               "debt"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CDE3FED24YMOBFUM7ZBRG6NKGOQLJA24KNHKULOFEWTOFZ7TFEYKBGXC": {
+           *             "name": "Soroswap USDC/XLM (devnet)",
+           *             "position_types": [
+           *               "liquidity"
+           *             ],
+           *             "protocol": "ammprotocol",
+           *             "status": "active",
+           *             "version": "1"
+           *           },
+           *           "CBT7OTLBRAWU4X44Q2VKV5AGKFDO26M6LGQ4Y4MTO2GV2DCYZRSRPRBR": {
+           *             "name": "Soroswap EURC/XLM (devnet)",
+           *             "position_types": [
+           *               "liquidity"
+           *             ],
+           *             "protocol": "ammprotocol",
+           *             "status": "active",
+           *             "version": "1"
+           *           },
+           *           "CA4ES7EJXNA74RSID3NTOZXOE4CQJOKQ4R4BWSXPLLCTQ7GGEOLTAZ3Q": {
+           *             "name": "Soroswap USDC/EURC (devnet)",
+           *             "position_types": [
+           *               "liquidity"
+           *             ],
+           *             "protocol": "ammprotocol",
+           *             "status": "active",
+           *             "version": "1"
+           *           },
+           *           "CALZ6V54D2W54JBQKYWBUS3JYVX4CPVSBVUYIPLLRNZ5A5DRMUFCPUW4": {
+           *             "name": "Soroswap USDC/USDx (devnet)",
+           *             "position_types": [
+           *               "liquidity"
+           *             ],
+           *             "protocol": "ammprotocol",
+           *             "status": "active",
+           *             "version": "1"
+           *           },
+           *           "CDUKFYPKZP3G6A3XDQZJOCE2QOXLGO5MS6OS66RNF4BPCRUSICP47KZM": {
+           *             "name": "Soroswap EURx/EURC (devnet)",
+           *             "position_types": [
+           *               "liquidity"
+           *             ],
+           *             "protocol": "ammprotocol",
+           *             "status": "active",
+           *             "version": "1"
+           *           },
+           *           "CDSNE2KNRUKPHRKUS3ELBT2CJEWAQ66SOJLDH3UFZMPVGOS5BUBEKCGI": {
+           *             "name": "Soroswap XLM/GBPx (devnet)",
+           *             "position_types": [
+           *               "liquidity"
+           *             ],
+           *             "protocol": "ammprotocol",
+           *             "status": "active",
+           *             "version": "1"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2997,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 95,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ReservesAnswerAmm']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -7757,6 +15491,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7766,6 +15518,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7775,6 +15539,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7784,6 +15581,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7793,6 +15608,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7802,168 +15629,183 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsYieldprotocolPoolsPool: {
+  getYieldPool: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path: {
-        /** @description A contract (C...) StrKey of one of the protocol's pools */
+        /**
+         * @description A contract (C...) StrKey of one of the protocol's pools
+         * @example CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH
+         */
         pool: string
       }
       cookie?: never
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: a DeFindex vault at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              /** @description The DeFindex vault (C…) */
-              contract_address: string
-              /** @description The vault’s name, as the network description, `GET /v1/protocols` and `enrichment` give it */
-              name: string
-              /** @description The df-token symbol (`METADATA`) */
-              share_symbol: string | null
-              /** @description Every df-token, 7 decimals (the 1,000 locked to the vault included); 0 before the first mint; null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`) */
-              total_supply: string | null
-              /** @description `VaultFee`: basis points of strategy gains locked as fees */
-              vault_fee_bps: number | null
-              /** @description `DeFindexProtocolFeeRate`: the protocol's basis points of those fees */
-              protocol_fee_bps: number | null
-              /** @description The vault's assets, in its `AssetStrategySet` order */
-              assets: {
-                /** @description The asset contract (C…) */
-                asset: string
-                /** @description The vault's own balance of the asset, in its decimals; 0 when the store saw the vault's whole history and no entry; null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`) */
-                idle: string | null
-                /** @description Σ invested of the strategies */
-                invested: string | null
-                /** @description idle + invested */
-                total_managed_funds: string | null
-                /** @description The asset's units per whole df-token, total_managed_funds / total_supply, 12 decimals (rounded down); null without supply */
-                price_per_share: string | null
-                /** @description The vault's APY for the asset over the 7 days of close time ending at to_ledger */
-                apy_7d: {
-                  /** @description (price_per_share at to_ledger / price_per_share at from_ledger) ^ (365 days / the close time between them) − 1: compounded, a fraction with 7 decimals ("0.0523000" is 5.23 %), rounded toward zero; null with unavailable_reason otherwise */
-                  apy: string | null
-                  /** @description The latest ledger closed at least 7 days (of close time) before to_ledger; null when the store's ledgers do not reach back that far */
-                  from_ledger: number | null
-                  /** @description The ledger answered for (the pin, or the head) */
-                  to_ledger: number
-                  /**
-                   * @description Why apy is null: history_missing (the stored ledgers, or the vault’s shares, do not reach back to from_ledger), rate_missing (a price per share is unknown); null when apy is set
-                   * @enum {string|null}
-                   */
-                  unavailable_reason: 'history_missing' | 'rate_missing' | null
-                }
-                /** @description The vault's APY for the asset over the 30 days of close time ending at to_ledger */
-                apy_30d: {
-                  /** @description (price_per_share at to_ledger / price_per_share at from_ledger) ^ (365 days / the close time between them) − 1: compounded, a fraction with 7 decimals ("0.0523000" is 5.23 %), rounded toward zero; null with unavailable_reason otherwise */
-                  apy: string | null
-                  /** @description The latest ledger closed at least 30 days (of close time) before to_ledger; null when the store's ledgers do not reach back that far */
-                  from_ledger: number | null
-                  /** @description The ledger answered for (the pin, or the head) */
-                  to_ledger: number
-                  /**
-                   * @description Why apy is null: history_missing (the stored ledgers, or the vault’s shares, do not reach back to from_ledger), rate_missing (a price per share is unknown); null when apy is set
-                   * @enum {string|null}
-                   */
-                  unavailable_reason: 'history_missing' | 'rate_missing' | null
-                }
-                strategies: {
-                  /** @description The strategy contract (C…) */
-                  contract_address: string
-                  /** @description The strategy's name in the vault's `AssetStrategySet` */
-                  name: string | null
-                  /** @description Paused in the vault */
-                  paused: boolean | null
-                  /** @description The Blend pool it lends into (its `Config`) */
-                  pool: string | null
-                  /** @description The vault's strategy shares (`VaultPos`), in the asset's decimals; 0 when the store saw the vault's whole history and no entry; null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`) */
-                  shares: string | null
-                  /** @description The Blend reserve's b_rate used, 12 decimals, as the pool last stored it (not projected); null when not needed or unknown */
-                  b_rate: string | null
-                  /** @description Ledger at which that `ResData` was written */
-                  b_rate_ledger: number | null
-                  /** @description floor(floor(shares × total_b_tokens / total_shares) × b_rate / 10^12): the strategy's `balance(vault)`, in the asset's decimals */
-                  balance: string | null
-                  /** @description The vault's `Report.locked_fee` after reporting this balance and locking its gains, as a deposit would */
-                  locked_fee: string | null
-                  /** @description balance − locked_fee */
-                  invested: string | null
-                }[]
-              }[]
-              /** @description The latest ledger at which an entry used was written */
-              rate_ledger: number | null
-              /**
-               * @description rate_missing when a figure above is null because an entry it needs (the vault’s instance, a strategy’s `VaultPos`, the vault’s balance of an asset, a `Report`) was written before the store’s first ledger and never seen since (the answer is then `partial_result`); null otherwise
-               * @enum {string|null}
-               */
-              unavailable_reason: 'rate_missing' | null
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "contract_address": "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH",
+           *         "name": "DeFindex Devnet USDC",
+           *         "share_symbol": "dvUSDC",
+           *         "total_supply": "169503.1687679",
+           *         "vault_fee_bps": 1000,
+           *         "protocol_fee_bps": 2000,
+           *         "assets": [
+           *           {
+           *             "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *             "idle": "0.0000000",
+           *             "invested": "169503.1628715",
+           *             "total_managed_funds": "169503.1628715",
+           *             "price_per_share": "0.999999965213",
+           *             "apy_7d": {
+           *               "apy": null,
+           *               "from_ledger": null,
+           *               "to_ledger": 2999,
+           *               "unavailable_reason": "history_missing"
+           *             },
+           *             "apy_30d": {
+           *               "apy": null,
+           *               "from_ledger": null,
+           *               "to_ledger": 2999,
+           *               "unavailable_reason": "history_missing"
+           *             },
+           *             "strategies": [
+           *               {
+           *                 "contract_address": "CBAXEPU4MJSXI7LJOX23KPGI2ONSBE56MBQAKOQH466TP6FAFIMPY2NN",
+           *                 "name": "USDC Blend Fixed",
+           *                 "paused": false,
+           *                 "pool": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *                 "shares": "169503.1625775",
+           *                 "b_rate": "1.000000001759",
+           *                 "b_rate_ledger": 2979,
+           *                 "balance": "169503.1628756",
+           *                 "locked_fee": "0.0000041",
+           *                 "invested": "169503.1628715"
+           *               }
+           *             ]
+           *           }
+           *         ],
+           *         "rate_ledger": 2979,
+           *         "unavailable_reason": null
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH": {
+           *             "name": "DeFindex Devnet USDC",
+           *             "position_types": [
+           *               "vault_share"
+           *             ],
+           *             "protocol": "yieldprotocol",
+           *             "status": "active",
+           *             "version": "32c8169b"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2979,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 95,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['PoolAnswerYield']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -7971,6 +15813,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7980,6 +15840,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7989,6 +15861,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -7998,6 +15882,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "CA7U7LK2FZOCF7PMKZLIT7QUFFEHMWOBE3BCAFNC3KWTR4CCVE4RIR4E is not a yieldprotocol pool this network lists"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -8007,6 +15924,45 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -8016,6 +15972,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -8025,18 +15993,57 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
     }
   }
-  getProtocolsYieldprotocolReserves: {
+  getYieldReserves: {
     parameters: {
       query?: {
-        /** @description A ledger number (a whole number from 0 to 2^63-1) */
-        as_of_ledger?: string
-        /** @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed) */
-        min_ledger?: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1)
+         * @example 2999
+         */
+        as_of_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
       }
       header?: never
       path?: never
@@ -8044,149 +16051,251 @@ export interface operations {
     }
     requestBody?: never
     responses: {
-      /** @description Default Response */
+      /** @description OK: every DeFindex vault at a ledger */
       200: {
         headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
-          'application/json': {
-            data: {
-              /** @description Every vault the network description lists */
-              vaults: {
-                /** @description The DeFindex vault (C…) */
-                contract_address: string
-                /** @description The vault’s name, as the network description, `GET /v1/protocols` and `enrichment` give it */
-                name: string
-                /** @description The df-token symbol (`METADATA`) */
-                share_symbol: string | null
-                /** @description Every df-token, 7 decimals (the 1,000 locked to the vault included); 0 before the first mint; null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`) */
-                total_supply: string | null
-                /** @description `VaultFee`: basis points of strategy gains locked as fees */
-                vault_fee_bps: number | null
-                /** @description `DeFindexProtocolFeeRate`: the protocol's basis points of those fees */
-                protocol_fee_bps: number | null
-                /** @description The vault's assets, in its `AssetStrategySet` order */
-                assets: {
-                  /** @description The asset contract (C…) */
-                  asset: string
-                  /** @description The vault's own balance of the asset, in its decimals; 0 when the store saw the vault's whole history and no entry; null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`) */
-                  idle: string | null
-                  /** @description Σ invested of the strategies */
-                  invested: string | null
-                  /** @description idle + invested */
-                  total_managed_funds: string | null
-                  /** @description The asset's units per whole df-token, total_managed_funds / total_supply, 12 decimals (rounded down); null without supply */
-                  price_per_share: string | null
-                  /** @description The vault's APY for the asset over the 7 days of close time ending at to_ledger */
-                  apy_7d: {
-                    /** @description (price_per_share at to_ledger / price_per_share at from_ledger) ^ (365 days / the close time between them) − 1: compounded, a fraction with 7 decimals ("0.0523000" is 5.23 %), rounded toward zero; null with unavailable_reason otherwise */
-                    apy: string | null
-                    /** @description The latest ledger closed at least 7 days (of close time) before to_ledger; null when the store's ledgers do not reach back that far */
-                    from_ledger: number | null
-                    /** @description The ledger answered for (the pin, or the head) */
-                    to_ledger: number
-                    /**
-                     * @description Why apy is null: history_missing (the stored ledgers, or the vault’s shares, do not reach back to from_ledger), rate_missing (a price per share is unknown); null when apy is set
-                     * @enum {string|null}
-                     */
-                    unavailable_reason: 'history_missing' | 'rate_missing' | null
-                  }
-                  /** @description The vault's APY for the asset over the 30 days of close time ending at to_ledger */
-                  apy_30d: {
-                    /** @description (price_per_share at to_ledger / price_per_share at from_ledger) ^ (365 days / the close time between them) − 1: compounded, a fraction with 7 decimals ("0.0523000" is 5.23 %), rounded toward zero; null with unavailable_reason otherwise */
-                    apy: string | null
-                    /** @description The latest ledger closed at least 30 days (of close time) before to_ledger; null when the store's ledgers do not reach back that far */
-                    from_ledger: number | null
-                    /** @description The ledger answered for (the pin, or the head) */
-                    to_ledger: number
-                    /**
-                     * @description Why apy is null: history_missing (the stored ledgers, or the vault’s shares, do not reach back to from_ledger), rate_missing (a price per share is unknown); null when apy is set
-                     * @enum {string|null}
-                     */
-                    unavailable_reason: 'history_missing' | 'rate_missing' | null
-                  }
-                  strategies: {
-                    /** @description The strategy contract (C…) */
-                    contract_address: string
-                    /** @description The strategy's name in the vault's `AssetStrategySet` */
-                    name: string | null
-                    /** @description Paused in the vault */
-                    paused: boolean | null
-                    /** @description The Blend pool it lends into (its `Config`) */
-                    pool: string | null
-                    /** @description The vault's strategy shares (`VaultPos`), in the asset's decimals; 0 when the store saw the vault's whole history and no entry; null when an entry it needs was written before the store’s first ledger and never seen since (see `unavailable_reason`) */
-                    shares: string | null
-                    /** @description The Blend reserve's b_rate used, 12 decimals, as the pool last stored it (not projected); null when not needed or unknown */
-                    b_rate: string | null
-                    /** @description Ledger at which that `ResData` was written */
-                    b_rate_ledger: number | null
-                    /** @description floor(floor(shares × total_b_tokens / total_shares) × b_rate / 10^12): the strategy's `balance(vault)`, in the asset's decimals */
-                    balance: string | null
-                    /** @description The vault's `Report.locked_fee` after reporting this balance and locking its gains, as a deposit would */
-                    locked_fee: string | null
-                    /** @description balance − locked_fee */
-                    invested: string | null
-                  }[]
-                }[]
-                /** @description The latest ledger at which an entry used was written */
-                rate_ledger: number | null
-                /**
-                 * @description rate_missing when a figure above is null because an entry it needs (the vault’s instance, a strategy’s `VaultPos`, the vault’s balance of an asset, a `Report`) was written before the store’s first ledger and never seen since (the answer is then `partial_result`); null otherwise
-                 * @enum {string|null}
-                 */
-                unavailable_reason: 'rate_missing' | null
-              }[]
-            }
-            enrichment: {
-              /** @description Every asset the answer refers to, by id */
-              assets: {
-                [key: string]: {
-                  decimals: number
-                  /** @description Where the price came from: the oracle feed contract, or peg:USD for an asset the network description declares pegged; null when no price was used */
-                  price_source: string | null
-                  /** @description USD price used, in the feed's own decimals ("1" for a pegged asset); null when missing */
-                  price_usd: string | null
-                  symbol: string
-                  tags: string[]
-                }
-              }
-              /** @description Every contract the answer refers to */
-              contracts: {
-                [key: string]: {
-                  name: string
-                  position_types: string[]
-                  protocol: string
-                  status: string
-                  version: string
-                }
-              }
-            }
-            meta: {
-              /** @description The pin, echoed unchanged; null when omitted */
-              requested_ledger: number | null
-              /** @description The latest ledger at which a state entry the answer used was written; null when none was */
-              as_of_ledger: number | null
-              /** @description The ledger whose prices value the USD figures: the pin, capped at last_indexed_ledger; null when nothing is indexed */
-              valuation_ledger: number | null
-              /** @description 1: read directly from the contracts' own storage for the address or contract asked about */
-              attribution_confidence: number
-              /** @description Now minus the close time of last_indexed_ledger */
-              data_staleness_seconds: number | null
-              /** @description The indexer checkpoint */
-              last_indexed_ledger: number | null
-              /** @description The first ledger the store ingested: its knowledge starts there (null before the first batch) */
-              indexed_from_ledger: number | null
-              /** @description Close time of the ledger the request is about (the pin, or last_indexed_ledger when the pin is omitted or above it) minus the oldest price timestamp used, so a valuation at an older ledger reads as old; 0 when no price was needed */
-              oracle_staleness_seconds: number
-              /** @description true when the answer needs what the store does not hold: ledgers above the indexed head, a contract's history before indexed_from_ledger, or protocol state (a reserve's asset or rate) never seen */
-              partial_result: boolean
-              response_time_ms: number
-              /** @description The ledger source and the oracle contracts used */
-              sources: string[]
-            }
-          }
+          /**
+           * @example {
+           *       "data": {
+           *         "vaults": [
+           *           {
+           *             "contract_address": "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH",
+           *             "name": "DeFindex Devnet USDC",
+           *             "share_symbol": "dvUSDC",
+           *             "total_supply": "169503.1687679",
+           *             "vault_fee_bps": 1000,
+           *             "protocol_fee_bps": 2000,
+           *             "assets": [
+           *               {
+           *                 "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *                 "idle": "0.0000000",
+           *                 "invested": "169503.1628715",
+           *                 "total_managed_funds": "169503.1628715",
+           *                 "price_per_share": "0.999999965213",
+           *                 "apy_7d": {
+           *                   "apy": null,
+           *                   "from_ledger": null,
+           *                   "to_ledger": 2999,
+           *                   "unavailable_reason": "history_missing"
+           *                 },
+           *                 "apy_30d": {
+           *                   "apy": null,
+           *                   "from_ledger": null,
+           *                   "to_ledger": 2999,
+           *                   "unavailable_reason": "history_missing"
+           *                 },
+           *                 "strategies": [
+           *                   {
+           *                     "contract_address": "CBAXEPU4MJSXI7LJOX23KPGI2ONSBE56MBQAKOQH466TP6FAFIMPY2NN",
+           *                     "name": "USDC Blend Fixed",
+           *                     "paused": false,
+           *                     "pool": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *                     "shares": "169503.1625775",
+           *                     "b_rate": "1.000000001759",
+           *                     "b_rate_ledger": 2979,
+           *                     "balance": "169503.1628756",
+           *                     "locked_fee": "0.0000041",
+           *                     "invested": "169503.1628715"
+           *                   }
+           *                 ]
+           *               }
+           *             ],
+           *             "rate_ledger": 2979,
+           *             "unavailable_reason": null
+           *           },
+           *           {
+           *             "contract_address": "CAQAS6XNDRI2AVIW4L4ZINXGRM23QZYVG6IDFDZEF45EHXADWNK25RHU",
+           *             "name": "DeFindex Devnet EURC",
+           *             "share_symbol": "dvEURC",
+           *             "total_supply": "874041.4770974",
+           *             "vault_fee_bps": 500,
+           *             "protocol_fee_bps": 2000,
+           *             "assets": [
+           *               {
+           *                 "asset": "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U",
+           *                 "idle": "211787.1517796",
+           *                 "invested": "662254.3766297",
+           *                 "total_managed_funds": "874041.5284093",
+           *                 "price_per_share": "1.000000058706",
+           *                 "apy_7d": {
+           *                   "apy": null,
+           *                   "from_ledger": null,
+           *                   "to_ledger": 2999,
+           *                   "unavailable_reason": "history_missing"
+           *                 },
+           *                 "apy_30d": {
+           *                   "apy": null,
+           *                   "from_ledger": null,
+           *                   "to_ledger": 2999,
+           *                   "unavailable_reason": "history_missing"
+           *                 },
+           *                 "strategies": [
+           *                   {
+           *                     "contract_address": "CA6T3VHZJ54HORIA7QORLA4B6JJQELNKVROWFHSL6VVQKBSDMCKY5XYO",
+           *                     "name": "EURC Blend Fixed",
+           *                     "paused": false,
+           *                     "pool": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *                     "shares": "662254.3270721",
+           *                     "b_rate": "1.000000074848",
+           *                     "b_rate_ledger": 2998,
+           *                     "balance": "662254.3766405",
+           *                     "locked_fee": "0.0000108",
+           *                     "invested": "662254.3766297"
+           *                   }
+           *                 ]
+           *               }
+           *             ],
+           *             "rate_ledger": 2998,
+           *             "unavailable_reason": null
+           *           },
+           *           {
+           *             "contract_address": "CDD33KQE4FJGX35GOJAJNMTQXHBBNI4XGWAH4FLYC4GL6KOT5GEA2L3X",
+           *             "name": "DeFindex Devnet XLM",
+           *             "share_symbol": "dvXLM",
+           *             "total_supply": "856688.0717322",
+           *             "vault_fee_bps": 2000,
+           *             "protocol_fee_bps": 2000,
+           *             "assets": [
+           *               {
+           *                 "asset": "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS",
+           *                 "idle": "0.0000000",
+           *                 "invested": "856688.9336620",
+           *                 "total_managed_funds": "856688.9336620",
+           *                 "price_per_share": "1.000001006118",
+           *                 "apy_7d": {
+           *                   "apy": null,
+           *                   "from_ledger": null,
+           *                   "to_ledger": 2999,
+           *                   "unavailable_reason": "history_missing"
+           *                 },
+           *                 "apy_30d": {
+           *                   "apy": null,
+           *                   "from_ledger": null,
+           *                   "to_ledger": 2999,
+           *                   "unavailable_reason": "history_missing"
+           *                 },
+           *                 "strategies": [
+           *                   {
+           *                     "contract_address": "CCDLVKLU3JOY7LF7ETWEP5CEKMA3DS4UERYXMXQKCT5HCNVD5IJXCGIE",
+           *                     "name": "XLM Blend Fixed",
+           *                     "paused": false,
+           *                     "pool": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+           *                     "shares": "856687.8953476",
+           *                     "b_rate": "1.000001258605",
+           *                     "b_rate_ledger": 2989,
+           *                     "balance": "856688.9735792",
+           *                     "locked_fee": "0.0399172",
+           *                     "invested": "856688.9336620"
+           *                   }
+           *                 ]
+           *               }
+           *             ],
+           *             "rate_ledger": 2989,
+           *             "unavailable_reason": null
+           *           }
+           *         ]
+           *       },
+           *       "enrichment": {
+           *         "assets": {
+           *           "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.00000000000000",
+           *             "symbol": "USDC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CAZA3ADKIBVYAMSGNJEAFGMVX5AF7AFPMBLGWBDKFNOSJAEQFHDIBK5U": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "1.07091376828914",
+           *             "symbol": "EURC",
+           *             "tags": [
+           *               "stablecoin",
+           *               "collateral"
+           *             ]
+           *           },
+           *           "CCF6GYPY47U2MITX74TLTFMEJMRUBDSXBVYDAPA6BJZTLQMFLNTT2APS": {
+           *             "decimals": 7,
+           *             "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *             "price_usd": "0.24044280595632",
+           *             "symbol": "XLM",
+           *             "tags": [
+           *               "native",
+           *               "collateral"
+           *             ]
+           *           }
+           *         },
+           *         "contracts": {
+           *           "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH": {
+           *             "name": "DeFindex Devnet USDC",
+           *             "position_types": [
+           *               "vault_share"
+           *             ],
+           *             "protocol": "yieldprotocol",
+           *             "status": "active",
+           *             "version": "32c8169b"
+           *           },
+           *           "CAQAS6XNDRI2AVIW4L4ZINXGRM23QZYVG6IDFDZEF45EHXADWNK25RHU": {
+           *             "name": "DeFindex Devnet EURC",
+           *             "position_types": [
+           *               "vault_share"
+           *             ],
+           *             "protocol": "yieldprotocol",
+           *             "status": "active",
+           *             "version": "32c8169b"
+           *           },
+           *           "CDD33KQE4FJGX35GOJAJNMTQXHBBNI4XGWAH4FLYC4GL6KOT5GEA2L3X": {
+           *             "name": "DeFindex Devnet XLM",
+           *             "position_types": [
+           *               "vault_share"
+           *             ],
+           *             "protocol": "yieldprotocol",
+           *             "status": "active",
+           *             "version": "32c8169b"
+           *           }
+           *         }
+           *       },
+           *       "meta": {
+           *         "requested_ledger": 2999,
+           *         "as_of_ledger": 2998,
+           *         "valuation_ledger": 2999,
+           *         "attribution_confidence": 1,
+           *         "data_staleness_seconds": 65,
+           *         "last_indexed_ledger": 3999,
+           *         "indexed_from_ledger": 1000,
+           *         "oracle_staleness_seconds": 95,
+           *         "partial_result": false,
+           *         "response_time_ms": 1,
+           *         "sources": [
+           *           "ledgers:strata-devnet-strata-demo",
+           *           "oracle:CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ReservesAnswerYield']
         }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
       400: {
@@ -8194,6 +16303,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -8203,6 +16330,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -8212,6 +16351,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -8221,6 +16393,24 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -8230,6 +16420,18 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
@@ -8239,6 +16441,39 @@ export interface operations {
           [name: string]: unknown
         }
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelope']
         }
       }
