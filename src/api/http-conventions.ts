@@ -1,8 +1,8 @@
-import { hash } from 'node:crypto'
 import compress from '@fastify/compress'
 import cors from '@fastify/cors'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CorsOrigins } from '../config.ts'
+import { tagAroundPart, takeBodyTag, textTag } from '../positions/answer-tag.ts'
 import type { App } from './app-type.ts'
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency.ts'
 import { RATE_LIMIT_SCOPE_HEADER } from './throttle.ts'
@@ -119,15 +119,21 @@ export const DATA_VARY = 'x-svc-token, accept'
 const VOLATILE_MEMBERS =
   /"(?:response_time_ms|data_staleness_seconds|last_indexed_ledger)":(?:-?[0-9]+|null)/g
 
+/** `text` without the volatile `meta` members. */
+const stableText = (text: string): string => text.replace(VOLATILE_MEMBERS, '')
+
 /**
- * The weak ETag of a JSON data answer: a hash of the body without its volatile `meta` members
- * (`response_time_ms`, `data_staleness_seconds`, `last_indexed_ledger`), which every data answer
- * writes in its `meta`, its last member. Weak: the gzip and identity forms of an answer share it.
+ * The weak ETag of a JSON data answer: what identifies the answer without its volatile `meta`
+ * members (`response_time_ms`, `data_staleness_seconds`, `last_indexed_ledger`). A body written
+ * from kept parts comes with its tag, made from the parts' kept hashes (src/positions/answer-tag.ts);
+ * any other is hashed whole, its `meta` (its last member) stripped of those members. Weak: the gzip
+ * and identity forms of an answer share it.
  */
 export function answerTag(body: string): string {
+  const kept = takeBodyTag(body) ?? tagAroundPart(body, stableText)
+  if (kept !== null) return `W/"${kept}"`
   const meta = body.lastIndexOf('"meta":')
-  const stable = meta < 0 ? body : body.slice(0, meta) + body.slice(meta).replace(VOLATILE_MEMBERS, '')
-  return `W/"${hash('sha1', stable, 'base64url')}"`
+  return `W/"${textTag(meta < 0 ? body : body.slice(0, meta) + stableText(body.slice(meta)))}"`
 }
 
 /**

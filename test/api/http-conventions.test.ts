@@ -1,5 +1,13 @@
 import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { answerTag } from '../../src/api/http-conventions.ts'
+import {
+  offerBodyTag,
+  offerPartTag,
+  tagAroundPart,
+  takeBodyTag,
+  textTag,
+} from '../../src/positions/answer-tag.ts'
 import { buildReferenceModel } from '../positions/reference-model.ts'
 import { createTestApp, seedCheckpoint, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
@@ -141,7 +149,30 @@ describe('caching and compression of data answers', () => {
     const pinnedUrl = `${latestUrl}?as_of_ledger=${pinned}`
     const latestBefore = await get(latestUrl)
     const pinnedBefore = await get(pinnedUrl)
+    // Lists written from kept parts (a history page from kept surfaces, an activity page's kept
+    // items), each asked twice: the second is a 304.
+    const lists = [
+      `/v1/users/${address}/positions/vaultprotocol/history`,
+      `/v1/users/${address}/activities`,
+      `/v1/users/${address}/positions`,
+    ]
+    const listsBefore = new Map<string, { tag: string; body: string }>()
+    for (const url of lists) {
+      const first = await get(url)
+      expect(first.statusCode, url).toBe(200)
+      const tag = first.headers.etag as string
+      expect((await get(url, { 'if-none-match': tag })).statusCode, url).toBe(304)
+      listsBefore.set(url, { tag, body: first.body })
+    }
     await world.indexer.syncTo(world.devnet.latestLedger())
+    // The account acted after the first checkpoint: each list says more now, under another tag.
+    for (const url of lists) {
+      const before = listsBefore.get(url)!
+      const after = await get(url, { 'if-none-match': before.tag })
+      expect(after.statusCode, url).toBe(200)
+      expect(after.headers.etag, url).not.toBe(before.tag)
+      expect(stable(after.body), url).not.toEqual(stable(before.body))
+    }
 
     const latestAfter = await get(latestUrl, { 'if-none-match': latestBefore.headers.etag as string })
     expect(latestAfter.statusCode).toBe(200)
@@ -156,6 +187,51 @@ describe('caching and compression of data answers', () => {
     const another = await get(`/v1/users/${other}/positions/vaultprotocol?as_of_ledger=${pinned}`)
     expect(another.statusCode).toBe(200)
     expect(another.headers.etag).not.toBe(pinnedBefore.headers.etag)
+  })
+})
+
+describe('tags of answers written from kept parts', () => {
+  const strip = (text: string) => text.replace(/"response_time_ms":[0-9]+/g, '')
+  const items = Array.from({ length: 200 }, (_, i) => `{"ledger":${1000 + i},"type":"deposit"}`).join(',')
+
+  it('finds an offered part in its answer and tags the answer by the part and the text around it', () => {
+    const answer = (part: string, ms: number) =>
+      `{"data":{"activities":[${part}]},"meta":{"limit":100,"response_time_ms":${ms}}}`
+    offerPartTag(items, textTag(items))
+    const first = tagAroundPart(answer(items, 3), strip)
+    offerPartTag(items, textTag(items))
+    expect(tagAroundPart(answer(items, 9), strip)).toBe(first)
+    // Found once: the offer is used up.
+    expect(tagAroundPart(answer(items, 9), strip)).toBeNull()
+    // A body holding a changed copy of the part (same length, one character differs) is not it.
+    offerPartTag(items, textTag(items))
+    const changed = items.replace('"ledger":1030', '"ledger":1031')
+    expect(changed.length).toBe(items.length)
+    expect(tagAroundPart(answer(changed, 3), strip)).toBeNull()
+    // The text around the part is in the tag (the offer left by the changed copy is found here).
+    const other = answer(items, 3).replace('"limit":100', '"limit":99')
+    const otherTag = tagAroundPart(other, strip)
+    expect(otherTag).not.toBeNull()
+    expect(otherTag).not.toBe(first)
+    expect(items.length).toBeGreaterThan(4096)
+    expect(first).toMatch(/^[A-Za-z0-9_-]{27}$/)
+  })
+
+  it('gives an offered tag only to the very body it was offered for', () => {
+    offerBodyTag('{"a":1}', 'tag-a')
+    expect(takeBodyTag('{"a":2}')).toBeNull()
+    expect(takeBodyTag('{"a":1}')).toBe('tag-a')
+    expect(takeBodyTag('{"a":1}')).toBeNull()
+  })
+
+  it('tags a body nobody offered a tag for by its content without the volatile members', () => {
+    const body = (ms: number, staleness: number, last: number, data: string) =>
+      `{"data":${data},"meta":{"as_of_ledger":10,"data_staleness_seconds":${staleness},"last_indexed_ledger":${last},"response_time_ms":${ms}}}`
+    expect(answerTag(body(1, 5, 100, '[1]'))).toBe(answerTag(body(7, 60, 130, '[1]')))
+    expect(answerTag(body(1, 5, 100, '[1]'))).not.toBe(answerTag(body(1, 5, 100, '[2]')))
+    expect(answerTag(body(1, 5, 100, '[1]'))).not.toBe(
+      answerTag(body(1, 5, 100, '[1]').replace('"as_of_ledger":10', '"as_of_ledger":11')),
+    )
   })
 })
 
