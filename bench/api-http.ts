@@ -2,13 +2,13 @@
 // the body without its per-request members) and each compression codec the API could offer, in
 // CPU time per answer and bytes sent, measured in this process on the body of the vault answer.
 import { brotliCompressSync, constants, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib'
-import { answerTag, COMPRESSION_OPTIONS } from '../src/api/http-conventions.ts'
+import { answerTag, COMPRESSION_ENCODINGS } from '../src/api/http-conventions.ts'
 import { round3 } from './api-env.ts'
 
 export interface CodecCost {
   /** The codec and its setting. */
   codec: string
-  /** Whether the API offers it (COMPRESSION_OPTIONS.encodings). */
+  /** Whether the API offers it (COMPRESSION_ENCODINGS). */
   offered: boolean
   bytes: number
   usPerAnswer: number
@@ -37,7 +37,7 @@ function timeOf(work: () => unknown, ms = 400): number {
 
 /** The ETag's and the codecs' cost on `body`. */
 export function measureHttpCosts(body: string): HttpCosts {
-  const offered = new Set<string>(COMPRESSION_OPTIONS.encodings)
+  const offered = new Set<string>(COMPRESSION_ENCODINGS)
   const codecs: Array<[string, string, () => Buffer]> = [
     ['gzip (zlib default level 6)', 'gzip', () => gzipSync(body)],
     ['deflate (level 6)', 'deflate', () => deflateSync(body)],

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { COMPRESSION_OPTIONS } from '../src/api/http-conventions.ts'
+import { compressAnswer } from '../src/api/http-conventions.ts'
 import {
   CACHE,
   CLI,
@@ -24,16 +24,18 @@ import { type CpuProfile, type ProfileSummary, summarizeProfile } from './cpu-pr
 /**
  * The ceiling: a bare Fastify route serving a static body. With `spinUs`, the route first burns
  * that much CPU (a busy loop on the clock), which makes it a calibration of the host (see
- * `measureHostScale`). With `compressed`, it compresses as the API does (the same plugin with the
- * same options), so an endpoint asked for gzip is measured against a ceiling asked for gzip.
+ * `measureHostScale`). With `compressed`, it compresses as the API does (the same `compressAnswer`,
+ * in an `onSend` hook like the API's), so an endpoint asked for gzip is measured against a ceiling
+ * asked for gzip.
  */
 export async function serveCeiling(bodyFile: string, spinUs: number, compressed = false): Promise<void> {
   const { default: Fastify } = await import('fastify')
   const body = readFileSync(bodyFile, 'utf8')
   const app = Fastify()
   if (compressed) {
-    const { default: compress } = await import('@fastify/compress')
-    await app.register(compress, COMPRESSION_OPTIONS)
+    app.addHook('onSend', (request, reply, payload, done) =>
+      done(null, compressAnswer(request, reply, payload)),
+    )
   }
   const spinMs = spinUs / 1000
   app.get('/static', async (_request, reply) => {

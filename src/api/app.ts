@@ -23,9 +23,9 @@ import { clientAddressOf, limitConnectionsPerClient } from './connection-limit.t
 import { createErrorHandler, sendError } from './error-handler.ts'
 import {
   cacheDataAnswer,
+  compressAnswer,
   DOCUMENT_HEADERS,
   isDocumentType,
-  registerCompression,
   registerCors,
 } from './http-conventions.ts'
 import { registerIdempotency } from './idempotency.ts'
@@ -324,10 +324,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   })
   app.addSchema(ErrorEnvelope)
   await app.register(swagger, buildOpenApiOptions())
-  // Before any route: compression adds its hook to each route registered after it. CORS, when
-  // configured, before the onRoute hook below (its preflight route `OPTIONS *` reads no credential)
-  // and before the onRequest hook (a refusal carries the CORS headers, so a page can read it).
-  await registerCompression(app)
+  // CORS, when configured, before the onRoute hook below (its preflight route `OPTIONS *` reads no
+  // credential) and before the onRequest hook (a refusal carries the CORS headers, so a page can
+  // read it).
   if (ctx.config.corsOrigins !== null) await registerCors(app, ctx.config.corsOrigins)
 
   // Every route must say which credential it takes; a forgotten one fails at start-up, not in production.
@@ -413,7 +412,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // The headers every answer carries, whoever sent it (a route, the error handler, the 404 handler):
   // never sniff a type; never cache a credential; an HTML page runs nothing and is framed nowhere.
   // A successful GET data answer gets its ETag and Cache-Control, and a 304 when the caller holds it
-  // (after the rate limit, which counted it: see docs/api.md).
+  // (after the rate limit, which counted it: see docs/api.md). Last, the answer is compressed when
+  // the request asks (see `compressAnswer`).
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff')
     if (draining) reply.header('connection', 'close')
@@ -425,11 +425,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       if ((type as string).startsWith('text/html') && !reply.hasHeader('content-security-policy'))
         reply.header('content-security-policy', STRICT_CSP)
     }
-    if (config?.auth === 'api_key' && reply.statusCode === 200 && request.method !== 'POST') {
-      done(null, cacheDataAnswer(request, reply, payload))
-      return
-    }
-    done(null, payload)
+    const sent =
+      config?.auth === 'api_key' && reply.statusCode === 200 && request.method !== 'POST'
+        ? cacheDataAnswer(request, reply, payload)
+        : payload
+    done(null, compressAnswer(request, reply, sent))
   })
 
   // A callback hook: no promise per request.

@@ -1,4 +1,5 @@
-import compress from '@fastify/compress'
+import { pipeline, Readable } from 'node:stream'
+import { createDeflate, createGzip, deflateSync, gzipSync } from 'node:zlib'
 import cors from '@fastify/cors'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CorsOrigins } from '../config.ts'
@@ -29,23 +30,87 @@ export const COMPRESSIBLE_TYPES =
   /^(?:application\/(?:[a-z0-9.+-]+\+)?json|application\/javascript|text\/(?:html|csv|javascript|css|plain))\s*(?:;|$)/i
 
 /**
- * gzip and deflate only: every client speaks them, and zlib's default level costs tens of µs on a
- * positions answer. Brotli is left out (docs/performance.md measures it against gzip on the same
- * answer: even at quality 4 it costs more CPU per answer for a few per cent fewer bytes); zstd is not
- * yet sent by browsers' fetch everywhere. Request bodies are not decompressed: no client sends one
- * compressed, and an inflating body is a way around BODY_LIMIT_BYTES.
+ * gzip and deflate only, gzip preferred: every client speaks them. Brotli and zstd are left out:
+ * on a positions answer (a few KB) brotli costs more CPU than gzip for about the same bytes at
+ * quality 4, and far more at its default quality; zstd costs what gzip does for no fewer bytes
+ * (docs/performance.md).
  */
-export const COMPRESSION_OPTIONS = {
-  global: true,
-  globalDecompression: false,
-  encodings: ['gzip', 'deflate'] as Array<'gzip' | 'deflate'>,
-  threshold: COMPRESSION_THRESHOLD_BYTES,
-  customTypes: COMPRESSIBLE_TYPES,
+export const COMPRESSION_ENCODINGS = ['gzip', 'deflate'] as const
+type Encoding = (typeof COMPRESSION_ENCODINGS)[number]
+
+/**
+ * The encoding to answer with for an `Accept-Encoding` (RFC 9110 §12.5.3): the offered one of
+ * highest weight, gzip on a tie (`x-gzip` is gzip; `*` weighs what is not named); null when
+ * neither is acceptable.
+ */
+export function negotiateEncoding(header: string | string[] | undefined): Encoding | null {
+  if (header === undefined) return null
+  let gzip = -1
+  let deflate = -1
+  let any = -1
+  for (const item of [header].flat().join(',').toLowerCase().split(',')) {
+    const [name = '', ...params] = item.split(';')
+    let weight = 1
+    for (const param of params) {
+      const [key, value] = param.split('=')
+      if (key?.trim() === 'q') weight = Number(value?.trim() ?? '')
+    }
+    if (!(weight >= 0 && weight <= 1)) weight = 0
+    const token = name.trim()
+    if (token === 'gzip' || token === 'x-gzip') gzip = Math.max(gzip, weight)
+    else if (token === 'deflate') deflate = Math.max(deflate, weight)
+    else if (token === '*') any = weight
+  }
+  if (gzip < 0) gzip = any
+  if (deflate < 0) deflate = any
+  if (gzip <= 0 && deflate <= 0) return null
+  return gzip >= deflate ? 'gzip' : 'deflate'
 }
 
-/** Compression for every route registered after this (the plugin adds its hook to each route). */
-export async function registerCompression(app: App): Promise<void> {
-  await app.register(compress, COMPRESSION_OPTIONS)
+/** Adds `name` to the answer's `Vary`. */
+function addVary(reply: FastifyReply, name: string): void {
+  const vary = reply.getHeader('vary')
+  reply.header('vary', vary === undefined ? name : `${String(vary)}, ${name}`)
+}
+
+/**
+ * The answer compressed as the request asks (gzip or deflate), called last in the app's `onSend`
+ * hook: a body in hand of at least COMPRESSION_THRESHOLD_BYTES is compressed at once, a stream
+ * (CSV) as it flows. Not through @fastify/compress: that plugin adds an `onRequest` and an
+ * `onSend` hook to every route, paid by every request whether or not it asks for compression
+ * (docs/api.md, "Compression"), where the app's one `onSend` hook does it in a few lines of zlib.
+ * `x-no-compression` asks for an identity answer.
+ */
+export function compressAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  const accept = request.headers['accept-encoding']
+  if (accept === undefined || payload === null || payload === undefined) return payload
+  const status = reply.statusCode
+  if (status === 204 || status === 304 || status === 206 || reply.hasHeader('content-encoding'))
+    return payload
+  if (request.headers['x-no-compression'] !== undefined) return payload
+  const type = reply.getHeader('content-type') ?? 'application/json'
+  if (typeof type !== 'string' || !COMPRESSIBLE_TYPES.test(type)) return payload
+  const encoding = negotiateEncoding(accept)
+  if (encoding === null) return payload
+  if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+    if (Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES) return payload
+    const body = encoding === 'gzip' ? gzipSync(payload) : deflateSync(payload)
+    addVary(reply, 'accept-encoding')
+    reply.header('content-encoding', encoding)
+    reply.header('content-length', body.length)
+    return body
+  }
+  if (payload instanceof Readable) {
+    const zip = encoding === 'gzip' ? createGzip() : createDeflate()
+    addVary(reply, 'accept-encoding')
+    reply.header('content-encoding', encoding)
+    reply.removeHeader('content-length')
+    pipeline(payload, zip, (error) => {
+      if (error) request.log.warn({ err: error.message }, 'compressing a streamed answer failed')
+    })
+    return zip
+  }
+  return payload
 }
 
 /**
@@ -108,7 +173,7 @@ export const REVALIDATE = 'no-cache'
 /**
  * What a data answer depends on besides its URL: the API key (a shared cache must not give one
  * caller's answer to a request without a key) and the representation asked for (JSON or CSV).
- * Compression adds `accept-encoding` itself when it compresses.
+ * `compressAnswer` adds `accept-encoding` when it compresses.
  */
 export const DATA_VARY = 'x-svc-token, accept'
 
@@ -185,8 +250,7 @@ export function isImmutable(request: FastifyRequest, body: string): boolean {
  * `no-cache`: its body is not in hand to hash or to inspect.
  */
 export function cacheDataAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-  const vary = reply.getHeader('vary')
-  reply.header('vary', vary === undefined ? DATA_VARY : `${String(vary)}, ${DATA_VARY}`)
+  addVary(reply, DATA_VARY)
   if (typeof payload !== 'string') {
     reply.header('cache-control', REVALIDATE)
     return payload

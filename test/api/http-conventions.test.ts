@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream'
 import { gunzipSync } from 'node:zlib'
+import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { answerTag } from '../../src/api/http-conventions.ts'
+import { answerTag, compressAnswer, negotiateEncoding } from '../../src/api/http-conventions.ts'
 import {
   offerBodyTag,
   offerPartTag,
@@ -187,6 +189,56 @@ describe('caching and compression of data answers', () => {
     const another = await get(`/v1/users/${other}/positions/vaultprotocol?as_of_ledger=${pinned}`)
     expect(another.statusCode).toBe(200)
     expect(another.headers.etag).not.toBe(pinnedBefore.headers.etag)
+  })
+})
+
+describe('compression', () => {
+  it('negotiates gzip or deflate by weight, gzip on a tie, nothing when neither is acceptable', () => {
+    expect(negotiateEncoding(undefined)).toBeNull()
+    expect(negotiateEncoding('gzip, deflate, br, zstd')).toBe('gzip')
+    expect(negotiateEncoding('deflate')).toBe('deflate')
+    expect(negotiateEncoding('gzip;q=0.5, deflate;q=0.8')).toBe('deflate')
+    expect(negotiateEncoding('gzip;q=0, deflate')).toBe('deflate')
+    expect(negotiateEncoding('x-gzip')).toBe('gzip')
+    expect(negotiateEncoding('*')).toBe('gzip')
+    expect(negotiateEncoding('*;q=0')).toBeNull()
+    expect(negotiateEncoding('br, zstd')).toBeNull()
+    expect(negotiateEncoding('identity')).toBeNull()
+    expect(negotiateEncoding('GZIP ; Q=1')).toBe('gzip')
+    expect(negotiateEncoding('gzip;q=nonsense')).toBeNull()
+  })
+
+  it('compresses a streamed answer as it flows, and leaves small or unasked answers alone', async () => {
+    const rows = Array.from(
+      { length: 2000 },
+      (_, i) => `${i},GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7,${i * 7}\n`,
+    )
+    const app = Fastify()
+    app.addHook('onSend', (request, reply, payload, done) =>
+      done(null, compressAnswer(request, reply, payload)),
+    )
+    app.get('/csv', (_request, reply) => reply.type('text/csv; charset=utf-8').send(Readable.from(rows)))
+    app.get('/small', (_request, reply) => reply.type('application/json').send('{"ok":true}'))
+    try {
+      const zipped = await app.inject({ method: 'GET', url: '/csv', headers: { 'accept-encoding': 'gzip' } })
+      expect(zipped.headers['content-encoding']).toBe('gzip')
+      expect(zipped.headers['content-length']).toBeUndefined()
+      expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(rows.join(''))
+      const plain = await app.inject({ method: 'GET', url: '/csv' })
+      expect(plain.headers['content-encoding']).toBeUndefined()
+      expect(plain.body).toBe(rows.join(''))
+      const small = await app.inject({ method: 'GET', url: '/small', headers: { 'accept-encoding': 'gzip' } })
+      expect(small.headers['content-encoding']).toBeUndefined()
+      expect(small.headers.vary).toBeUndefined()
+      const refused = await app.inject({
+        method: 'GET',
+        url: '/csv',
+        headers: { 'accept-encoding': 'gzip', 'x-no-compression': '1' },
+      })
+      expect(refused.headers['content-encoding']).toBeUndefined()
+    } finally {
+      await app.close()
+    }
   })
 })
 
