@@ -93,7 +93,7 @@ function renderHttp(r: Report): string[] {
     `| ${label} | ${c.bodyBytes} | ${c.medianApi} | ${c.medianCeiling} | **${c.ratio}** [${c.ratioRange[0]}–${c.ratioRange[1]}] | ${c.apiCpuUs ?? 'n/a'} / ${c.ceilingCpuUs ?? 'n/a'} | ${c.cpuRatio ?? 'n/a'} |`
   const etagShare = plain.apiCpuUs === null ? 'n/a' : `${round3((costs.etagUs / plain.apiCpuUs) * 100)}%`
   return [
-    'HTTP conventions on the vault endpoint (compression negotiated off and on, each against a ceiling with the same setting: a bare Fastify route with the same compression plugin and options; revalidation against plain requests on the same server):',
+    'HTTP conventions on the vault endpoint (compression negotiated off and on, each against a ceiling with the same setting: a bare Fastify route compressing through the same `compressAnswer` in an `onSend` hook; revalidation against plain requests on the same server):',
     '',
     '| vault positions | body bytes (uncompressed) | req/s | ceiling (or plain) req/s | ratio (median [range]) | server CPU µs/req | CPU ratio |',
     '|---|---|---|---|---|---|---|',
@@ -101,7 +101,7 @@ function renderHttp(r: Report): string[] {
     line('accept-encoding: gzip', gzip),
     line('If-None-Match: its ETag (304) / plain (200)', revalidation),
     '',
-    `The ETag of a ${costs.bodyBytes}-byte vault answer costs **${costs.etagUs} µs** of CPU (${etagShare} of the endpoint's server CPU per request). Codecs on the same body, in this process:`,
+    `Hashing a whole ${costs.bodyBytes}-byte vault answer for its ETag (what an answer not written from kept parts costs; a kept one hashes only its kept parts' tags and its stable members) costs **${costs.etagUs} µs** of CPU (${etagShare} of the endpoint's server CPU per request). Codecs on the same body, in this process:`,
     '',
     '| codec | offered | bytes | µs per answer |',
     '|---|---|---|---|',
