@@ -67,6 +67,29 @@ export function negotiateEncoding(header: string | string[] | undefined): Encodi
   return gzip >= deflate ? 'gzip' : 'deflate'
 }
 
+/** A body this large that repeats (the reference page, kept rendered) is compressed once. */
+const KEPT_COMPRESSED_BYTES = 64 * 1024
+const lastCompressed: Record<Encoding, { body: string | Buffer | null; out: Buffer | null }> = {
+  gzip: { body: null, out: null },
+  deflate: { body: null, out: null },
+}
+
+/**
+ * `body` compressed. The last large body compressed with each encoding is kept with its result:
+ * the same body sent again (the same string, as a page kept rendered is) is not compressed again,
+ * so an unauthenticated page of hundreds of KB costs one comparison, not milliseconds of zlib.
+ */
+function compressed(body: string | Buffer, encoding: Encoding): Buffer {
+  const kept = lastCompressed[encoding]
+  if (kept.out !== null && kept.body === body) return kept.out
+  const out = encoding === 'gzip' ? gzipSync(body) : deflateSync(body)
+  if (body.length >= KEPT_COMPRESSED_BYTES) {
+    kept.body = body
+    kept.out = out
+  }
+  return out
+}
+
 /** Adds `name` to the answer's `Vary`. */
 function addVary(reply: FastifyReply, name: string): void {
   const vary = reply.getHeader('vary')
@@ -94,7 +117,7 @@ export function compressAnswer(request: FastifyRequest, reply: FastifyReply, pay
   if (encoding === null) return payload
   if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
     if (Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES) return payload
-    const body = encoding === 'gzip' ? gzipSync(payload) : deflateSync(payload)
+    const body = compressed(payload, encoding)
     addVary(reply, 'accept-encoding')
     reply.header('content-encoding', encoding)
     reply.header('content-length', body.length)

@@ -418,5 +418,13 @@ describe('security headers', () => {
     expect(page.headers['content-encoding']).toBe('gzip')
     const plain = await t.app.inject({ method: 'GET', url: '/v1/docs' })
     expect(gunzipSync(page.rawPayload).toString('utf8')).toBe(plain.body)
+    // Asked again, the page (kept rendered) is sent from its kept compressed form: the same bytes.
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/v1/docs',
+      headers: { 'accept-encoding': 'gzip' },
+    })
+    expect(again.rawPayload.equals(page.rawPayload)).toBe(true)
+    expect(gunzipSync(again.rawPayload).toString('utf8')).toBe(plain.body)
   })
 })
