@@ -1,5 +1,6 @@
 // The API benchmark's report: the markdown section written into docs/performance.md.
 import { round3 } from './api-env.ts'
+import type { HttpCosts } from './api-http.ts'
 import { type CaseResult, HOST_SCALE_SPINS_US, type Measured } from './api-rounds.ts'
 import { renderProfileSummary } from './cpu-profile.ts'
 
@@ -16,6 +17,8 @@ export interface Report {
   cold: CaseResult
   /** The ceiling with a fixed CPU spin per request, against the ceiling (see `measureHostScale`). */
   hostScale: CaseResult[]
+  /** The HTTP conventions on the vault endpoint (see bench/api.ts, step 6). */
+  http: { gzip: CaseResult; revalidation: CaseResult; costs: HttpCosts }
   skipped: string[]
   vaultAtHalfPeak: Measured & { rate: number }
   depth: { rate: number; small: Measured; large: Measured; serverP50Ratio: number; clientP50Ratio: number }
@@ -73,8 +76,37 @@ export function renderReport(r: Report): string {
     `- Server p99 at half the peak rate: **${r.vaultAtHalfPeak.server?.p99Ms} ms** (goal under 1 ms); client p99 ${r.vaultAtHalfPeak.p99Ms} ms.`,
     `- Depth: server p50 ratio large/small **${r.depth.serverP50Ratio}**, client p50 ratio ${r.depth.clientP50Ratio} (aim: under 1.2).`,
     '',
+    ...renderHttp(r),
+    '',
     'CPU profiles (V8 sampler at 1 ms, main thread, measured window only; the profiler adds a few percent):',
     '',
     ...r.cases.flatMap((c) => (c.profile ? [renderProfileSummary(`**${c.name}**`, c.profile), ''] : [])),
   ].join('\n')
+}
+
+/** The HTTP conventions' lines: compression off and on, revalidation, the ETag's and codecs' costs. */
+function renderHttp(r: Report): string[] {
+  const plain = r.cases[0]
+  const { gzip, revalidation, costs } = r.http
+  if (!plain) return []
+  const line = (label: string, c: CaseResult) =>
+    `| ${label} | ${c.bodyBytes} | ${c.medianApi} | ${c.medianCeiling} | **${c.ratio}** [${c.ratioRange[0]}–${c.ratioRange[1]}] | ${c.apiCpuUs ?? 'n/a'} / ${c.ceilingCpuUs ?? 'n/a'} | ${c.cpuRatio ?? 'n/a'} |`
+  const etagShare = plain.apiCpuUs === null ? 'n/a' : `${round3((costs.etagUs / plain.apiCpuUs) * 100)}%`
+  return [
+    'HTTP conventions on the vault endpoint (compression negotiated off and on, each against a ceiling with the same setting: a bare Fastify route compressing through the same `compressAnswer` in an `onSend` hook; revalidation against plain requests on the same server):',
+    '',
+    '| vault positions | body bytes (uncompressed) | req/s | ceiling (or plain) req/s | ratio (median [range]) | server CPU µs/req | CPU ratio |',
+    '|---|---|---|---|---|---|---|',
+    line('no accept-encoding', plain),
+    line('accept-encoding: gzip', gzip),
+    line('If-None-Match: its ETag (304) / plain (200)', revalidation),
+    '',
+    `Hashing a whole ${costs.bodyBytes}-byte vault answer for its ETag (what an answer not written from kept parts costs; a kept one hashes only its kept parts' tags and its stable members) costs **${costs.etagUs} µs** of CPU (${etagShare} of the endpoint's server CPU per request). Codecs on the same body, in this process:`,
+    '',
+    '| codec | offered | bytes | µs per answer |',
+    '|---|---|---|---|',
+    ...costs.codecs.map(
+      (c) => `| ${c.codec} | ${c.offered ? 'yes' : 'no'} | ${c.bytes} | ${c.usPerAnswer} |`,
+    ),
+  ]
 }

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
+import { compressAnswer } from '../src/api/http-conventions.ts'
 import {
   CACHE,
   CLI,
@@ -20,16 +21,22 @@ import {
 import type { BenchCase, BuiltStore } from './api-stores.ts'
 import { type CpuProfile, type ProfileSummary, summarizeProfile } from './cpu-profile.ts'
 
-/** Child mode: the ceiling, a bare Fastify route answering a fixed body. */
 /**
  * The ceiling: a bare Fastify route serving a static body. With `spinUs`, the route first burns
  * that much CPU (a busy loop on the clock), which makes it a calibration of the host (see
- * `measureHostScale`).
+ * `measureHostScale`). With `compressed`, it compresses as the API does (the same `compressAnswer`,
+ * in an `onSend` hook like the API's), so an endpoint asked for gzip is measured against a ceiling
+ * asked for gzip.
  */
-export async function serveCeiling(bodyFile: string, spinUs: number): Promise<void> {
+export async function serveCeiling(bodyFile: string, spinUs: number, compressed = false): Promise<void> {
   const { default: Fastify } = await import('fastify')
   const body = readFileSync(bodyFile, 'utf8')
   const app = Fastify()
+  if (compressed) {
+    app.addHook('onSend', (request, reply, payload, done) =>
+      done(null, compressAnswer(request, reply, payload)),
+    )
+  }
   const spinMs = spinUs / 1000
   app.get('/static', async (_request, reply) => {
     if (spinMs > 0) {
@@ -84,6 +91,10 @@ export async function load(
     rate?: number
     api?: ApiProcess
     durationS?: number
+    /** Headers of every request beside the key (`accept-encoding`). */
+    headers?: Record<string, string>
+    /** Headers of the requests for one path (an `if-none-match` naming that path's ETag). */
+    pathHeaders?: (path: string) => Record<string, string>
   },
 ): Promise<Measured> {
   let next = 0
@@ -97,7 +108,7 @@ export async function load(
     connections: CONNECTIONS,
     duration: options.durationS ?? DURATION_S,
     ...(options.rate ? { overallRate: options.rate } : {}),
-    headers: options.key ? { 'x-svc-token': options.key } : {},
+    headers: { ...(options.key ? { 'x-svc-token': options.key } : {}), ...options.headers },
     // A request set up per call is rebuilt each time; a fixed one is built once, so the ceiling's
     // load costs the load generator less and the ceiling is less bound by it.
     ...(options.paths
@@ -105,7 +116,10 @@ export async function load(
           requests: [
             {
               setupRequest: (request) => {
-                request.path = options.paths![next++ % options.paths!.length]!
+                const path = options.paths![next++ % options.paths!.length]!
+                request.path = path
+                if (options.pathHeaders)
+                  request.headers = { ...request.headers, ...options.pathHeaders(path) }
                 return request
               },
             },
@@ -209,11 +223,16 @@ export async function startApi(
 /** Where a case's ceiling body is written (and stays, for reading after the run). */
 export const ceilingFile = (name: string) => join(CACHE, `ceiling-${name.replace(/[^a-z0-9]+/gi, '-')}.json`)
 
-export async function startCeiling(name: string, body: string, spinUs = 0): Promise<ServerProcess> {
+export async function startCeiling(
+  name: string,
+  body: string,
+  spinUs = 0,
+  compressed = false,
+): Promise<ServerProcess> {
   const file = ceilingFile(name)
   writeFileSync(file, body)
   const child = spawnOnServerCore(
-    [join(ROOT, 'bench/api.ts'), '--serve-ceiling', file, String(spinUs)],
+    [join(ROOT, 'bench/api.ts'), '--serve-ceiling', file, String(spinUs), compressed ? 'gzip' : 'plain'],
     process.env,
     ['ignore', 'ignore', 'pipe'],
   )
@@ -266,6 +285,8 @@ export async function alternatePairs(
   name: string,
   endpointRound: () => Promise<Measured>,
   ceilingRound: () => Promise<Measured>,
+  /** The endpoint's answers are meant to be other than 2xx (304s). */
+  endpointNon2xx = false,
 ): Promise<Pair[]> {
   await endpointRound() // warm-up
   await ceilingRound()
@@ -280,7 +301,9 @@ export async function alternatePairs(
       b = await ceilingRound()
       a = await endpointRound()
     }
-    if (a.non2xx > 0) throw new Error(`${name}: ${a.non2xx} non-2xx answers`)
+    if (endpointNon2xx ? a.non2xx !== a.requests : a.non2xx > 0) {
+      throw new Error(`${name}: ${endpointNon2xx ? a.requests - a.non2xx : a.non2xx} unexpected answers`)
+    }
     pairs.push({
       api: a,
       ceiling: b,
@@ -316,15 +339,24 @@ export function summarizePairs(name: string, body: string, pairs: Pair[]): CaseR
   }
 }
 
-/** An endpoint against the ceiling serving a body of the size of its largest sampled answer. */
-export async function measureCase(api: ApiProcess, key: string, c: BenchCase): Promise<CaseResult> {
+/**
+ * An endpoint against the ceiling serving a body of the size of its largest sampled answer. With
+ * `headers` (`accept-encoding: gzip`), both are asked with them, and `compressed` makes the ceiling
+ * compress as the API does.
+ */
+export async function measureCase(
+  api: ApiProcess,
+  key: string,
+  c: BenchCase,
+  options: { headers?: Record<string, string>; compressed?: boolean } = {},
+): Promise<CaseResult> {
   const body = await sampleBody(api, key, c.paths)
-  const ceiling = await startCeiling(c.name, body)
+  const ceiling = await startCeiling(c.name, body, 0, options.compressed)
   try {
     const pairs = await alternatePairs(
       c.name,
-      () => load(api, { paths: c.paths, key, api }),
-      () => load(ceiling, { path: '/static' }),
+      () => load(api, { paths: c.paths, key, api, headers: options.headers }),
+      () => load(ceiling, { path: '/static', headers: options.headers }),
     )
     return summarizePairs(c.name, body, pairs)
   } finally {
@@ -387,4 +419,30 @@ export async function profileCase(
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile
   rmSync(file)
   return summarizeProfile(profile, measured.requests)
+}
+
+/**
+ * The cost of the ETag on the wire: the endpoint asked with each path's current ETag in
+ * `If-None-Match` (every answer a 304 without a body) against the same endpoint asked without it
+ * (every answer a 200 with its body), in alternating pairs. `ratio` is 304s over 200s.
+ */
+export async function measureRevalidation(api: ApiProcess, key: string, c: BenchCase): Promise<CaseResult> {
+  const paths = c.paths.slice(0, 2000)
+  const tags = new Map<string, string>()
+  for (const path of paths) {
+    const response = await fetch(`${api.url}${path}`, { headers: { 'x-svc-token': key } })
+    await response.arrayBuffer()
+    const tag = response.headers.get('etag')
+    if (response.status !== 200 || tag === null)
+      throw new Error(`${path} answered ${response.status}, ETag ${tag}`)
+    tags.set(path, tag)
+  }
+  const name = `${c.name}, If-None-Match (304) against without (200)`
+  const pairs = await alternatePairs(
+    name,
+    () => load(api, { paths, key, api, pathHeaders: (path) => ({ 'if-none-match': tags.get(path)! }) }),
+    () => load(api, { paths, key, api }),
+    true,
+  )
+  return summarizePairs(name, await sampleBody(api, key, paths), pairs)
 }

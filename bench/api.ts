@@ -19,8 +19,13 @@
 // With BENCH_API_BASELINE set to another checkout of Strata (with its node_modules), the run instead
 // compares this checkout's server with that one's on the same endpoints (bench/api-compare.ts).
 //
+//   6. The HTTP conventions on the vault endpoint: its ratio with gzip negotiated, against a ceiling
+//      compressing the same way (beside step 1's, where the load generator asks for no encoding);
+//      revalidation (If-None-Match answered 304) against plain requests (200), side by side; and,
+//      in this process, the ETag's CPU time per answer and each codec's cost and size on its body.
 // The parts: api-env.ts (settings, processes), api-stores.ts (stores and what is queried),
-// api-rounds.ts (rounds, pairs, ceilings, profiles), api-report.ts (the written report).
+// api-rounds.ts (rounds, pairs, ceilings, profiles), api-http.ts (the conventions' own costs),
+// api-report.ts (the written report).
 //
 //   npm run bench:api
 //   BENCH_API_DURATION_S=20 BENCH_API_PAIRS=6 npm run bench:api
@@ -36,6 +41,7 @@ import { join } from 'node:path'
 import { PROTOCOLS } from '../src/protocols/registry.ts'
 import { compareWithBaseline } from './api-compare.ts'
 import { CACHE, CONNECTIONS, DURATION_S, HAS_TASKSET, PAIRS, PROFILE, round3 } from './api-env.ts'
+import { measureHttpCosts } from './api-http.ts'
 import { type Report, renderReport } from './api-report.ts'
 import {
   type CaseResult,
@@ -43,6 +49,7 @@ import {
   load,
   measureCase,
   measureHostScale,
+  measureRevalidation,
   profileCase,
   serveCeiling,
   startApi,
@@ -91,6 +98,15 @@ async function main(): Promise<void> {
   for (const c of cases) if (c.paths.length > 0) results.push(await measureCase(api, key, c))
   const vault = results[0]!
   const vaultPaths = cases[0]!.paths
+  // The HTTP conventions on the vault endpoint: asked for gzip against a ceiling compressing the
+  // same way, and revalidated (If-None-Match, 304) against asked plainly (200).
+  const gzip = await measureCase(
+    api,
+    key,
+    { name: `${cases[0]!.name}, gzip negotiated`, paths: vaultPaths },
+    { headers: { 'accept-encoding': 'gzip' }, compressed: true },
+  )
+  const revalidation = await measureRevalidation(api, key, cases[0]!)
   const half = await load(api, {
     paths: vaultPaths,
     key,
@@ -108,7 +124,8 @@ async function main(): Promise<void> {
   coldApi.stop()
 
   // The host's scale, with a body of the vault answer's size.
-  const hostScale = await measureHostScale(readFileSync(ceilingFile(vault.name), 'utf8'))
+  const vaultBody = readFileSync(ceilingFile(vault.name), 'utf8')
+  const hostScale = await measureHostScale(vaultBody)
 
   if (PROFILE) {
     const profileBase = join(CACHE, `profile-${process.pid}`)
@@ -153,6 +170,7 @@ async function main(): Promise<void> {
     cases: results,
     cold,
     hostScale,
+    http: { gzip, revalidation, costs: measureHttpCosts(vaultBody) },
     skipped,
     vaultAtHalfPeak: { rate: Math.round(vault.medianApi / 2), ...half },
     depth: {
@@ -169,5 +187,6 @@ async function main(): Promise<void> {
 
 const mode = process.argv[2]
 if (mode === '--serve-devnet') await serveDevnet(JSON.parse(process.argv[3]!) as StoreSpec)
-else if (mode === '--serve-ceiling') await serveCeiling(process.argv[3]!, Number(process.argv[4] ?? 0))
+else if (mode === '--serve-ceiling')
+  await serveCeiling(process.argv[3]!, Number(process.argv[4] ?? 0), process.argv[5] === 'gzip')
 else await main()

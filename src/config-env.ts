@@ -211,6 +211,19 @@ export const ENV_VARS = defineEnv({
     meaning:
       '`/v1/health` says `degraded` (`indexer_behind`) when the last indexed ledger closed longer ago than this, in seconds; `0` turns the check off',
   },
+  STRATA_READY_MAX_LAG_S: {
+    default: '900',
+    min: 0,
+    max: 31_536_000,
+    meaning:
+      '`/v1/health/ready` answers 503 (`indexer_behind`) when the last indexed ledger closed longer ago than this, in seconds, taking the replica out of a load balancer; `0` turns the check off',
+  },
+  STRATA_CORS_ORIGINS: {
+    default: null,
+    unset: 'no CORS: OPTIONS answers 405 and no answer carries `access-control-*` headers',
+    meaning:
+      'comma-separated origins (`https://app.example.com`) whose pages may call the API from a browser, or `*` for any',
+  },
   METRICS_PORT: {
     default: null,
     unset: 'no metrics listener',

@@ -88,6 +88,10 @@ export interface Config {
   shutdownTimeoutMs: number
   /** Health says `indexer_behind` when the checkpoint's ledger closed longer ago; 0: not checked. */
   maxIndexerLagS: number
+  /** Readiness fails when the checkpoint's ledger closed longer ago; 0: not checked. */
+  readyMaxLagS: number
+  /** The origins CORS allows (STRATA_CORS_ORIGINS); null: CORS off. */
+  corsOrigins: CorsOrigins | null
   jwtIssuer: string
   jwtAudience: string
 }
@@ -194,6 +198,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     maxConnectionsPerClient: int('STRATA_MAX_CONNECTIONS_PER_CLIENT'),
     shutdownTimeoutMs: int('STRATA_SHUTDOWN_TIMEOUT_MS'),
     maxIndexerLagS: int('STRATA_MAX_INDEXER_LAG_S'),
+    readyMaxLagS: int('STRATA_READY_MAX_LAG_S'),
+    corsOrigins: parseCorsOrigins(str('STRATA_CORS_ORIGINS'), problems),
     jwtIssuer: text('STRATA_JWT_ISSUER'),
     jwtAudience: text('STRATA_JWT_AUDIENCE'),
     ...overrides,
@@ -216,6 +222,42 @@ export function urlProblem(name: string, value: string, protocols: readonly stri
   return protocols.includes(parsed.protocol)
     ? null
     : `${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`
+}
+
+/**
+ * The origins CORS allows: exact origins (scheme, host and port, as a browser's `Origin` header
+ * writes them), or `*`, any origin. `*` is safe here because no credential is ambient: the API
+ * reads no cookie, and a page can only send a key or token its own script holds.
+ */
+export type CorsOrigins = readonly string[] | '*'
+
+/** STRATA_CORS_ORIGINS: unset (null), `*`, or a comma-separated list of `http(s)://host[:port]`. */
+function parseCorsOrigins(value: string | null, problems: string[]): CorsOrigins | null {
+  if (value === null || value.trim() === '') return null
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+  if (entries.includes('*')) {
+    if (entries.length === 1) return '*'
+    problems.push('STRATA_CORS_ORIGINS must be `*` alone or a list of origins, not both')
+    return null
+  }
+  const bad = entries.filter((entry) => {
+    try {
+      const url = new URL(entry)
+      return (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry
+    } catch {
+      return true
+    }
+  })
+  if (bad.length > 0) {
+    problems.push(
+      `STRATA_CORS_ORIGINS must be comma-separated origins like https://app.example.com (scheme, host and optional port; no path, no trailing slash, lower case) or *, got ${bad.map((b) => `"${b}"`).join(', ')}`,
+    )
+    return null
+  }
+  return entries
 }
 
 // proxy-addr's names for well-known ranges, which Fastify's trustProxy accepts in a list.

@@ -110,4 +110,40 @@ describe('configuration', () => {
     expect(problems[0]).toContain('SIGNUP_ATTEMPTS_PER_WINDOW')
     expect(problems[1]).toContain('SIGNUP_WINDOW_S')
   })
+
+  it('reads STRATA_CORS_ORIGINS: off when unset, exact origins, or * alone', () => {
+    expect(loadConfig({}).corsOrigins).toBeNull()
+    expect(loadConfig({ STRATA_CORS_ORIGINS: '' }).corsOrigins).toBeNull()
+    expect(
+      loadConfig({ STRATA_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173'])
+    expect(loadConfig({ STRATA_CORS_ORIGINS: '*' }).corsOrigins).toBe('*')
+  })
+
+  it('names STRATA_CORS_ORIGINS when an entry is not an origin', () => {
+    for (const bad of [
+      'app.example.com',
+      'https://app.example.com/',
+      'https://app.example.com/path',
+      'ftp://app.example.com',
+      'https://App.Example.com',
+      '*, https://app.example.com',
+    ]) {
+      let error: unknown
+      try {
+        loadConfig({ STRATA_CORS_ORIGINS: bad })
+      } catch (e) {
+        error = e
+      }
+      expect(error, bad).toBeInstanceOf(ConfigError)
+      expect((error as ConfigError).problems, bad).toHaveLength(1)
+      expect((error as ConfigError).problems[0], bad).toMatch(/^STRATA_CORS_ORIGINS /)
+    }
+  })
+
+  it('reads STRATA_READY_MAX_LAG_S: 900 s by default, 0 for off', () => {
+    expect(loadConfig({}).readyMaxLagS).toBe(900)
+    expect(loadConfig({ STRATA_READY_MAX_LAG_S: '0' }).readyMaxLagS).toBe(0)
+    expect(() => loadConfig({ STRATA_READY_MAX_LAG_S: 'soon' })).toThrow(/STRATA_READY_MAX_LAG_S/)
+  })
 })

@@ -21,6 +21,13 @@ import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { clientAddressOf, limitConnectionsPerClient } from './connection-limit.ts'
 import { createErrorHandler, sendError } from './error-handler.ts'
+import {
+  cacheDataAnswer,
+  compressAnswer,
+  DOCUMENT_HEADERS,
+  isDocumentType,
+  registerCors,
+} from './http-conventions.ts'
 import { registerIdempotency } from './idempotency.ts'
 import { addMinLedger } from './min-ledger.ts'
 import { buildOpenApiOptions } from './openapi.ts'
@@ -38,6 +45,7 @@ import { registerOrgRoutes } from './routes/org.ts'
 import { registerPositionRoutes } from './routes/positions.ts'
 import { registerProtocolListRoute } from './routes/protocol-list.ts'
 import { registerProtocolRoutes } from './routes/protocols.ts'
+import { registerReadinessRoutes } from './routes/readiness.ts'
 import { registerSignupRoutes } from './routes/signup.ts'
 import { registerTvlRoutes } from './routes/tvl.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
@@ -164,14 +172,10 @@ function answerClientErrors(app: App, ctx: AppContext): void {
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
 
 /**
- * The headers of an HTML page: no script, no plugin, no frame, no external origin, no referrer.
- * A route sending HTML sets its own `content-security-policy` when it needs more (the reference
- * page's scripts and styles); every other HTML answer gets the strictest.
+ * The policy of an HTML page: no script, no plugin, no frame, no external origin. A route sending
+ * HTML sets its own `content-security-policy` when it needs more (the reference page's scripts
+ * and styles); every other HTML answer gets the strictest. Pages and scripts also get DOCUMENT_HEADERS.
  */
-const HTML_HEADERS = {
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-}
 const STRICT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 /** Response fields that carry a secret: a route answering one must declare `credentials: true`. */
@@ -326,6 +330,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   })
   app.addSchema(ErrorEnvelope)
   await app.register(swagger, buildOpenApiOptions())
+  // CORS, when configured, before the onRoute hook below (its preflight route `OPTIONS *` reads no
+  // credential) and before the onRequest hook (a refusal carries the CORS headers, so a page can
+  // read it).
+  if (ctx.config.corsOrigins !== null) await registerCors(app, ctx.config.corsOrigins)
 
   // Every route must say which credential it takes; a forgotten one fails at start-up, not in production.
   // Every route also refuses query parameters it does not declare, so a new route cannot forget to.
@@ -413,16 +421,25 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // The headers every answer carries, whoever sent it (a route, the error handler, the 404 handler):
   // never sniff a type; never cache a credential; an HTML page runs nothing and is framed nowhere.
+  // A successful GET data answer gets its ETag and Cache-Control, and a 304 when the caller holds it
+  // (after the rate limit, which counted it: see docs/api.md). Last, the answer is compressed when
+  // the request asks (see `compressAnswer`).
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff')
     if (draining) reply.header('connection', 'close')
-    if (request.routeOptions.config?.credentials === true) reply.headers(NO_STORE)
+    const config = request.routeOptions.config
+    if (config?.credentials === true) reply.headers(NO_STORE)
     const type = reply.getHeader('content-type')
-    if (typeof type === 'string' && type.startsWith('text/html')) {
-      reply.headers(HTML_HEADERS)
-      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', STRICT_CSP)
+    if (isDocumentType(type)) {
+      reply.headers(DOCUMENT_HEADERS)
+      if ((type as string).startsWith('text/html') && !reply.hasHeader('content-security-policy'))
+        reply.header('content-security-policy', STRICT_CSP)
     }
-    done(null, payload)
+    const sent =
+      config?.auth === 'api_key' && reply.statusCode === 200 && request.method !== 'POST'
+        ? cacheDataAnswer(request, reply, payload)
+        : payload
+    done(null, compressAnswer(request, reply, sent))
   })
 
   // A callback hook: no promise per request.
@@ -457,6 +474,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   registerIdempotency(app, ctx)
   registerHealthRoutes(app, ctx)
+  registerReadinessRoutes(app, ctx)
   registerSignupRoutes(app, ctx)
   registerAuthRoutes(app, ctx)
   registerKeyRoutes(app, ctx)

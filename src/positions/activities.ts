@@ -12,6 +12,7 @@ import type {
   StoredTransaction,
 } from '../store/activities.ts'
 import { type ActivityItem, valueActions } from './activity-items.ts'
+import { keptTag, offerPartTag } from './answer-tag.ts'
 
 export type { ActivityItem, ActivityLeg } from './activity-items.ts'
 
@@ -51,6 +52,18 @@ export interface ActivityPage {
  */
 /** The activity pages, items and series kept in memory (see `createActivityPages`). */
 export type ActivityPages = ReturnType<typeof createActivityPages>
+
+/**
+ * A page, its items' tag (hashed once per rendered page, kept beside it) offered to the answer
+ * that will be written around them (see answer-tag.ts).
+ */
+function offered(page: RenderedPage): RenderedPage {
+  offerPartTag(
+    page.items,
+    keptTag(page, () => page.items),
+  )
+  return page
+}
 
 export function createActivityPages(
   actions: ActivitiesReader,
@@ -173,7 +186,7 @@ export function createActivityPages(
       const top = Math.min(f.to, before ? before.ledger : f.to)
       if (cached !== undefined && head !== null && (await stillValid(f.account, cached.head, head, top))) {
         cached.head = head
-        return cached
+        return offered(cached)
       }
       const keys = await actions.actionKeysOfAccount({
         ...f,
@@ -201,7 +214,7 @@ export function createActivityPages(
             : null,
       }
       if (head !== null) pages.set(key, page, page.items.length + key.length)
-      return page
+      return offered(page)
     },
   }
 }

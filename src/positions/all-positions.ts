@@ -10,7 +10,8 @@ import {
   flat,
   type SurfaceSerializers,
 } from './answer-cache.ts'
-import { metaJson } from './answer-json.ts'
+import { metaJson, stableMetaTag } from './answer-json.ts'
+import { keptTag, offerBodyTag, textTag } from './answer-tag.ts'
 import {
   requestCloseTime,
   type SurfaceAnswer,
@@ -163,11 +164,16 @@ function composeAllPositions(
   }
 }
 
-/** The body of an all-protocols answer with the server's time so far. */
+/**
+ * The body of an all-protocols answer with the server's time so far, its tag (the kept pieces'
+ * hash, the sections' staleness and the stable `meta` members) offered to the reply that sends it.
+ */
 export function allPositionsBody(answer: KeptAllPositions, responseTimeMs: number): string {
   answer.meta.response_time_ms = responseTimeMs
   const { pieces, staleness } = answer
   let body = pieces[0]!
   for (let i = 1; i < pieces.length; i++) body += `${staleness[i - 1]}${pieces[i]}`
-  return `${body}${metaJson(answer.meta)}}`
+  body = `${body}${metaJson(answer.meta)}}`
+  const kept = keptTag(pieces, () => pieces.join('\u0000'))
+  return offerBodyTag(body, textTag(`a|${kept}|${staleness.join(',')}|${stableMetaTag(answer.meta)}`))
 }

@@ -1,4 +1,6 @@
 import type { PositionsMeta } from './answer.ts'
+import type { CachedSurface } from './answer-cache.ts'
+import { keptTag, offerBodyTag, textTag } from './answer-tag.ts'
 import type { HistorySurfaces, SurfaceAnswer } from './surface-answer.ts'
 
 /**
@@ -48,9 +50,28 @@ export function metaJson(meta: PositionsMeta): string {
   },"response_time_ms":${meta.response_time_ms},"sources":[${sources}]}`
 }
 
-/** The body of a snapshot-surface (or `/at`) answer. */
+/**
+ * The members of a positions-like `meta` that say what the answer is, for its tag: all but
+ * `response_time_ms`, `data_staleness_seconds` and `last_indexed_ledger`, which say when it was
+ * served (docs/api.md, "ETag and If-None-Match").
+ */
+export function stableMetaTag(meta: PositionsMeta): string {
+  return `${jsonInteger(meta.requested_ledger)}|${jsonInteger(meta.as_of_ledger)}|${jsonInteger(
+    meta.valuation_ledger,
+  )}|${meta.attribution_confidence}|${jsonInteger(meta.indexed_from_ledger)}|${
+    meta.oracle_staleness_seconds
+  }|${meta.partial_result}|${sourcesJson(meta.sources)}`
+}
+
+/** The hash of a kept surface's rendered data and enrichment, kept beside it. */
+export function surfaceTag(surface: CachedSurface): string {
+  return keptTag(surface, () => `${surface.data}\u0000${surface.enrichment}`)
+}
+
+/** The body of a snapshot-surface (or `/at`) answer, its tag offered to the reply that sends it. */
 export function positionsBody(answer: SurfaceAnswer): string {
-  return `{"data":${answer.surface.data},"enrichment":${answer.surface.enrichment},"meta":${metaJson(answer.meta)}}`
+  const body = `{"data":${answer.surface.data},"enrichment":${answer.surface.enrichment},"meta":${metaJson(answer.meta)}}`
+  return offerBodyTag(body, textTag(`p|${surfaceTag(answer.surface)}|${stableMetaTag(answer.meta)}`))
 }
 
 /**
@@ -82,5 +103,17 @@ export function historyBody(page: HistorySurfaces): string {
   const meta = exact
     ? `{${served},${commonMetaJson(m)},${range}}`
     : `{${served},${range},${commonMetaJson(m)}}`
-  return `{"data":{"address":${JSON.stringify(page.address)},"snapshots":[${items}]},"enrichment":{"contracts":{${merged}}},"meta":${meta}}`
+  const body = `{"data":{"address":${JSON.stringify(page.address)},"snapshots":[${items}]},"enrichment":{"contracts":{${merged}}},"meta":${meta}}`
+  return offerBodyTag(body, historyTag(page, range))
+}
+
+/** A history page's tag: its items' own members and their surfaces' kept tags, and its `meta`. */
+function historyTag(page: HistorySurfaces, range: string): string {
+  let parts = `h|${page.address}|${range}|${stableMetaTag(page.meta)}`
+  for (const { ledger, closedAt, surface } of page.items) {
+    parts += `|${ledger},${closedAt},${jsonInteger(surface.valuationLedger)},${surface.oracleStalenessS},${
+      surface.partial
+    },${surfaceTag(surface)}`
+  }
+  return textTag(parts)
 }

@@ -53,6 +53,70 @@ describe('GET /v1/health decides from one board', () => {
   })
 })
 
+describe('GET /v1/health/ready and /v1/health/live', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp({ STRATA_READY_MAX_LAG_S: '120' })
+  })
+  afterAll(async () => t.close())
+
+  const probe = async (url: string) => {
+    const response = await t.app.inject({ method: 'GET', url })
+    return { status: response.statusCode, body: response.json(), headers: response.headers }
+  }
+
+  it('is live whatever the index says, and not ready before anything is indexed', async () => {
+    const live = await probe('/v1/health/live')
+    expect(live).toMatchObject({ status: 200, body: { status: 'live' } })
+    expect(live.headers['cache-control']).toBe('no-store')
+    const empty = await probe('/v1/health/ready')
+    expect(empty.status).toBe(503)
+    expect(empty.body).toMatchObject({ status: 'not_ready', last_indexed_ledger: null, max_lag_seconds: 120 })
+    expect(empty.body.reasons.map((r: { code: string }) => r.code)).toEqual(['nothing_indexed'])
+  })
+
+  it('is 503 indexer_behind while the last indexed ledger is older than the lag, 200 once it is current', async () => {
+    // The checkpoint's ledger closed 121 s before the clock: one second past the lag.
+    await seedCheckpoint(t, 700, 121)
+    const behind = await probe('/v1/health/ready')
+    expect(behind.status).toBe(503)
+    expect(behind.body).toMatchObject({
+      status: 'not_ready',
+      last_indexed_ledger: 700,
+      data_staleness_seconds: 121,
+      reasons: [
+        {
+          code: 'indexer_behind',
+          message: 'the last indexed ledger closed 121 s ago, more than STRATA_READY_MAX_LAG_S (120 s)',
+        },
+      ],
+    })
+    // Liveness does not follow readiness: restarting would not index faster.
+    expect((await probe('/v1/health/live')).status).toBe(200)
+
+    // The indexer catches up: a newer ledger, closed 5 s ago, becomes the checkpoint.
+    const closeTime = Math.floor(t.clock.now() / 1000) - 5
+    await t.database.db
+      .insertInto('ledgers')
+      .values({ sequence: 760, hash: 'cd'.repeat(32), close_time: closeTime })
+      .execute()
+    await t.database.db
+      .updateTable('indexer_state')
+      .set({ last_ledger: 760 })
+      .where('name', '=', 'ledgers')
+      .execute()
+    const ready = await probe('/v1/health/ready')
+    expect(ready).toMatchObject({
+      status: 200,
+      body: { status: 'ready', last_indexed_ledger: 760, data_staleness_seconds: 5, reasons: [] },
+    })
+
+    // Time passes with no new ledger: behind again, by the clock alone.
+    t.clock.advance(116_000)
+    expect((await probe('/v1/health/ready')).status).toBe(503)
+  })
+})
+
 describe('the health board', () => {
   it('keeps when a problem began while its code stays, and restarts it for another code', () => {
     let now = 1_000

@@ -65,7 +65,7 @@ export const Health = Type.Object({
 named('Health', Health)
 
 /** Resolves with `promise`, or rejects after `ms`: the caller answers even if the database hangs. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)

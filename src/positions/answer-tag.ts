@@ -1,0 +1,94 @@
+import { hash } from 'node:crypto'
+
+/**
+ * What a data answer's ETag is computed from, cheaply (docs/api.md, "ETag and If-None-Match"). An
+ * answer is written from parts kept rendered (a surface, an all-protocols answer's pieces, an
+ * activity page's items) and a few members of its own; hashing the whole body on every request
+ * would cost as much as answering a large one. Instead each kept part's hash is computed once and
+ * kept beside it, and an answer's tag hashes those and its own stable members. The writer hands the
+ * tag to the reply with its body (`offerBodyTag`), or offers a kept part's tag for the reply to
+ * find in its body (`offerPartTag`); a body nobody offered a tag for is hashed whole.
+ */
+
+/** The hash of a text: SHA-1, base64url (27 characters). */
+export function textTag(text: string): string {
+  return hash('sha1', text, 'base64url')
+}
+
+const keptTags = new WeakMap<object, string>()
+
+/** The hash of a kept part (an object the caches hold), computed on first use and kept beside it. */
+export function keptTag(part: object, text: () => string): string {
+  let tag = keptTags.get(part)
+  if (tag === undefined) {
+    tag = textTag(text())
+    keptTags.set(part, tag)
+  }
+  return tag
+}
+
+// The body a writer has just written and its tag, for the reply that sends it in this same turn.
+let offeredBody: string | null = null
+let offeredTag = ''
+
+/** Writes down `tag` as the tag of `body`, which the caller is about to send; returns `body`. */
+export function offerBodyTag(body: string, tag: string): string {
+  offeredBody = body
+  offeredTag = tag
+  return body
+}
+
+/**
+ * The tag offered for `body`, or null. Only a body equal to the one offered gets it (the same
+ * string, normally: the writer's result passed straight to the reply), so a tag never reaches
+ * another answer.
+ */
+export function takeBodyTag(body: string): string | null {
+  if (offeredBody === null || offeredBody.length !== body.length || offeredBody !== body) return null
+  offeredBody = null
+  return offeredTag
+}
+
+/** Below this a part is not worth finding in a body: hashing the body whole costs as little. */
+const PART_MIN_CHARS = 4096
+/** The start of a part looked for in a body. */
+const PROBE_CHARS = 64
+/** Parts offered and not yet found: requests in flight at once, at most. */
+const PARTS_KEPT = 16
+
+interface OfferedPart {
+  text: string
+  probe: string
+  tag: string
+}
+const offeredParts: OfferedPart[] = []
+
+/**
+ * Offers a kept part's tag to the answer about to be written around it (an activity page's items
+ * inside its envelope). The answer may be written after other requests ran (its handler waits),
+ * so a few offers are kept until found.
+ */
+export function offerPartTag(text: string, tag: string): void {
+  if (text.length < PART_MIN_CHARS) return
+  offeredParts.push({ text, probe: text.slice(0, PROBE_CHARS), tag })
+  if (offeredParts.length > PARTS_KEPT) offeredParts.shift()
+}
+
+/**
+ * The tag of `body` when it contains an offered part, verified character for character (a string
+ * comparison, far cheaper than a hash): the hash of the text around the part, with `stable` applied
+ * to it, and the part's tag. Null when no offered part is in it.
+ */
+export function tagAroundPart(body: string, stable: (text: string) => string): string | null {
+  for (let i = offeredParts.length - 1; i >= 0; i--) {
+    const part = offeredParts[i]!
+    if (part.text.length >= body.length) continue
+    const at = body.indexOf(part.probe)
+    if (at < 0 || body.slice(at, at + part.text.length) !== part.text) continue
+    offeredParts.splice(i, 1)
+    return textTag(
+      `${stable(body.slice(0, at))}\u0000${part.tag}\u0000${stable(body.slice(at + part.text.length))}`,
+    )
+  }
+  return null
+}
