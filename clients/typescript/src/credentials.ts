@@ -7,6 +7,8 @@
 /** Each operation's security scheme (`apiKey`, `bearer`, `admin`), or null when it takes none. */
 export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'bearer' | 'admin' | null>> = {
   'GET /v1/health': null,
+  'GET /v1/health/live': null,
+  'GET /v1/health/ready': null,
   'POST /v1/auth/signup': null,
   'POST /v1/auth/login': null,
   'POST /v1/auth/refresh': null,

@@ -25,6 +25,46 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/health/live': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Check liveness
+     * @description Unauthenticated; reads nothing. 200 whenever the process serves HTTP: a liveness probe restarts the process only when this fails. A database outage or a stale index does not fail it (restarting would not help); see `/v1/health/ready`.
+     */
+    get: operations['getLiveness']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/health/ready': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Check readiness
+     * @description Unauthenticated; one read of the indexer checkpoint, answered within a few seconds whatever the database does. 503 with the `reasons` when this replica should not receive traffic: the database cannot be read, nothing is indexed yet, or the last indexed ledger closed longer ago than `STRATA_READY_MAX_LAG_S`. 200 otherwise.
+     */
+    get: operations['getReadiness']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/auth/signup': {
     parameters: {
       query?: never
@@ -1544,6 +1584,40 @@ export interface components {
        * @example 3999
        */
       to_ledger: number | null
+    }
+    GetLivenessResponse: {
+      /**
+       * @description Always `live`: the process answers HTTP
+       * @example live
+       * @enum {string}
+       */
+      status: 'live'
+      /**
+       * @description The running version of Strata
+       * @example 0.1.0
+       */
+      version: string
+    }
+    GetReadinessResponse: {
+      /** @description `ready` (HTTP 200): send it traffic. `not_ready` (HTTP 503): `reasons` says why not */
+      status: 'ready' | 'not_ready'
+      /** @description The checkpoint: the newest ledger answers can be about; null when nothing is indexed or the database cannot be read */
+      last_indexed_ledger: number | null
+      /** @description How long ago the checkpoint ledger closed; null when unknown */
+      data_staleness_seconds: number | null
+      /** @description Staleness above this makes the replica not ready (`STRATA_READY_MAX_LAG_S`); null when not checked */
+      max_lag_seconds: number | null
+      /** @description Why the replica is not ready; empty when it is */
+      reasons: components['schemas']['GetReadinessResponseReason'][]
+    }
+    GetReadinessResponseReason: {
+      /** @description Stable code of what keeps the replica out of rotation */
+      code: 'database_unreachable' | 'nothing_indexed' | 'indexer_behind'
+      /**
+       * @description What is wrong and why, with the cause the system reported
+       * @example the database cannot be read: statement has been finalized
+       */
+      message: string
     }
     GetTransactionResponse: {
       data: components['schemas']['GetTransactionResponseData']
@@ -3568,6 +3642,243 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Health']
+        }
+      }
+    }
+  }
+  getLiveness: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK: check liveness */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "status": "live",
+           *       "version": "0.1.0"
+           *     }
+           */
+          'application/json': components['schemas']['GetLivenessResponse']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getReadiness: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK: check readiness */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "status": "ready",
+           *       "last_indexed_ledger": 3999,
+           *       "data_staleness_seconds": 65,
+           *       "max_lag_seconds": 900,
+           *       "reasons": []
+           *     }
+           */
+          'application/json': components['schemas']['GetReadinessResponse']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description HTTP 503: check readiness */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "status": "not_ready",
+           *       "last_indexed_ledger": null,
+           *       "data_staleness_seconds": null,
+           *       "max_lag_seconds": 900,
+           *       "reasons": [
+           *         {
+           *           "code": "database_unreachable",
+           *           "message": "the database cannot be read: statement has been finalized"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['GetReadinessResponse']
         }
       }
     }

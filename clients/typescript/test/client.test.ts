@@ -170,6 +170,20 @@ describe('the typed client against a live server', () => {
     expect(health.indexer.last_indexed_ledger).toBe(head)
   })
 
+  it('answers the liveness and readiness probes as plain fetch does', async () => {
+    const live = await same(await data.GET('/v1/health/live'), '/v1/health/live', 200, {})
+    expect(live.status).toBe('live')
+    const ready = await data.GET('/v1/health/ready')
+    const expected = await plain('/v1/health/ready', { headers: {} })
+    // 200 or 503 as the devnet's last close time and the clock say: the client reads either.
+    expect(ready.response.status).toBe(expected.status)
+    const answer = ready.data ?? ready.error
+    const { data_staleness_seconds: _a, ...rest } = answer as { data_staleness_seconds: unknown }
+    const { data_staleness_seconds: _b, ...plainRest } = expected.body as { data_staleness_seconds: unknown }
+    expect(rest).toEqual(plainRest)
+    expect((answer as { last_indexed_ledger: number }).last_indexed_ledger).toBe(head)
+  })
+
   it("answers each protocol's positions, pinned, at a ledger and at the head, as plain fetch does", async () => {
     const vault = holders.vaultprotocol!
     const v = await same(
