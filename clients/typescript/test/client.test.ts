@@ -12,6 +12,7 @@ import {
   type AllPositions,
   type AllPositionsAt,
   type AmmPositions,
+  type Answer,
   createStrataClient,
   type ErrorEnvelope,
   type Health,
@@ -173,15 +174,23 @@ describe('the typed client against a live server', () => {
   it('answers the liveness and readiness probes as plain fetch does', async () => {
     const live = await same(await data.GET('/v1/health/live'), '/v1/health/live', 200, {})
     expect(live.status).toBe('live')
-    const ready = await data.GET('/v1/health/ready')
-    const expected = await plain('/v1/health/ready', { headers: {} })
-    // 200 or 503 as the devnet's last close time and the clock say: the client reads either.
-    expect(ready.response.status).toBe(expected.status)
-    const answer = ready.data ?? ready.error
-    const { data_staleness_seconds: _a, ...rest } = answer as { data_staleness_seconds: unknown }
-    const { data_staleness_seconds: _b, ...plainRest } = expected.body as { data_staleness_seconds: unknown }
-    expect(rest).toEqual(plainRest)
-    expect((answer as { last_indexed_ledger: number }).last_indexed_ledger).toBe(head)
+    // Not ready while the last indexed ledger closed long before the app's clock: a 503 read as the
+    // error; then, the clock a minute after that close, ready.
+    const clock = w.t.clock
+    const before = clock.now()
+    const behind = await data.GET('/v1/health/ready')
+    expect(behind.response.status).toBe(503)
+    // The 503 is the readiness answer itself (not the error envelope) in the error's place.
+    const notReady = behind.error as unknown as Answer<'/v1/health/ready', 'get'>
+    expect(notReady.reasons.map((r) => r.code)).toEqual(['indexer_behind'])
+    const closedAt = Math.floor(before / 1000) - (notReady.data_staleness_seconds ?? 0)
+    clock.set((closedAt + 60) * 1000)
+    try {
+      const ready = await same(await data.GET('/v1/health/ready'), '/v1/health/ready', 200, {})
+      expect(ready).toMatchObject({ status: 'ready', last_indexed_ledger: head, data_staleness_seconds: 60 })
+    } finally {
+      clock.set(before)
+    }
   })
 
   it("answers each protocol's positions, pinned, at a ledger and at the head, as plain fetch does", async () => {
@@ -677,7 +686,7 @@ describe('the typed client against a live server', () => {
       const expected = await plain(`/v1/users/${vault}/positions/vaultprotocol`, {
         headers: { 'x-svc-token': key },
       })
-      expect(expected.status).toBe(200)
+      expect(expected.status, JSON.stringify(expected.body)).toBe(200)
       expect(stable(JSON.parse(printed))).toEqual(stable(expected.body))
 
       // The same lines as TypeScript, and every TypeScript example of the README, compiled against
