@@ -34,18 +34,18 @@ export const PositionChangedEvent = named(
     type: Type.Literal(POSITION_CHANGED, { description: 'The kind of event', examples: [POSITION_CHANGED] }),
     address: Type.String({
       description: 'The account whose positions changed (G... or C...)',
-      examples: ['GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'],
+      examples: ['GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD'],
     }),
     protocol: Type.String({ description: 'The protocol they changed in', examples: ['vaultprotocol'] }),
-    ledger: Type.Integer({ description: "The ledger they changed at: the new snapshot's", examples: [1200] }),
+    ledger: Type.Integer({ description: "The ledger they changed at: the new snapshot's", examples: [3055] }),
     closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'Close time of that ledger, RFC 3339 in UTC; null when the store lacks it',
-      examples: ['2026-01-01T01:40:00Z'],
+      examples: ['2026-01-01T02:51:15.000Z'],
     }),
     previous_ledger: Type.Union([Type.Integer(), Type.Null()], {
       description:
         "The ledger of this account's previous snapshot in this protocol; null when this is its first",
-      examples: [1150],
+      examples: [3001],
     }),
     item: Type.Union(historyItemSchemas(), {
       description:

@@ -120,7 +120,7 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
             Type.String({
               description:
                 'The id of the last event received (a ledger): the stream resumes after that ledger. Wins over `from_ledger`',
-              examples: ['1150'],
+              examples: ['3001'],
             }),
           ),
         }),
@@ -129,7 +129,7 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
             addresses: Type.String({
               minLength: 1,
               description: `Comma-separated account or contract addresses (G... or C...), at most ${STREAM_ADDRESSES_MAX}`,
-              examples: ['GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'],
+              examples: ['GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD'],
             }),
             protocols: Type.Optional(
               Type.String({
