@@ -39,6 +39,8 @@ interface StreamClient {
   /** The last `id:` seen (SSE keeps it for the events after it). */
   lastId: string | null
   ended: Promise<void>
+  /** Whether the stream has ended. */
+  isEnded(): boolean
   body: () => string
   close(): void
   /** Resolves once `predicate` holds (checked at each chunk). */
@@ -56,6 +58,7 @@ function openStream(port: number, url: string, headers: Record<string, string>):
         for (const w of [...waiters]) if (w.predicate()) waiters.splice(waiters.indexOf(w), 1) && w.resolve()
       }
       let ended!: () => void
+      let over = false
       const client: StreamClient = {
         status: res.statusCode ?? 0,
         headers: res.headers,
@@ -66,6 +69,7 @@ function openStream(port: number, url: string, headers: Record<string, string>):
         ended: new Promise((r) => {
           ended = r
         }),
+        isEnded: () => over,
         body: () => raw,
         close: () => req.destroy(),
         until: (predicate) =>
@@ -104,6 +108,7 @@ function openStream(port: number, url: string, headers: Record<string, string>):
         check()
       })
       const done = () => {
+        over = true
         ended()
         check()
       }
@@ -170,6 +175,8 @@ describe('GET /v1/stream/positions: the resumable stream of position changes', (
       RATE_LIMIT_PER_MINUTE: '1000000',
       STRATA_STREAM_HEARTBEAT_S: '1',
       STRATA_STREAM_POLL_MS: '20',
+      // Shorter than the heartbeat test: a stream outlives the time a request has to arrive.
+      STRATA_REQUEST_TIMEOUT_MS: '1000',
     })
     indexer = createIndexer({
       database: t.database,
@@ -263,11 +270,12 @@ describe('GET /v1/stream/positions: the resumable stream of position changes', (
     expect([...kept, ...b]).toEqual(await history(from, end))
   }, 120_000)
 
-  it('sends heartbeats on a quiet stream', async () => {
+  it('sends heartbeats on a quiet stream, which stays open past the request timeout', async () => {
     const stream = await openStream(port, streamUrl('protocols=vaultprotocol'), apiKey(key))
     expect(stream.status).toBe(200)
-    await stream.until(() => stream.comments.filter((c) => c === 'heartbeat').length >= 2)
+    await stream.until(() => stream.comments.filter((c) => c === 'heartbeat').length >= 3)
     expect(stream.events).toEqual([])
+    expect(stream.isEnded()).toBe(false)
     stream.close()
   }, 30_000)
 
