@@ -185,6 +185,9 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
           'the stream would start after to_ledger: from_ledger (or Last-Event-ID) must be at most to_ledger',
         )
       }
+      // HEAD: the stream's headers, and no stream.
+      if (request.method === 'HEAD')
+        return reply.header('cache-control', 'no-cache').type(EVENT_STREAM).send()
       const caller = request.caller
       if (caller.kind !== 'api_key') throw new Error('the stream is an API-key route')
       const release = counts.open(caller.organizationId, caller.plan)
