@@ -187,7 +187,7 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
       }
       // HEAD: the stream's headers, and no stream.
       if (request.method === 'HEAD')
-        return reply.header('cache-control', 'no-cache').type(EVENT_STREAM).send('')
+        return (reply as FastifyReply).header('cache-control', 'no-cache').type(EVENT_STREAM).send()
       const caller = request.caller
       if (caller.kind !== 'api_key') throw new Error('the stream is an API-key route')
       const release = counts.open(caller.organizationId, caller.plan)
