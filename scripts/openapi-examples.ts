@@ -346,6 +346,7 @@ async function askEveryOperation(
   // The stream of position changes, over a range it replays and ends (`to_ledger`): its first event.
   await record('getStreamPositions', [
     { query: { addresses: several, from_ledger: past, to_ledger: String(head), ...min } },
+    { query: { addresses: several, to_ledger: String(head) }, headers: { 'last-event-id': String(head) } },
   ])
   await record('getAllPositions', [{ path: { address: several }, query: { as_of_ledger: past, ...min } }])
   await record('getAllPositionsAt', [{ path: { address: several, ledger: past }, query: min }])

@@ -330,7 +330,9 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
           }
         }
       }
-      if (method === 'get' && auth === 'api_key') addCaching(responses)
+      // A stream (text/event-stream) is never cached: no ETag, no 304.
+      const streams = 'text/event-stream' in ((responses['200']?.content as JsonObject | undefined) ?? {})
+      if (method === 'get' && auth === 'api_key' && !streams) addCaching(responses)
       operation.responses = Object.fromEntries(
         Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
       )

@@ -221,6 +221,15 @@ describe('GET /v1/stream/positions: the resumable stream of position changes', (
     await indexer.syncTo(end)
     await stream.ended
     expect(stream.retry).toBe(2000)
+    // The range's end is the last id; reconnecting with it (as EventSource does) is 204: stop.
+    expect(stream.lastId).toBe(String(end))
+    const again = await openStream(port, streamUrl(`from_ledger=${from}&to_ledger=${end}`), {
+      ...apiKey(key),
+      'last-event-id': stream.lastId!,
+    })
+    await again.ended
+    expect(again.status).toBe(204)
+    expect(again.body()).toBe('')
 
     const expected = await history(from, end)
     expect(expected.length).toBeGreaterThan(50)

@@ -16557,7 +16557,7 @@ export interface operations {
          */
         from_ledger?: number
         /**
-         * @description End the stream once the events of this ledger are sent (a replay of a range); absent: the stream stays open
+         * @description End the stream once the events of this ledger are sent (a replay of a range), with `id: <to_ledger>` last; absent: the stream stays open
          * @example 3999
          */
         to_ledger?: number
@@ -16570,7 +16570,7 @@ export interface operations {
       header?: {
         /**
          * @description The id of the last event received (a ledger): the stream resumes after that ledger. Wins over `from_ledger`
-         * @example 3001
+         * @example 3999
          */
         'last-event-id'?: string
       }
@@ -16582,10 +16582,6 @@ export interface operations {
       /** @description The stream (`text/event-stream; charset=utf-8`): `retry:`, then `event: position.changed` events whose `data` is a PositionChangedEvent, and `: heartbeat` comments */
       200: {
         headers: {
-          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
-          ETag?: string
-          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
-          'Cache-Control'?: string
           [name: string]: unknown
         }
         content: {
@@ -16665,13 +16661,9 @@ export interface operations {
           'text/event-stream': components['schemas']['PositionChangedEvent']
         }
       }
-      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
-      304: {
+      /** @description No Content: `to_ledger` is given and the range is already sent (`Last-Event-ID` or `from_ledger` at `to_ledger`); EventSource stops reconnecting */
+      204: {
         headers: {
-          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
-          ETag?: string
-          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
-          'Cache-Control'?: string
           [name: string]: unknown
         }
         content?: never

@@ -149,7 +149,7 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
               Type.Unsafe<string>({
                 ...LedgerPin,
                 description:
-                  'End the stream once the events of this ledger are sent (a replay of a range); absent: the stream stays open',
+                  'End the stream once the events of this ledger are sent (a replay of a range), with `id: <to_ledger>` last; absent: the stream stays open',
               }),
             ),
           },
@@ -160,6 +160,10 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
             description: `The stream (\`${EVENT_STREAM}\`): \`retry:\`, then \`event: ${POSITION_CHANGED}\` events whose \`data\` is a PositionChangedEvent, and \`: heartbeat\` comments`,
             content: { 'text/event-stream': { schema: PositionChangedEvent } },
           },
+          204: Type.Null({
+            description:
+              'No Content: `to_ledger` is given and the range is already sent (`Last-Event-ID` or `from_ledger` at `to_ledger`); EventSource stops reconnecting',
+          }),
           ...DATA_ERRORS,
         },
       },
@@ -179,12 +183,12 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
       if (typeof lastEventId === 'string') after = ledgerAfter(lastEventId, 'last-event-id')
       else if (q.from_ledger !== undefined) after = ledgerAfter(q.from_ledger, 'from_ledger')
       else after = (await ctx.reader.head()).lastIndexedLedger ?? 0
-      if (toLedger !== null && after > toLedger) {
-        throw invalid(
-          'from_ledger',
-          'the stream would start after to_ledger: from_ledger (or Last-Event-ID) must be at most to_ledger',
-        )
+      if (toLedger !== null && after > toLedger && typeof lastEventId !== 'string') {
+        throw invalid('from_ledger', 'from_ledger must be at most to_ledger')
       }
+      // A replayed range already sent whole (the client reconnecting after its end, as EventSource
+      // does): 204 tells it to stop reconnecting.
+      if (toLedger !== null && after >= toLedger) return reply.code(204).send(null)
       // HEAD: the stream's headers, and no stream.
       if (request.method === 'HEAD')
         return (reply as FastifyReply).header('cache-control', 'no-cache').type(EVENT_STREAM).send()
@@ -290,7 +294,12 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
             // A slow client: nothing more is read until what was written has left.
             if (changes.length > 0 && !res.write(eventsText(changes))) await drained()
           }
-          if (!closed && toLedger !== null && after >= toLedger) stream.end('to_ledger reached')
+          if (!closed && toLedger !== null && after >= toLedger) {
+            // The id of the range's end, with no event (SSE updates the last id of an event without
+            // data): a reconnection then asks for nothing more and is answered 204.
+            res.write(`id: ${toLedger}\n\n`)
+            stream.end('to_ledger reached')
+          }
         } while (again && !closed)
       } catch (error) {
         // The client resumes with its Last-Event-ID; nothing is lost.
