@@ -302,7 +302,9 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
           }
         } while (again && !closed)
       } catch (error) {
-        // The client resumes with its Last-Event-ID; nothing is lost.
+        // The client resumes with its Last-Event-ID; nothing is lost. A read cut by the stream's
+        // own end (the server stopping) is no failure.
+        if (closed) return
         log.error({ err: error }, 'stream failed; closing it')
         stream.end('a read failed')
       } finally {
