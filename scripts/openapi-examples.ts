@@ -60,6 +60,20 @@ function normalize(value: unknown): unknown {
   )
 }
 
+/**
+ * An answer's body as its example: the JSON of a JSON answer; of a Server-Sent Events stream, the
+ * `data` of its first event (what the document shows as the stream's example).
+ */
+function answerBody(type: string | string[] | number | undefined, body: string): unknown {
+  if (typeof type !== 'string' || !type.startsWith('text/event-stream')) return JSON.parse(body)
+  const data = body
+    .split('\n\n')
+    .map((block) => block.split('\n').filter((line) => line.startsWith('data: ')))
+    .find((lines) => lines.length > 0)
+  if (data === undefined) throw new Error('the stream sent no event to show')
+  return JSON.parse(data.map((line) => line.slice('data: '.length)).join('\n'))
+}
+
 /** Asks the demo network every documented operation; the examples by operation id. */
 export async function collectExamples(): Promise<Record<string, OperationExample>> {
   const dir = mkdtempSync(join(tmpdir(), 'strata-examples-'))
@@ -144,7 +158,8 @@ async function askEveryOperation(
     })
     return {
       status: response.statusCode,
-      body: response.body === '' ? null : normalize(response.json()),
+      body:
+        response.body === '' ? null : normalize(answerBody(response.headers['content-type'], response.body)),
     }
   }
 
@@ -328,6 +343,11 @@ async function askEveryOperation(
   }
 
   const several = accountOf('several')
+  // The stream of position changes, over a range it replays and ends (`to_ledger`): its first event.
+  await record('getStreamPositions', [
+    { query: { addresses: several, from_ledger: past, to_ledger: String(head), ...min } },
+    { query: { addresses: several, to_ledger: String(head) }, headers: { 'last-event-id': String(head) } },
+  ])
   await record('getAllPositions', [{ path: { address: several }, query: { as_of_ledger: past, ...min } }])
   await record('getAllPositionsAt', [{ path: { address: several, ledger: past }, query: min }])
 

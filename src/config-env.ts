@@ -164,6 +164,20 @@ export const ENV_VARS = defineEnv({
     meaning:
       'memory for rendered snapshot answers kept per process (they never change once their ledger is indexed), in MB; `0` turns the cache off',
   },
+  STRATA_STREAM_HEARTBEAT_S: {
+    default: '15',
+    min: 1,
+    max: 300,
+    meaning:
+      'seconds between the `: heartbeat` comments of an open `GET /v1/stream/positions`, which keep proxies from closing a quiet stream',
+  },
+  STRATA_STREAM_POLL_MS: {
+    default: '250',
+    min: 10,
+    max: 60_000,
+    meaning:
+      'how often the one checkpoint watcher of a process reads the checkpoint while streams are open, in milliseconds: the most a new ledger waits before its events are sent',
+  },
   BODY_LIMIT_BYTES: {
     default: String(64 * 1024),
     min: 1024,

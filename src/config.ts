@@ -56,6 +56,10 @@ export interface Config {
   maxPriceAgeS: number
   /** Bytes of rendered snapshot answers kept in memory (0: no answer cache). */
   answerCacheBytes: number
+  /** Seconds between heartbeat comments of an open stream of position changes. */
+  streamHeartbeatS: number
+  /** How often the checkpoint watcher reads the checkpoint while streams are open, in milliseconds. */
+  streamPollMs: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** `json` or `pretty` log lines; null: pretty on a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty' | null
@@ -181,6 +185,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     refreshTokenTtlS: int('REFRESH_TOKEN_TTL_S'),
     maxPriceAgeS: int('MAX_PRICE_AGE_S'),
     answerCacheBytes: int('STRATA_ANSWER_CACHE_MB') * 1024 * 1024,
+    streamHeartbeatS: int('STRATA_STREAM_HEARTBEAT_S'),
+    streamPollMs: int('STRATA_STREAM_POLL_MS'),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS) ?? 'info',
     logFormat: oneOf('LOG_FORMAT', LOG_FORMATS),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE'),

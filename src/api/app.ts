@@ -47,6 +47,7 @@ import { registerProtocolListRoute } from './routes/protocol-list.ts'
 import { registerProtocolRoutes } from './routes/protocols.ts'
 import { registerReadinessRoutes } from './routes/readiness.ts'
 import { registerSignupRoutes } from './routes/signup.ts'
+import { registerStreamRoutes } from './routes/stream.ts'
 import { registerTvlRoutes } from './routes/tvl.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 
@@ -486,6 +487,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerActivityRoutes(app, ctx)
   registerTvlRoutes(app, ctx)
   registerProtocolRoutes(app, ctx)
+  registerStreamRoutes(app, ctx)
   if (options.demo) registerDemoRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())

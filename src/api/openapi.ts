@@ -311,8 +311,9 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
         }
         for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, JsonObject>)) {
           media.schema = namer.name(media.schema, `${pascal(id)}Response`)
-          // The examples are JSON answers; another media type (CSV) brings its own.
-          if (type !== 'application/json') continue
+          // The examples are JSON answers (a stream's: its first event's data); another media
+          // type (CSV) brings its own.
+          if (type !== 'application/json' && type !== 'text/event-stream') continue
           const value = example.responses[status] ?? fallbackError(status, response.description)
           const variants = example.variants?.[status] ?? []
           if (value !== undefined && variants.length === 0) media.example = value
@@ -329,7 +330,9 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
           }
         }
       }
-      if (method === 'get' && auth === 'api_key') addCaching(responses)
+      // A stream (text/event-stream) is never cached: no ETag, no 304.
+      const streams = 'text/event-stream' in ((responses['200']?.content as JsonObject | undefined) ?? {})
+      if (method === 'get' && auth === 'api_key' && !streams) addCaching(responses)
       operation.responses = Object.fromEntries(
         Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)),
       )

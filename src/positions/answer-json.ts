@@ -1,7 +1,7 @@
 import type { PositionsMeta } from './answer.ts'
 import type { CachedSurface } from './answer-cache.ts'
 import { keptTag, offerBodyTag, textTag } from './answer-tag.ts'
-import type { HistorySurfaces, SurfaceAnswer } from './surface-answer.ts'
+import type { HistoryItem, HistorySurfaces, SurfaceAnswer } from './surface-answer.ts'
 
 /**
  * The bodies of the positions answers, written from their serialized parts: byte for byte what
@@ -75,6 +75,18 @@ export function positionsBody(answer: SurfaceAnswer): string {
 }
 
 /**
+ * One item of a history page as the page writes it; the stream of position changes (src/push/)
+ * writes its events' `item` with it too, so both say the same bytes of one snapshot.
+ */
+export function historyItemJson({ ledger, closedAt, surface }: HistoryItem): string {
+  return `{"ledger":${ledger},"closed_at":${
+    closedAt === null ? 'null' : `"${closedAt}"`
+  },"valuation_ledger":${jsonInteger(surface.valuationLedger)},"data":${surface.data},"enrichment":${surface.enrichment},"oracle_staleness_seconds":${surface.oracleStalenessS},"partial_result":${
+    surface.partial
+  }}`
+}
+
+/**
  * The body of a history page. A page whose bound is beyond 2^53 has always been written with the
  * page's members after the common ones (the order of its `meta` object, not of the schema); it
  * keeps that order, so no answer changes.
@@ -83,12 +95,8 @@ export function historyBody(page: HistorySurfaces): string {
   let items = ''
   const contracts: Record<string, string> = {}
   for (let i = 0; i < page.items.length; i++) {
-    const { ledger, closedAt, surface } = page.items[i]!
-    items += `${i === 0 ? '' : ','}{"ledger":${ledger},"closed_at":${
-      closedAt === null ? 'null' : `"${closedAt}"`
-    },"valuation_ledger":${jsonInteger(surface.valuationLedger)},"data":${surface.data},"enrichment":${surface.enrichment},"oracle_staleness_seconds":${surface.oracleStalenessS},"partial_result":${
-      surface.partial
-    }}`
+    const { surface } = page.items[i]!
+    items += `${i === 0 ? '' : ','}${historyItemJson(page.items[i]!)}`
     // Merged as the items' enrichment objects merge: first place, last value.
     for (const [id, json] of surface.contracts) contracts[id] = json
   }

@@ -358,15 +358,37 @@ export async function answerHistory(
   const page: HistorySurfaces = { address: query.address, items: [], meta }
   if (network === null) return page
   for (const row of await historyPageRows(module, deps, head, query, meta)) {
-    let surface = layer.get(module.name, query.address, row.ledger)
-    if (surface === undefined) {
-      const valuation = { atPin: false, ledger: row.ledger, closeTime: row.close_time }
-      surface = await renderValued(module, deps, network, query.address, row, valuation, serializers)
-      layer.set(module.name, query.address, surface, epoch)
-    }
-    // An item is the snapshot surface asked at its own ledger: its staleness is measured from it.
-    page.items.push({ ledger: row.ledger, closedAt: closedAt(row.close_time), surface })
-    noteHistoryItem(meta, surface)
+    const item = await historyItem(module, deps, network, query.address, row, layer, epoch, serializers)
+    page.items.push(item)
+    noteHistoryItem(meta, item.surface)
   }
   return page
+}
+
+/** One item of a history page, as `historyItemJson` (answer-json.ts) writes it. */
+export type HistoryItem = HistorySurfaces['items'][number]
+
+/**
+ * One snapshot as a history item: the snapshot surface at its own ledger, kept by `layer` or
+ * rendered and handed to it (`epoch` is `layer.observe`'s). History pages and the stream of
+ * position changes (src/push/) both make their items here, so the two cannot differ.
+ */
+export async function historyItem(
+  module: ProtocolModule,
+  deps: PositionsDeps,
+  network: NetworkConfig,
+  address: string,
+  row: SnapshotRow,
+  layer: AnswerCache,
+  epoch: number,
+  serializers: SurfaceSerializers,
+): Promise<HistoryItem> {
+  let surface = layer.get(module.name, address, row.ledger)
+  if (surface === undefined) {
+    const valuation = { atPin: false, ledger: row.ledger, closeTime: row.close_time }
+    surface = await renderValued(module, deps, network, address, row, valuation, serializers)
+    layer.set(module.name, address, surface, epoch)
+  }
+  // An item is the snapshot surface asked at its own ledger: its staleness is measured from it.
+  return { ledger: row.ledger, closedAt: closedAt(row.close_time), surface }
 }

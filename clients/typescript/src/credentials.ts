@@ -50,4 +50,5 @@ export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'bearer' 
   'GET /v1/protocols/ammprotocol/reserves': 'apiKey',
   'GET /v1/protocols/yieldprotocol/pools/{pool}': 'apiKey',
   'GET /v1/protocols/yieldprotocol/reserves': 'apiKey',
+  'GET /v1/stream/positions': 'apiKey',
 }

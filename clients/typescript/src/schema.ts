@@ -869,6 +869,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/stream/positions': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Stream of position changes (Server-Sent Events)
+     * @description Server-Sent Events: one `position.changed` event per new snapshot of the given accounts in the given protocols, in ledger order (then protocol, then address), each event's `data` the JSON of `PositionChangedEvent`. Only the last event of a ledger carries `id: <ledger>`, so `Last-Event-ID` (sent by EventSource on reconnect) resumes after the last ledger received whole, from the stored snapshots: nothing is missed, and a ledger cut mid-way is sent again whole (deduplicate by address, protocol and ledger). Without `Last-Event-ID` nor `from_ledger`, the stream starts at the checkpoint (only new changes). A `: heartbeat` comment keeps a quiet stream open. Open streams per organization are limited by plan (free 2, pro 20, enterprise 100): one more is `429`. See "Stream of position changes" in docs/api.md.
+     */
+    get: operations['getStreamPositions']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
 }
 export type webhooks = Record<string, never>
 export interface components {
@@ -2716,6 +2736,45 @@ export interface components {
       data: components['schemas']['YieldVault']
       enrichment: components['schemas']['Enrichment']
       meta: components['schemas']['StateMeta']
+    }
+    PositionChangedEvent: {
+      /**
+       * @description The kind of event
+       * @example position.changed
+       * @enum {string}
+       */
+      type: 'position.changed'
+      /**
+       * @description The account whose positions changed (G... or C...)
+       * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+       */
+      address: string
+      /**
+       * @description The protocol they changed in
+       * @example vaultprotocol
+       */
+      protocol: string
+      /**
+       * @description The ledger they changed at: the new snapshot's
+       * @example 3055
+       */
+      ledger: number
+      /**
+       * @description Close time of that ledger, RFC 3339 in UTC; null when the store lacks it
+       * @example 2026-01-01T02:51:15.000Z
+       */
+      closed_at: string | null
+      /**
+       * @description The ledger of this account's previous snapshot in this protocol; null when this is its first
+       * @example 3001
+       */
+      previous_ledger: number | null
+      /** @description The new snapshot exactly as the protocol's `/history` answers it (one item of `data.snapshots`) */
+      item:
+        | components['schemas']['HistoryAnswerVaultDataSnapshot']
+        | components['schemas']['HistoryAnswerLendingDataSnapshot']
+        | components['schemas']['HistoryAnswerAmmDataSnapshot']
+        | components['schemas']['HistoryAnswerYieldDataSnapshot']
     }
     PositionsAnswerAmm: {
       data: components['schemas']['AmmPositionsData']
@@ -16609,6 +16668,318 @@ export interface operations {
         content?: never
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `insufficient_scope`: The API key lacks the scope this endpoint needs. */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `ledger_not_indexed`: The index has not reached `min_ledger` yet: the answer would be older than a state the client saw; retry after `Retry-After` seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `rate_limited`: The organization's quota, or the login or signup throttle, is exhausted; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getStreamPositions: {
+    parameters: {
+      query: {
+        /**
+         * @description Comma-separated account or contract addresses (G... or C...), at most 200
+         * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+         */
+        addresses: string
+        /**
+         * @description Comma-separated registered protocols (vaultprotocol, lendingprotocol, ammprotocol, yieldprotocol); all when omitted
+         * @example vaultprotocol,lendingprotocol,ammprotocol,yieldprotocol
+         */
+        protocols?: string
+        /**
+         * @description Start after this ledger (the changes of later ledgers, stored ones first) when no `Last-Event-ID` is sent
+         * @example 2999
+         */
+        from_ledger?: number
+        /**
+         * @description End the stream once the events of this ledger are sent (a replay of a range), with `id: <to_ledger>` last; absent: the stream stays open
+         * @example 3999
+         */
+        to_ledger?: number
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
+      }
+      header?: {
+        /**
+         * @description The id of the last event received (a ledger): the stream resumes after that ledger. Wins over `from_ledger`
+         * @example 3999
+         */
+        'last-event-id'?: string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The stream (`text/event-stream; charset=utf-8`): `retry:`, then `event: position.changed` events whose `data` is a PositionChangedEvent, and `: heartbeat` comments */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "type": "position.changed",
+           *       "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *       "protocol": "yieldprotocol",
+           *       "ledger": 3055,
+           *       "closed_at": "2026-01-01T02:51:15.000Z",
+           *       "previous_ledger": null,
+           *       "item": {
+           *         "ledger": 3055,
+           *         "closed_at": "2026-01-01T02:51:15.000Z",
+           *         "valuation_ledger": 3055,
+           *         "data": {
+           *           "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *           "positions": [
+           *             {
+           *               "protocol": "yieldprotocol",
+           *               "contract_address": "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH",
+           *               "position_type": "vault_share",
+           *               "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+           *               "shares": "3595.0053501",
+           *               "amount": "3595.0052256",
+           *               "amount_usd": "3595.0052256",
+           *               "price_per_share": "0.999999965373",
+           *               "total_managed_funds": "170529.9033315",
+           *               "total_supply": "170529.9092364",
+           *               "rate_ledger": 3038,
+           *               "ledger": 3055,
+           *               "usd_unavailable_reason": null
+           *             }
+           *           ],
+           *           "groups": [
+           *             {
+           *               "contract_address": "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH",
+           *               "shares": "3595.0053501",
+           *               "total_supply": "170529.9092364",
+           *               "share_of_pool": "0.021081377256328462",
+           *               "value_usd": "3595.0052256",
+           *               "rate_ledger": 3038,
+           *               "usd_unavailable_reason": null
+           *             }
+           *           ]
+           *         },
+           *         "enrichment": {
+           *           "assets": {
+           *             "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+           *               "decimals": 7,
+           *               "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+           *               "price_usd": "1.00000000000000",
+           *               "symbol": "USDC",
+           *               "tags": [
+           *                 "stablecoin",
+           *                 "collateral"
+           *               ]
+           *             }
+           *           },
+           *           "contracts": {
+           *             "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH": {
+           *               "name": "DeFindex Devnet USDC",
+           *               "position_types": [
+           *                 "vault_share"
+           *               ],
+           *               "protocol": "yieldprotocol",
+           *               "status": "active",
+           *               "version": "32c8169b"
+           *             }
+           *           }
+           *         },
+           *         "oracle_staleness_seconds": 75,
+           *         "partial_result": false
+           *       }
+           *     }
+           */
+          'text/event-stream': components['schemas']['PositionChangedEvent']
+        }
+      }
+      /** @description No Content: `to_ledger` is given and the range is already sent (`Last-Event-ID` or `from_ledger` at `to_ledger`); EventSource stops reconnecting */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
       400: {
         headers: {
           [name: string]: unknown

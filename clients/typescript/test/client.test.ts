@@ -578,6 +578,27 @@ describe('the typed client against a live server', () => {
     expect(adminRequest.headers['x-svc-token']).toBeUndefined()
   })
 
+  it('opens the stream of position changes and reads its first event, the history item of its snapshot', async () => {
+    const streamed = await data.GET('/v1/stream/positions', {
+      params: { query: { addresses: several, from_ledger: past, to_ledger: head } },
+      parseAs: 'stream',
+    })
+    expect(streamed.response.status).toBe(200)
+    expect(streamed.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
+    // `to_ledger` ends the stream: the whole of it is read.
+    const text = await new Response(streamed.data as ReadableStream).text()
+    const line = text.split('\n').find((l) => l.startsWith('data: '))
+    expect(line).toBeDefined()
+    const event = JSON.parse(line!.slice('data: '.length))
+    expect(event.type).toBe('position.changed')
+    expect(event.address).toBe(several)
+    const history = await plain(
+      `/v1/users/${several}/positions/${event.protocol}/history?from_ledger=${event.ledger}&to_ledger=${event.ledger}`,
+      { headers: { 'x-svc-token': key } },
+    )
+    expect(event.item).toEqual((history.body as { data: { snapshots: unknown[] } }).data.snapshots[0])
+  })
+
   it('sends each credential only to the operations that take it', async () => {
     const everything = client({ apiKey: key, accessToken: 'not-a-token', adminToken: ADMIN_TOKEN })
     await everything.GET('/v1/protocols')
