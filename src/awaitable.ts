@@ -24,3 +24,15 @@ export function allOf<T>(values: ReadonlyArray<Awaitable<T>>): Awaitable<T[]> {
 export function sentWhen(sent: Awaitable<unknown>): Promise<void> | undefined {
   return sent instanceof Promise ? sent.then(() => undefined) : undefined
 }
+
+/**
+ * Resolves with `promise`, or rejects after `ms`: a caller that must answer (health, readiness,
+ * a metrics scrape) answers even when the database hangs.
+ */
+export function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}

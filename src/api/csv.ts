@@ -116,26 +116,12 @@ export function prefersCsv(accept: string | undefined): boolean {
   return csv.q > 0 && (csv.q > json.q || (csv.q === json.q && csv.exact && !json.exact))
 }
 
-/** A header value with `token` appended to its comma-separated list, once. */
-function appendToken(value: unknown, token: string): string {
-  const list =
-    value === undefined
-      ? []
-      : String(value)
-          .split(',')
-          .map((v) => v.trim())
-          .filter(Boolean)
-  return list.some((v) => v.toLowerCase() === token.toLowerCase())
-    ? list.join(', ')
-    : [...list, token].join(', ')
-}
-
 /**
  * Whether the request asks for CSV: `format` when given (it wins), else its Accept header. The
- * answer varies with Accept either way, which the `Vary` header tells caches.
+ * answer varies with Accept either way: the `Vary` of every data answer names it
+ * (`DATA_VARY` of http-conventions.ts, set by the app's onSend hook).
  */
-export function wantsCsv(request: FastifyRequest, reply: FastifyReply): boolean {
-  reply.header('vary', appendToken(reply.getHeader('vary'), 'Accept'))
+export function wantsCsv(request: FastifyRequest): boolean {
   const format = (request.query as { format?: string } | undefined)?.format
   if (format !== undefined) return format === 'csv'
   return prefersCsv(request.headers.accept)

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { collectDefaultMetrics, Registry } from 'prom-client'
+import { within } from '../awaitable.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
 
 /** Prometheus metrics of one API process: requests by route and status, latency, indexer lag. */
@@ -55,15 +56,6 @@ export function createApiMetrics(
     (head) => (head?.lastCloseTime == null ? null : Math.max(0, nowS() - head.lastCloseTime)),
   )
   return { registry, observeRequest: requests.observe }
-}
-
-/** Resolves with `promise`, or rejects after `ms`. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 /** Upper bounds of the request duration histogram's buckets, in seconds (then +Inf). */

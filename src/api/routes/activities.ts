@@ -354,7 +354,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
         cursor?: string
       }
       const address = requireAddress((request.params as { address: string }).address)
-      const csv = wantsCsv(request, reply)
+      const csv = wantsCsv(request)
       requireActivityType(q.type, q.protocol)
       const range = parseRange(q)
       if (csv && q.limit !== undefined) throw csvLimit()
@@ -454,7 +454,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       const started = performance.now()
       const q = request.query as RangeQuery & { interval: Interval; protocol?: string }
       const address = requireAddress((request.params as { address: string }).address)
-      const csv = wantsCsv(request, reply)
+      const csv = wantsCsv(request)
       const range = parseRange(q)
       const deps = await dataDeps(ctx)
       // One checkpoint for the whole answer (the one authentication read): the series stops at it.

@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { within } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
 import { type HealthProblem, verdict } from '../../health.ts'
 import { named } from '../../protocols/kit/response-schema.ts'
@@ -64,13 +65,28 @@ export const Health = Type.Object({
 })
 named('Health', Health)
 
-/** Resolves with `promise`, or rejects after `ms`: the caller answers even if the database hangs. */
-export function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+/** What a probe of the checkpoint found: the head, or why the database could not be read. */
+export interface HeadProbe {
+  head: IndexerHead | null
+  /** The database's refusal or silence as it reported it; null when it was read. */
+  unreachable: string | null
+  /** Seconds since the checkpoint ledger closed, by the app's clock; null when unknown. */
+  staleness: number | null
+}
+
+/**
+ * Reads the checkpoint within HEALTH_PROBE_TIMEOUT_MS (one statement: it is the database check
+ * too) and measures its staleness: what `/v1/health` and `/v1/health/ready` both judge by.
+ */
+export async function probeHead(ctx: AppContext, nowMs: number): Promise<HeadProbe> {
+  try {
+    const head = await within(Promise.resolve(ctx.reader.head()), HEALTH_PROBE_TIMEOUT_MS)
+    const staleness =
+      head.lastCloseTime == null ? null : Math.max(0, Math.floor(nowMs / 1000) - head.lastCloseTime)
+    return { head, unreachable: null, staleness }
+  } catch (error) {
+    return { head: null, unreachable: (error as Error).message, staleness: null }
+  }
 }
 
 export function registerHealthRoutes(app: App, ctx: AppContext): void {
@@ -90,17 +106,12 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
       const nowMs = ctx.clock.now()
       const maxLag = ctx.config.maxIndexerLagS > 0 ? ctx.config.maxIndexerLagS : null
       const problems: HealthProblem[] = []
-      let head: IndexerHead | null = null
-      try {
-        // Reading the checkpoint is the database check: one query, not two.
-        head = await within(Promise.resolve(ctx.reader.head()), HEALTH_PROBE_TIMEOUT_MS)
-      } catch (error) {
-        const message = `the database cannot be read: ${(error as Error).message}`
-        request.log.warn({ err: (error as Error).message }, 'health: database unreachable')
+      const { head, unreachable, staleness } = await probeHead(ctx, nowMs)
+      if (unreachable !== null) {
+        const message = `the database cannot be read: ${unreachable}`
+        request.log.warn({ err: unreachable }, 'health: database unreachable')
         problems.push({ component: 'database', code: 'database_unreachable', message, sinceMs: nowMs })
       }
-      const staleness =
-        head?.lastCloseTime == null ? null : Math.max(0, Math.floor(nowMs / 1000) - head.lastCloseTime)
       problems.push(...ctx.health.problems())
       if (maxLag !== null && staleness !== null && staleness > maxLag) {
         problems.push({

@@ -166,7 +166,7 @@ export function registerPositionRoutes(app: App, ctx: AppContext): void {
           cursor?: string
         }
         const { address } = request.params as { address: string }
-        const csv = wantsCsv(request, reply)
+        const csv = wantsCsv(request)
         const from = q.from_ledger === undefined ? null : parseLedgerPin(q.from_ledger, 'from_ledger')
         const to = q.to_ledger === undefined ? null : parseLedgerPin(q.to_ledger, 'to_ledger')
         if (from !== null && to !== null && BigInt(from) > BigInt(to)) {

@@ -1,9 +1,8 @@
 import { Type } from 'typebox'
 import type { AppContext } from '../../context.ts'
-import type { IndexerHead } from '../../store/positions-read.ts'
 import { VERSION } from '../../version.ts'
 import type { App } from '../app-type.ts'
-import { HEALTH_PROBE_TIMEOUT_MS, within } from './health.ts'
+import { probeHead } from './health.ts'
 
 /**
  * The probes of an orchestrator, beside `/v1/health` (which stays the report for people and
@@ -78,20 +77,13 @@ export function registerReadinessRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const nowS = Math.floor(ctx.clock.now() / 1000)
       const maxLag = ctx.config.readyMaxLagS > 0 ? ctx.config.readyMaxLagS : null
       const reasons: ReadyReason[] = []
-      let head: IndexerHead | null = null
-      try {
-        head = await within(Promise.resolve(ctx.reader.head()), HEALTH_PROBE_TIMEOUT_MS)
-      } catch (error) {
-        request.log.warn({ err: (error as Error).message }, 'readiness: database unreachable')
-        reasons.push({
-          code: 'database_unreachable',
-          message: `the database cannot be read: ${(error as Error).message}`,
-        })
+      const { head, unreachable, staleness } = await probeHead(ctx, ctx.clock.now())
+      if (unreachable !== null) {
+        request.log.warn({ err: unreachable }, 'readiness: database unreachable')
+        reasons.push({ code: 'database_unreachable', message: `the database cannot be read: ${unreachable}` })
       }
-      const staleness = head?.lastCloseTime == null ? null : Math.max(0, nowS - head.lastCloseTime)
       if (head !== null && head.lastIndexedLedger === null) {
         reasons.push({
           code: 'nothing_indexed',

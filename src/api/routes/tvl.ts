@@ -124,7 +124,7 @@ export function registerTvlRoutes(app: App, ctx: AppContext): void {
           to_ledger?: string
           interval?: TvlInterval
         }
-        const csv = wantsCsv(request, reply)
+        const csv = wantsCsv(request)
         const deps = await dataDeps(ctx)
         if (q.interval === undefined) {
           if (q.from_ledger !== undefined || q.to_ledger !== undefined)
