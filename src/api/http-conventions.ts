@@ -6,6 +6,7 @@ import type { CorsOrigins } from '../config.ts'
 import { tagAroundPart, takeBodyTag, textTag } from '../positions/answer-tag.ts'
 import type { App } from './app-type.ts'
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency.ts'
+import { numericPinOf } from './route-helpers.ts'
 import { RATE_LIMIT_SCOPE_HEADER } from './throttle.ts'
 
 /**
@@ -241,17 +242,6 @@ export function ifNoneMatch(header: string | string[] | undefined, tag: string):
   return false
 }
 
-/** A ledger pin of 15 digits at most (a longer one is above any checkpoint), else null. */
-const PIN = /^[0-9]{1,15}$/
-
-/** The request's pin: the `/at/{ledger}` path parameter (not `latest`), else `as_of_ledger`; null when none. */
-function pinOf(request: FastifyRequest): number | null {
-  const ledger = (request.params as { ledger?: unknown } | undefined)?.ledger
-  const raw =
-    ledger !== undefined ? ledger : (request.query as { as_of_ledger?: unknown } | undefined)?.as_of_ledger
-  return typeof raw === 'string' && PIN.test(raw) ? Number(raw) : null
-}
-
 /**
  * Whether a data answer can never change: it is pinned (`as_of_ledger` or `/at/{ledger}`, a
  * number) within the indexed range `indexed_from_ledger..last_indexed_ledger` of the request's
@@ -259,7 +249,7 @@ function pinOf(request: FastifyRequest): number | null {
  * an answer). A ledger once indexed is final on Stellar: nothing re-indexes it differently.
  */
 export function isImmutable(request: FastifyRequest, body: string): boolean {
-  const pin = pinOf(request)
+  const pin = numericPinOf(request)
   const head = request.view?.head
   if (pin === null || !head || head.lastIndexedLedger === null || head.firstIndexedLedger === null)
     return false

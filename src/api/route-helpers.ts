@@ -62,6 +62,23 @@ function activitiesOf(database: AppContext['database']): ContractActivitiesReade
 
 /** A pin of 16 to 19 digits, without leading zeros (int64 reaches beyond 2^53): above any checkpoint. */
 const BEYOND_SAFE = /^[1-9][0-9]{15,18}$/
+/** A pin of 15 digits at most: below 2^53, read as a number. */
+const SAFE_PIN = /^[0-9]{1,15}$/
+
+/** The request's pin as sent: the `/at/{ledger}` path parameter, else `as_of_ledger`. */
+function pinTextOf(request: FastifyRequest): string | undefined {
+  const ledger = (request.params as { ledger?: string } | undefined)?.ledger
+  return ledger ?? (request.query as { as_of_ledger?: string } | undefined)?.as_of_ledger
+}
+
+/**
+ * The request's pin as a number (`as_of_ledger` or `/at/{ledger}`), or null: none, `latest`, or
+ * one of 16 digits or more (above any checkpoint). Read before validation: a malformed one is null.
+ */
+export function numericPinOf(request: FastifyRequest): number | null {
+  const raw = pinTextOf(request)
+  return raw !== undefined && SAFE_PIN.test(raw) ? Number(raw) : null
+}
 
 /**
  * A route's `seek` (see FastifyContextConfig): the serving snapshots of `protocols` for the
@@ -72,11 +89,11 @@ const BEYOND_SAFE = /^[1-9][0-9]{15,18}$/
  */
 export function seekOfSurface(protocols: readonly string[]) {
   return (request: FastifyRequest): SnapshotSeek | null => {
-    const { address, ledger } = request.params as { address?: string; ledger?: string }
-    const raw = ledger ?? (request.query as { as_of_ledger?: string } | undefined)?.as_of_ledger
+    const { address } = request.params as { address?: string }
+    const raw = pinTextOf(request)
     if (typeof address !== 'string') return null
-    if (raw === undefined || ledger === 'latest') return { protocols, address, pin: null }
-    if (/^[0-9]{1,15}$/.test(raw)) return { protocols, address, pin: Number(raw) }
+    if (raw === undefined || raw === 'latest') return { protocols, address, pin: null }
+    if (SAFE_PIN.test(raw)) return { protocols, address, pin: Number(raw) }
     return BEYOND_SAFE.test(raw) ? { protocols, address, pin: null } : null
   }
 }
