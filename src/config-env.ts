@@ -178,6 +178,23 @@ export const ENV_VARS = defineEnv({
     meaning:
       'how often the one checkpoint watcher of a process reads the checkpoint while streams are open, in milliseconds: the most a new ledger waits before its events are sent',
   },
+  STRATA_WEBHOOKS_ALLOW_LOOPBACK: {
+    default: '0',
+    meaning:
+      '`1`: webhook URLs may use `http:` and point at loopback or private addresses (a receiver on the same host, in tests and development); `0`: `https:` to public addresses only, checked when a subscription is saved and again at every delivery (docs/webhooks.md)',
+  },
+  STRATA_WEBHOOK_TIMEOUT_MS: {
+    default: '10000',
+    min: 100,
+    max: 60_000,
+    meaning:
+      'time a webhook receiver has to answer one delivery (connection, request and response), in milliseconds; a delivery still unanswered then counts as failed and is retried',
+  },
+  STRATA_WEBHOOK_RETRY_SCHEDULE: {
+    default: '5s,5m,30m,2h,5h,10h,10h',
+    meaning:
+      'waits between the attempts of a failing webhook delivery (`s`, `m`, `h` units, comma-separated): after the last one fails, the subscription is disabled and the audit log says so. The default spans about 28 hours',
+  },
   BODY_LIMIT_BYTES: {
     default: String(64 * 1024),
     min: 1024,

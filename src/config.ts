@@ -60,6 +60,12 @@ export interface Config {
   streamHeartbeatS: number
   /** How often the checkpoint watcher reads the checkpoint while streams are open, in milliseconds. */
   streamPollMs: number
+  /** Webhook URLs may use http: and reach loopback or private addresses (tests, development). */
+  webhooksAllowLoopback: boolean
+  /** Milliseconds a webhook receiver has to answer one delivery. */
+  webhookTimeoutMs: number
+  /** Milliseconds to wait before each retry of a failing delivery; after the last, the subscription is disabled. */
+  webhookRetryScheduleMs: readonly number[]
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** `json` or `pretty` log lines; null: pretty on a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty' | null
@@ -187,6 +193,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     answerCacheBytes: int('STRATA_ANSWER_CACHE_MB') * 1024 * 1024,
     streamHeartbeatS: int('STRATA_STREAM_HEARTBEAT_S'),
     streamPollMs: int('STRATA_STREAM_POLL_MS'),
+    webhooksAllowLoopback: oneOf('STRATA_WEBHOOKS_ALLOW_LOOPBACK', ['0', '1'] as const) === '1',
+    webhookTimeoutMs: int('STRATA_WEBHOOK_TIMEOUT_MS'),
+    webhookRetryScheduleMs: parseDurations(
+      'STRATA_WEBHOOK_RETRY_SCHEDULE',
+      text('STRATA_WEBHOOK_RETRY_SCHEDULE'),
+      problems,
+    ),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS) ?? 'info',
     logFormat: oneOf('LOG_FORMAT', LOG_FORMATS),
     rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE'),
@@ -212,6 +225,28 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   if (problems.length > 0) throw new ConfigError(problems)
   return config
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/**
+ * A comma-separated list of durations (`500ms`, `5s`, `30m`, `2h`; a decimal number of a unit), in
+ * milliseconds, each between 1 ms and 24 h; at least one.
+ */
+export function parseDurations(name: string, value: string, problems: string[]): number[] {
+  const out: number[] = []
+  for (const part of value.split(',')) {
+    const match = /^\s*(\d+(?:\.\d+)?)(ms|s|m|h)\s*$/.exec(part)
+    const ms = match === null ? Number.NaN : Math.round(Number(match[1]) * DURATION_UNITS_MS[match[2]!]!)
+    if (!(ms >= 1 && ms <= 86_400_000)) {
+      problems.push(
+        `${name} must list durations such as 5s, 30m or 2h (each up to 24h), got "${part.trim()}"`,
+      )
+      return [1000]
+    }
+    out.push(ms)
+  }
+  return out
 }
 
 /** The schemes a Stellar RPC URL may use, whether it comes from STELLAR_RPC_URL or `--rpc-url`. */

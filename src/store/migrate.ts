@@ -17,6 +17,7 @@ import * as actions from './migrations/008-actions.ts'
 import * as authGeneration from './migrations/009-auth-generation.ts'
 import * as activities from './migrations/010-activities.ts'
 import * as idempotency from './migrations/011-idempotency.ts'
+import * as webhooks from './migrations/012-webhooks.ts'
 import { classifyStoreError, StoreStartError } from './store-errors.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-auth-generation': authGeneration,
   '010-activities': activities,
   '011-idempotency': idempotency,
+  '012-webhooks': webhooks,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -205,6 +205,50 @@ export interface NetworksTable {
   updated_at: number
 }
 
+/** A webhook subscription (migration 012, docs/webhooks.md). */
+export interface WebhooksTable {
+  id: string
+  organization_id: string
+  url: string
+  description: string | null
+  /** JSON array of event types. */
+  events: string
+  /** JSON array of addresses; null: every account. */
+  addresses: string | null
+  /** JSON array of protocol names; null: every protocol. */
+  protocols: string | null
+  /** The health factor `health_factor.below` watches, as a decimal string; null without that event. */
+  health_factor_threshold: string | null
+  /** The signing secret, sealed (src/push/webhook-secrets.ts). */
+  secret: string
+  status: 'enabled' | 'disabled'
+  disabled_reason: string | null
+  created_at: number
+  updated_at: number
+  lease_owner: string | null
+  lease_until: number
+  next_attempt_at: number
+}
+
+/** One event for one subscription: the outbox row, and its delivery's state. */
+export interface WebhookMessagesTable {
+  seq: Generated<number>
+  webhook_id: string
+  type: string
+  ledger: number
+  address: string
+  protocol: string
+  ref: string | null
+  payload: string | null
+  status: 'pending' | 'delivered' | 'failed'
+  attempts: number
+  created_at: number
+  last_attempt_at: number | null
+  last_status: number | null
+  last_error: string | null
+  delivered_at: number | null
+}
+
 export interface Schema {
   organizations: OrganizationsTable
   users: UsersTable
@@ -223,4 +267,6 @@ export interface Schema {
   transactions: TransactionsTable
   activities: ActivitiesTable
   account_activities: AccountActivitiesTable
+  webhooks: WebhooksTable
+  webhook_messages: WebhookMessagesTable
 }
