@@ -221,6 +221,9 @@ export interface WebhooksTable {
   health_factor_threshold: string | null
   /** The signing secret, sealed (src/push/webhook-secrets.ts). */
   secret: string
+  /** The secret before the last rotation, sealed; it also signs until `previous_secret_until`. */
+  previous_secret: string | null
+  previous_secret_until: number | null
   status: 'enabled' | 'disabled'
   disabled_reason: string | null
   created_at: number

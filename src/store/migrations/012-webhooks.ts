@@ -4,7 +4,9 @@ import { type Kysely, SqliteIntrospector } from 'kysely'
  * Webhook subscriptions and their outbox (docs/webhooks.md):
  * - `webhooks`: an organization's subscriptions. `events`, `addresses` and `protocols` are JSON
  *   arrays (`addresses`/`protocols` null: every account / every protocol). `secret` is the signing
- *   secret sealed with a key derived from the server pepper (never stored in clear). `status` is
+ *   secret sealed with a key derived from the server pepper (never stored in clear); after a
+ *   rotation, `previous_secret` also signs until `previous_secret_until`, so a receiver can switch
+ *   without losing a delivery. `status` is
  *   `enabled` or `disabled` (`disabled_reason` says why). `lease_owner`/`lease_until` are the
  *   claim of the one delivering process (a lease, so a killed process's claim ends by itself);
  *   `next_attempt_at` is when the subscription's oldest undelivered message is due.
@@ -28,6 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('protocols', 'text')
     .addColumn('health_factor_threshold', 'text')
     .addColumn('secret', 'text', (c) => c.notNull())
+    .addColumn('previous_secret', 'text')
+    .addColumn('previous_secret_until', 'bigint')
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('disabled_reason', 'text')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
