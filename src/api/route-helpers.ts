@@ -3,9 +3,8 @@ import { type Awaitable, andThen } from '../awaitable.ts'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
 import type { SurfaceSerializers } from '../positions/answer-cache.ts'
+import { surfaceSerializers } from '../positions/serializers.ts'
 import type { PositionsDeps } from '../protocols/kit/protocol-module.ts'
-import { AssetSchema, ContractSchema, UsdTotalsSchema } from '../protocols/kit/response-schema.ts'
-import { PROTOCOLS } from '../protocols/registry.ts'
 import { type ContractActivitiesReader, createActivitiesReader } from '../store/activities.ts'
 import type { SnapshotSeek } from '../store/request-state.ts'
 import { stringifyJson } from './json.ts'
@@ -126,18 +125,8 @@ export function sendJson(reply: FastifyReply, body: string): FastifyReply {
  */
 export function compileSurfaceSerializers(reply: FastifyReply): SurfaceSerializers {
   type Schema = Parameters<FastifyReply['compileSerializationSchema']>[0]
-  const compile = (schema: unknown) => {
+  return surfaceSerializers((schema) => {
     const serialize = reply.compileSerializationSchema(schema as Schema)
     return (value: unknown) => serialize(value as Record<string, unknown>)
-  }
-  const data = new Map(PROTOCOLS.map((m) => [m.name, compile(m.positions.dataSchema)]))
-  const asset = compile(AssetSchema)
-  const contract = compile(ContractSchema)
-  const totals = compile(UsdTotalsSchema)
-  return {
-    data: (module, value) => (data.get(module.name) ?? compile(module.positions.dataSchema))(value),
-    asset,
-    contract,
-    totals,
-  }
+  })
 }

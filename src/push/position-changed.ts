@@ -6,6 +6,7 @@ import type { PositionsDeps, ProtocolModule } from '../protocols/kit/protocol-mo
 import { buildHistorySchema, named } from '../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../protocols/registry.ts'
 import type { IndexerHead } from '../store/positions-read.ts'
+import { POSITION_CHANGED } from '../store/webhook-outbox.ts'
 import type { ChangedSnapshot } from './changes-read.ts'
 
 /**
@@ -16,8 +17,8 @@ import type { ChangedSnapshot } from './changes-read.ts'
  * read one shape.
  */
 
-/** The event's type, as the payload names it. */
-export const POSITION_CHANGED = 'position.changed'
+/** The event's type, as the payload names it (the outbox writes it too). */
+export { POSITION_CHANGED }
 
 /** The schema of a history item of each registered protocol (what `item` may be). */
 function historyItemSchemas() {

@@ -4,6 +4,7 @@ import { checkNextLedger } from '../chain/ledger-continuity.ts'
 import { type ActivityRows, writeActivityPostgres, writeActivitySqlite } from './activities.ts'
 import type { BatchWriter, Database, PreparedQuery } from './db.ts'
 import type { ContractStateTable, LedgersTable, PricesTable, SnapshotsTable } from './schema.ts'
+import { writeOutboxPostgres, writeOutboxSqlite } from './webhook-outbox.ts'
 
 export type ContractStateRow = ContractStateTable
 
@@ -141,7 +142,8 @@ export async function getLedgerHash(database: Database, sequence: number): Promi
 }
 
 /**
- * Writes a batch and its checkpoint in one transaction: all of it lands, or none of it. The indexer
+ * Writes a batch and its checkpoint in one transaction: all of it lands, or none of it, the
+ * webhooks' outbox messages of its events included (store/webhook-outbox.ts). The indexer
  * passes its lock's writer (`WriterLock.writer`), so on PostgreSQL a batch commits only while the
  * lock is held.
  */
@@ -220,6 +222,7 @@ function writeSqliteBatch(raw: DatabaseSync, batch: LedgerBatch): void {
   for (const r of batch.states) s.state.run(r.contract, r.key, r.ledger, r.value)
   for (const r of batch.prices) s.price.run(r.oracle, r.asset, r.ledger, r.price, r.decimals, r.timestamp_ms)
   if (batch.activity) writeActivitySqlite(raw, batch.activity)
+  writeOutboxSqlite(raw, batch.snapshots, batch.activity, batch.updatedAt)
   s.saveCheckpoint.run(LEDGER_STREAM, batch.lastLedger, batch.ledgers[0]!.sequence, batch.updatedAt)
 }
 
@@ -292,6 +295,7 @@ async function writePostgresBatch(client: pg.ClientBase, batch: LedgerBatch): Pr
       )
     }
     if (batch.activity) await writeActivityPostgres(client, batch.activity)
+    await writeOutboxPostgres(client, batch.snapshots, batch.activity, batch.updatedAt)
     await client.query(
       `INSERT INTO indexer_state (name, last_ledger, first_ledger, updated_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (name) DO UPDATE SET last_ledger = excluded.last_ledger, updated_at = excluded.updated_at`,
