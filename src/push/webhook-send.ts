@@ -118,7 +118,9 @@ export function createCheckedLookup(allowLoopback: boolean): LookupFunction {
 
 /**
  * POSTs one delivery. Never throws: every failure (refused URL or address, network, TLS, timeout,
- * redirect, non-2xx status) is an outcome with its error text.
+ * redirect, non-2xx status) is an outcome with its error text. A response counts once its body
+ * (up to 64 KiB) has arrived: a 2xx whose body outlasts the timeout is a failure with its status,
+ * and the retry carries the same `webhook-id` for the receiver to recognise.
  */
 export function sendWebhook(
   delivery: WebhookDelivery,

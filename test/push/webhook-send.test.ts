@@ -1,8 +1,12 @@
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { lookup } from 'node:dns/promises'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import http from 'node:http'
+import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { hostname } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -148,6 +152,15 @@ describe('sendWebhook to a real receiver', () => {
     expect(outcome).toMatchObject({ ok: false, status: 503, error: 'z'.repeat(500) })
   })
 
+  it('fails a 2xx whose body does not arrive within timeoutMs, keeping its status', async () => {
+    const receiver = await startReceiver((res) => {
+      res.writeHead(200)
+      res.write('accepted, but the rest never comes')
+    })
+    const outcome = await sendWebhook(delivery(receiver.url), { ...LOOPBACK, timeoutMs: 300 })
+    expect(outcome).toMatchObject({ ok: false, status: 200, error: 'timed out after 300 ms' })
+  })
+
   it('does not follow a redirect: a 302 fails and its target sees nothing', async () => {
     const target = await startReceiver((res) => res.writeHead(200).end())
     const redirecting = await startReceiver((res) => res.writeHead(302, { location: target.url }).end())
@@ -272,6 +285,69 @@ describe('sendWebhook refuses what is not the public internet', () => {
       error: `address not allowed: ${ownAddresses[0]!.address}`,
     })
     expect(connections).toBe(0)
+  })
+})
+
+/**
+ * A self-signed certificate for localhost, made by the openssl command (null where it is not
+ * installed): a receiver whose certificate no authority signed.
+ */
+function selfSignedCertificate(): { key: Buffer; cert: Buffer } | null {
+  const dir = mkdtempSync(join(tmpdir(), 'strata-webhook-tls-'))
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    )
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
+  } catch {
+    return null
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+const tls = selfSignedCertificate()
+
+describe('sendWebhook over TLS', () => {
+  it.skipIf(tls === null)('refuses a certificate no authority signed, even with allowLoopback', async () => {
+    let requests = 0
+    const server = https.createServer(tls!, (_req, res) => {
+      requests += 1
+      res.end()
+    })
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+    try {
+      const port = (server.address() as AddressInfo).port
+      const outcome = await sendWebhook(delivery(`https://localhost:${port}/`), LOOPBACK)
+      expect(outcome).toMatchObject({
+        ok: false,
+        status: null,
+        error: 'tls error (DEPTH_ZERO_SELF_SIGNED_CERT)',
+      })
+      expect(requests).toBe(0)
+    } finally {
+      server.closeAllConnections()
+      await new Promise((done) => server.close(done))
+    }
   })
 })
 
