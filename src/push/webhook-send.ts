@@ -153,6 +153,9 @@ export function sendWebhook(
 
   const timeout = AbortSignal.timeout(options.timeoutMs)
   const bound = signal ? AbortSignal.any([timeout, signal]) : timeout
+  const abortText = () =>
+    timeout.aborted ? `timed out after ${options.timeoutMs} ms` : 'aborted before the receiver answered'
+  if (bound.aborted) return Promise.resolve(failed(null, abortText()))
   const body = Buffer.from(delivery.payload, 'utf8')
 
   return new Promise<SendOutcome>((resolve) => {
@@ -163,8 +166,6 @@ export function sendWebhook(
       bound.removeEventListener('abort', onAbort)
       resolve(outcome)
     }
-    const abortText = () =>
-      timeout.aborted ? `timed out after ${options.timeoutMs} ms` : 'aborted before the receiver answered'
     let status: number | null = null
 
     const request = (secure ? https : http).request({
@@ -189,10 +190,9 @@ export function sendWebhook(
       settle(failed(status, abortText()))
       request.destroy()
     }
-    if (bound.aborted) return onAbort()
+    request.on('error', (error) => settle(failed(status, describeError(error))))
     bound.addEventListener('abort', onAbort, { once: true })
 
-    request.on('error', (error) => settle(failed(status, describeError(error))))
     request.on('response', (response) => {
       status = response.statusCode ?? null
       const decoder = new StringDecoder('utf8')

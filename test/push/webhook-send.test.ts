@@ -188,6 +188,14 @@ describe('sendWebhook to a real receiver', () => {
     expect(outcome).toMatchObject({ ok: false, status: null, error: 'aborted before the receiver answered' })
   })
 
+  it('does not connect when the signal has already aborted', async () => {
+    const receiver = await startReceiver((res) => res.writeHead(200).end())
+    const outcome = await sendWebhook(delivery(receiver.url), LOOPBACK, AbortSignal.abort())
+    expect(outcome).toMatchObject({ ok: false, status: null, error: 'aborted before the receiver answered' })
+    await new Promise((done) => setTimeout(done, 50))
+    expect(receiver.connections).toBe(0)
+  })
+
   it('fails a refused connection with no status', async () => {
     const receiver = await startReceiver(() => {})
     const closed = receiver.url
