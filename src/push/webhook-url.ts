@@ -42,6 +42,8 @@ for (const [network, prefix] of [
   ['2001::', 23], // IETF protocol assignments (Teredo, ORCHID, …)
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4
+  ['3fff::', 20], // documentation
+  ['5f00::', 16], // segment routing (SRv6) SIDs
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
@@ -49,6 +51,13 @@ for (const [network, prefix] of [
 ] as const) {
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6')
 }
+
+/**
+ * Global unicast (`2000::/3`), the only IPv6 space IANA allocates for the internet: the rest
+ * (IPv4-compatible `::a.b.c.d`, SIIT's `::ffff:0:a.b.c.d`, unassigned space) is refused whole.
+ */
+const GLOBAL_UNICAST = new BlockList()
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6')
 
 /** The IPv4 address an IPv4-mapped or NAT64 IPv6 address carries, or null. */
 function embeddedIpv4(address: string): string | null {
@@ -69,7 +78,7 @@ export function isPublicAddress(address: string): boolean {
   if (family !== 6) return false
   const inner = embeddedIpv4(address)
   if (inner !== null) return isPublicAddress(inner)
-  return !NOT_PUBLIC.check(address, 'ipv6')
+  return GLOBAL_UNICAST.check(address, 'ipv6') && !NOT_PUBLIC.check(address, 'ipv6')
 }
 
 /** The longest webhook URL accepted. */
