@@ -77,10 +77,28 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
   let again = false
   const inFlight = new Set<Promise<void>>()
 
-  /** One subscription whose oldest pending message is due and that no live lease holds, now claimed. */
+  /**
+   * One subscription whose oldest pending message is due and that no live lease holds, now claimed.
+   * On PostgreSQL the candidate is locked with SKIP LOCKED in a CTE (evaluated once: a subquery in
+   * the UPDATE's WHERE may be evaluated again per row, and claim a second row unseen); on SQLite,
+   * where writes are serial, a read, then the conditional UPDATE (a read first: an UPDATE would
+   * take the write lock at every idle pass).
+   */
   async function claim(): Promise<WebhooksTable | null> {
     const now = clock.now()
-    let candidates = db
+    const until = now + LEASE_MS
+    if (postgres) {
+      const { rows } = await sql<WebhooksTable>`WITH c AS (
+          SELECT w.id FROM webhooks w
+          WHERE w.status = 'enabled' AND w.lease_until < ${now} AND w.next_attempt_at <= ${now}
+            AND EXISTS (SELECT 1 FROM webhook_messages m WHERE m.webhook_id = w.id AND m.status = 'pending')
+          ORDER BY w.next_attempt_at, w.id LIMIT 1 FOR UPDATE SKIP LOCKED)
+        UPDATE webhooks SET lease_owner = ${owner}, lease_until = ${until}
+        FROM c WHERE webhooks.id = c.id AND webhooks.lease_until < ${now}
+        RETURNING webhooks.*`.execute(db)
+      return rows[0] ?? null
+    }
+    const candidate = await db
       .selectFrom('webhooks as w')
       .select('w.id')
       .where('w.status', '=', 'enabled')
@@ -95,12 +113,14 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
         ),
       )
       .orderBy('w.next_attempt_at')
+      .orderBy('w.id')
       .limit(1)
-    if (postgres) candidates = candidates.forUpdate().skipLocked()
+      .executeTakeFirst()
+    if (candidate === undefined) return null
     const row = await db
       .updateTable('webhooks')
-      .set({ lease_owner: owner, lease_until: now + LEASE_MS })
-      .where('id', 'in', candidates)
+      .set({ lease_owner: owner, lease_until: until })
+      .where('id', '=', candidate.id)
       // Re-checked on the row as it is when updated: a claim another process won in between is no claim.
       .where('lease_until', '<', now)
       .where('status', '=', 'enabled')

@@ -17,6 +17,7 @@ const CAROL = 'GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ'
 
 /** What the receiver got: each request's headers and body, in arrival order. */
 interface Received {
+  url: string
   headers: IncomingHttpHeaders
   body: string
 }
@@ -31,7 +32,7 @@ async function startReceiver(status: (n: number) => number) {
       body += chunk
     })
     req.on('end', () => {
-      received.push({ headers: req.headers, body })
+      received.push({ url: req.url ?? '', headers: req.headers, body })
       res.writeHead(status(received.length)).end('nope')
     })
   })
@@ -75,7 +76,16 @@ function batch(
 async function addOrganization(database: Database, id: string) {
   await database.db
     .insertInto('organizations')
-    .values({ id, slug: id, name: id, plan: 'pro', billing_email: null, created_at: 1, created_by: 'admin', max_plan: 'pro' })
+    .values({
+      id,
+      slug: id,
+      name: id,
+      plan: 'pro',
+      billing_email: null,
+      created_at: 1,
+      created_by: 'admin',
+      max_plan: 'pro',
+    })
     .execute()
 }
 
@@ -83,7 +93,12 @@ async function addWebhook(
   database: Database,
   id: string,
   url: string,
-  fields: { addresses?: string[] | null; protocols?: string[] | null; events?: string[]; status?: 'enabled' | 'disabled' } = {},
+  fields: {
+    addresses?: string[] | null
+    protocols?: string[] | null
+    events?: string[]
+    status?: 'enabled' | 'disabled'
+  } = {},
 ) {
   await database.db
     .insertInto('webhooks')
@@ -93,7 +108,12 @@ async function addWebhook(
       url,
       description: null,
       events: JSON.stringify(fields.events ?? ['position.changed']),
-      addresses: fields.addresses === undefined ? JSON.stringify([ALICE, BOB]) : fields.addresses === null ? null : JSON.stringify(fields.addresses),
+      addresses:
+        fields.addresses === undefined
+          ? JSON.stringify([ALICE, BOB])
+          : fields.addresses === null
+            ? null
+            : JSON.stringify(fields.addresses),
       protocols: fields.protocols == null ? null : JSON.stringify(fields.protocols),
       health_factor_threshold: null,
       secret: 'sealed elsewhere',
@@ -123,9 +143,10 @@ function dispatcherOn(database: Database, schedule: number[]): WebhookDispatcher
   const agents = createWebhookAgents()
   const dispatcher = createWebhookDispatcher({
     database,
-    logger: createLogger('silent'),
+    logger: createLogger(process.env.TEST_LOG ?? 'silent'),
     clock: { now: () => Date.now() },
-    render: async (m) => JSON.stringify({ type: m.type, address: m.address, protocol: m.protocol, ledger: Number(m.ledger) }),
+    render: async (m) =>
+      JSON.stringify({ type: m.type, address: m.address, protocol: m.protocol, ledger: Number(m.ledger) }),
     secretsOf: () => [SECRET],
     send: (delivery) =>
       sendWebhook(delivery, { timeoutMs: 2000, allowLoopback: true, userAgent: 'test' }, undefined, agents),
@@ -150,7 +171,9 @@ async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 15
 }
 
 /** The body of each request, verified with the Standard Webhooks reference library (throws if not). */
-function verified(received: Received[]): Array<{ id: string; body: { address: string; protocol: string; ledger: number } }> {
+function verified(
+  received: Received[],
+): Array<{ id: string; body: { address: string; protocol: string; ledger: number } }> {
   const verifier = new Webhook(SECRET)
   return received.map((r) => {
     const headers = {
@@ -166,9 +189,27 @@ function verified(received: Received[]): Array<{ id: string; body: { address: st
 describe('the outbox: what a batch writes for the subscriptions', () => {
   it('matches events, addresses and protocols, activities before the snapshots of their ledger', () => {
     const subscriptions = [
-      { id: 'wh_all', updated_at: 1, events: '["position.changed","activity.created"]', addresses: null, protocols: null },
-      { id: 'wh_alice_vault', updated_at: 1, events: '["position.changed"]', addresses: `["${ALICE}"]`, protocols: '["vaultprotocol"]' },
-      { id: 'wh_bob_activity', updated_at: 1, events: '["activity.created"]', addresses: `["${BOB}"]`, protocols: null },
+      {
+        id: 'wh_all',
+        updated_at: 1,
+        events: '["position.changed","activity.created"]',
+        addresses: null,
+        protocols: null,
+      },
+      {
+        id: 'wh_alice_vault',
+        updated_at: 1,
+        events: '["position.changed"]',
+        addresses: `["${ALICE}"]`,
+        protocols: '["vaultprotocol"]',
+      },
+      {
+        id: 'wh_bob_activity',
+        updated_at: 1,
+        events: '["activity.created"]',
+        addresses: `["${BOB}"]`,
+        protocols: null,
+      },
     ]
     const snapshots = [
       { protocol: 'vaultprotocol', address: ALICE, ledger: 11, positions: '{}' },
@@ -184,7 +225,8 @@ describe('the outbox: what a batch writes for the subscriptions', () => {
       ],
     }
     const out = outboxMessages(subscriptions, snapshots, activity).map(
-      (m) => `${m.webhookId} ${m.type} ${m.ledger} ${m.protocol} ${m.address === ALICE ? 'alice' : 'bob'} ${m.ref ?? '-'}`,
+      (m) =>
+        `${m.webhookId} ${m.type} ${m.ledger} ${m.protocol} ${m.address === ALICE ? 'alice' : 'bob'} ${m.ref ?? '-'}`,
     )
     expect(out).toEqual([
       'wh_all activity.created 10 ammprotocol alice 1:3',
@@ -192,8 +234,9 @@ describe('the outbox: what a batch writes for the subscriptions', () => {
       'wh_bob_activity activity.created 10 vaultprotocol bob 2:0',
       'wh_all position.changed 10 ammprotocol alice -',
       'wh_all position.changed 10 vaultprotocol bob -',
-      'wh_all position.changed 11 vaultprotocol alice -',
+      // Within an event, subscriptions in code-unit order of their ids.
       'wh_alice_vault position.changed 11 vaultprotocol alice -',
+      'wh_all position.changed 11 vaultprotocol alice -',
     ])
   })
 })
@@ -219,9 +262,17 @@ describe('webhook delivery', () => {
   it('writes messages only with a committed batch, only for enabled subscriptions that want them', async () => {
     await addWebhook(database, 'wh_on', 'http://127.0.0.1:9/x')
     await addWebhook(database, 'wh_off', 'http://127.0.0.1:9/x', { status: 'disabled' })
-    await writeLedgerBatch(database, batch(null, 10, 11, [[ALICE, 'vaultprotocol', 10], [CAROL, 'vaultprotocol', 11]]))
+    await writeLedgerBatch(
+      database,
+      batch(null, 10, 11, [
+        [ALICE, 'vaultprotocol', 10],
+        [CAROL, 'vaultprotocol', 11],
+      ]),
+    )
     // A batch that does not continue the checkpoint is refused whole: its messages with it.
-    await expect(writeLedgerBatch(database, batch(10, 11, 12, [[ALICE, 'vaultprotocol', 12]]))).rejects.toThrow()
+    await expect(
+      writeLedgerBatch(database, batch(10, 11, 12, [[ALICE, 'vaultprotocol', 12]])),
+    ).rejects.toThrow()
     const rows = await messagesOf(database, 'wh_on')
     expect(rows.map((r) => [r.address, Number(r.ledger), r.status])).toEqual([[ALICE, 10, 'pending']])
     expect(await messagesOf(database, 'wh_off')).toEqual([])
@@ -242,9 +293,16 @@ describe('webhook delivery', () => {
     )
     dispatchers.push(dispatcherOn(database, [50]))
     await until(() => receiver.received.length >= 4)
-    const got = verified(receiver.received).map((r) => `${r.body.ledger} ${r.body.protocol} ${r.body.address === ALICE ? 'alice' : 'bob'}`)
+    const got = verified(receiver.received).map(
+      (r) => `${r.body.ledger} ${r.body.protocol} ${r.body.address === ALICE ? 'alice' : 'bob'}`,
+    )
     // Ledger order, then protocol, then address: the outbox's order, whatever the batch's.
-    expect(got).toEqual(['10 ammprotocol bob', '10 vaultprotocol alice', '11 ammprotocol alice', '12 vaultprotocol bob'])
+    expect(got).toEqual([
+      '10 ammprotocol bob',
+      '10 vaultprotocol alice',
+      '11 ammprotocol alice',
+      '12 vaultprotocol bob',
+    ])
     // One webhook-id per message, the same one a retry would carry.
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(4)
     await until(async () => (await messagesOf(database, 'wh_1')).every((m) => m.status === 'delivered'))
@@ -256,7 +314,14 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver((n) => (n === 1 ? 500 : n === 2 ? 503 : n === 3 ? 302 : 200))
     closers.push(receiver.close)
     await addWebhook(database, 'wh_retry', receiver.url)
-    await writeLedgerBatch(database, batch(null, 10, 12, [[ALICE, 'vaultprotocol', 10], [ALICE, 'vaultprotocol', 11], [BOB, 'vaultprotocol', 12]]))
+    await writeLedgerBatch(
+      database,
+      batch(null, 10, 12, [
+        [ALICE, 'vaultprotocol', 10],
+        [ALICE, 'vaultprotocol', 11],
+        [BOB, 'vaultprotocol', 12],
+      ]),
+    )
     dispatchers.push(dispatcherOn(database, [30, 30, 30, 30, 30]))
     await until(async () => (await messagesOf(database, 'wh_retry')).every((m) => m.status === 'delivered'))
     const got = verified(receiver.received)
@@ -272,10 +337,20 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver(() => 500)
     closers.push(receiver.close)
     await addWebhook(database, 'wh_dead', receiver.url)
-    await writeLedgerBatch(database, batch(null, 10, 11, [[ALICE, 'vaultprotocol', 10], [ALICE, 'vaultprotocol', 11]]))
+    await writeLedgerBatch(
+      database,
+      batch(null, 10, 11, [
+        [ALICE, 'vaultprotocol', 10],
+        [ALICE, 'vaultprotocol', 11],
+      ]),
+    )
     dispatchers.push(dispatcherOn(database, [20, 20]))
     await until(async () => {
-      const row = await database.db.selectFrom('webhooks').select('status').where('id', '=', 'wh_dead').executeTakeFirst()
+      const row = await database.db
+        .selectFrom('webhooks')
+        .select('status')
+        .where('id', '=', 'wh_dead')
+        .executeTakeFirst()
       return row?.status === 'disabled'
     })
     // 1 attempt + 2 retries, all on the first message; the second waits for the subscription's return.
@@ -286,9 +361,17 @@ describe('webhook delivery', () => {
       ['pending', 0],
     ])
     expect(rows[0]!.last_status).toBe(500)
-    const webhook = await database.db.selectFrom('webhooks').selectAll().where('id', '=', 'wh_dead').executeTakeFirstOrThrow()
+    const webhook = await database.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', 'wh_dead')
+      .executeTakeFirstOrThrow()
     expect(webhook.disabled_reason).toContain(`msg_${rows[0]!.seq}`)
-    const audit = await database.db.selectFrom('audit_events').selectAll().where('target', '=', 'wh_dead').execute()
+    const audit = await database.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('target', '=', 'wh_dead')
+      .execute()
     expect(audit.map((a) => a.action)).toEqual(['webhook.disabled'])
     expect(JSON.parse(audit[0]!.details!).delivery_id).toBe(`msg_${rows[0]!.seq}`)
   })
@@ -305,16 +388,20 @@ describe('webhook delivery', () => {
     await writeLedgerBatch(database, batch(null, 10, 39, rows))
     dispatchers.push(dispatcherOn(database, [30]), dispatcherOn(other, [30]))
     await until(async () => {
-      const left = await database.db.selectFrom('webhook_messages').select('seq').where('status', '!=', 'delivered').execute()
+      const left = await database.db
+        .selectFrom('webhook_messages')
+        .select('seq')
+        .where('status', '!=', 'delivered')
+        .execute()
       return left.length === 0
     })
     const got = verified(receiver.received)
     expect(got).toHaveLength(60)
     expect(new Set(got.map((r) => r.id)).size).toBe(60)
+    // Each subscription got its 30 ledgers in order, whichever process sent each one.
     for (const url of ['/hooks', '/hooks?b']) {
-      const ledgers = receiver.received.filter((r, i) => (r as unknown as { url?: string }).url === undefined && i >= 0)
-      expect(ledgers.length).toBe(60)
-      void url
+      const ledgers = receiver.received.filter((r) => r.url === url).map((r) => JSON.parse(r.body).ledger)
+      expect(ledgers).toEqual(rows.map((r) => r[2]))
     }
   })
 
@@ -322,7 +409,13 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver(() => 200)
     closers.push(receiver.close)
     await addWebhook(database, 'wh_orphan', receiver.url)
-    await writeLedgerBatch(database, batch(null, 10, 11, [[ALICE, 'vaultprotocol', 10], [ALICE, 'vaultprotocol', 11]]))
+    await writeLedgerBatch(
+      database,
+      batch(null, 10, 11, [
+        [ALICE, 'vaultprotocol', 10],
+        [ALICE, 'vaultprotocol', 11],
+      ]),
+    )
     // A process that claimed it and died: its lease runs until shortly from now.
     await database.db
       .updateTable('webhooks')
