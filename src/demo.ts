@@ -7,6 +7,7 @@ import { type Devnet, startDevnet } from './devnet/devnet.ts'
 import type { HealthBoard } from './health.ts'
 import { createIndexer, type Indexer, type IndexerOptions } from './indexer/index.ts'
 import type { Logger } from './logger.ts'
+import type { CommitSignal } from './push/commit-signal.ts'
 import type { Database } from './store/db.ts'
 
 /** The demo world: small enough to index in seconds, busy enough to show every case. */
@@ -69,6 +70,7 @@ export async function startDemoNetwork(
   logger: Logger,
   signal?: AbortSignal,
   health?: HealthBoard,
+  commits?: CommitSignal,
 ): Promise<Demo> {
   // The demo's history ends now, so staleness figures read as they would on a live network.
   const genesisCloseTimeS = Math.floor(Date.now() / 1000) - DEMO_DEVNET.ledgers * 5
@@ -86,6 +88,7 @@ export async function startDemoNetwork(
     rpcUrl: devnet.url,
     network: devnet.network,
     ...(health ? { health } : {}),
+    ...(commits ? { onProgress: (progress) => commits.notify(progress.lastLedger) } : {}),
   })
   return {
     devnet,

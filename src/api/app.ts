@@ -16,6 +16,7 @@ import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
 import { redactUrl, writeRequestLine } from '../logger.ts'
 import { slugProblem } from '../org/slug.ts'
+import type { CommitSignal } from '../push/commit-signal.ts'
 import type { RequestView } from '../store/request-state.ts'
 import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
@@ -50,6 +51,7 @@ import { registerSignupRoutes } from './routes/signup.ts'
 import { registerStreamRoutes } from './routes/stream.ts'
 import { registerTvlRoutes } from './routes/tvl.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
+import { registerWebhookDelivery } from './webhook-delivery.ts'
 
 export type { App }
 
@@ -293,6 +295,8 @@ export function startDraining(app: App): void {
 export interface BuildAppOptions {
   /** Adds the demo's own endpoints (`strata serve --demo`): `GET /v1/demo/accounts`. */
   demo?: boolean
+  /** The in-process indexer's commits (`strata serve` with an indexer): they wake the push parts at once. */
+  commits?: CommitSignal
 }
 
 /** Assembles the HTTP application. It never listens: `serve` does. */
@@ -487,7 +491,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerActivityRoutes(app, ctx)
   registerTvlRoutes(app, ctx)
   registerProtocolRoutes(app, ctx)
-  registerStreamRoutes(app, ctx)
+  registerStreamRoutes(app, ctx, options.commits)
+  registerWebhookDelivery(app, ctx, options.commits)
   if (options.demo) registerDemoRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())

@@ -19,7 +19,11 @@ const POSTGRES_IDLE_MS = 10_000
  * ready and stops it when the app closes: woken by the in-process indexer's commits, by
  * PostgreSQL's NOTIFY, and otherwise by its own timer.
  */
-export function registerWebhookDelivery(app: App, ctx: AppContext, commits?: CommitSignal): WebhookDispatcher {
+export function registerWebhookDelivery(
+  app: App,
+  ctx: AppContext,
+  commits?: CommitSignal,
+): WebhookDispatcher {
   const agents = createWebhookAgents()
   const render = createPayloadRenderer({
     database: ctx.database,
@@ -54,7 +58,9 @@ export function registerWebhookDelivery(app: App, ctx: AppContext, commits?: Com
   })
   const unsubscribe = commits?.subscribe(() => dispatcher.wake())
   const listener =
-    ctx.database.kind === 'postgres' ? listenForOutbox(ctx.database.pool, () => dispatcher.wake(), ctx.logger) : null
+    ctx.database.kind === 'postgres'
+      ? listenForOutbox(ctx.database.pool, () => dispatcher.wake(), ctx.logger)
+      : null
   app.addHook('onClose', async () => {
     unsubscribe?.()
     await listener?.close()

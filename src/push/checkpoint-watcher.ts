@@ -11,6 +11,8 @@ import type { IndexerHead, PositionsReader } from '../store/positions-read.ts'
 export interface CheckpointWatcher {
   /** Calls `listener` with each new checkpoint until the returned function is called. */
   subscribe(listener: (head: IndexerHead) => void): () => void
+  /** Reads the checkpoint now (a commit is known to have happened), when anyone listens. */
+  poke(): void
   /** The last checkpoint read (null before the first read). */
   latest(): IndexerHead | null
   /** Stops reading; listeners are dropped. */
@@ -68,6 +70,9 @@ export function createCheckpointWatcher(
           last = null
         }
       }
+    },
+    poke() {
+      if (listeners.size > 0) void tick()
     },
     latest: () => last,
     close() {

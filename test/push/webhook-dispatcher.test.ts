@@ -143,7 +143,7 @@ function dispatcherOn(database: Database, schedule: number[]): WebhookDispatcher
   const agents = createWebhookAgents()
   const dispatcher = createWebhookDispatcher({
     database,
-    logger: createLogger(process.env.TEST_LOG ?? 'silent'),
+    logger: createLogger('silent'),
     clock: { now: () => Date.now() },
     render: async (m) =>
       JSON.stringify({ type: m.type, address: m.address, protocol: m.protocol, ledger: Number(m.ledger) }),

@@ -6,6 +6,7 @@ import type { SurfaceSerializers } from '../../positions/answer-cache.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { readChanges } from '../../push/changes-read.ts'
 import { createCheckpointWatcher } from '../../push/checkpoint-watcher.ts'
+import type { CommitSignal } from '../../push/commit-signal.ts'
 import {
   POSITION_CHANGED,
   PositionChangedEvent,
@@ -91,8 +92,10 @@ interface OpenStream {
   end(reason: string): void
 }
 
-export function registerStreamRoutes(app: App, ctx: AppContext): void {
+export function registerStreamRoutes(app: App, ctx: AppContext, commits?: CommitSignal): void {
   const watcher = createCheckpointWatcher(ctx.reader, ctx.config.streamPollMs, ctx.logger)
+  // A commit of the in-process indexer is read at once, not at the next poll.
+  const unpoke = commits?.subscribe(() => watcher.poke())
   const counts = createStreamCounts(ctx.config.replicas)
   const open = new Set<OpenStream>()
   let serializers: SurfaceSerializers | undefined
@@ -102,6 +105,7 @@ export function registerStreamRoutes(app: App, ctx: AppContext): void {
     done()
   })
   app.addHook('onClose', (_instance, done) => {
+    unpoke?.()
     watcher.close()
     done()
   })

@@ -3,6 +3,7 @@ import { setFlagsFromString } from 'node:v8'
 import { type Config, ConfigError, loadConfig } from '../../config.ts'
 import { envHelpText } from '../../config-env.ts'
 import type { Demo } from '../../demo.ts'
+import { createCommitSignal } from '../../push/commit-signal.ts'
 import type { RunningServer } from '../../server.ts'
 import type { Command } from '../command.ts'
 import { reservePorts } from '../port-reservation.ts'
@@ -97,12 +98,14 @@ ${envHelpText()}`,
       started.add(() => database.close())
       // The in-process indexer and the API share one health board (src/health.ts).
       const health = createHealthBoard()
+      // The in-process indexer's commits wake the webhooks' dispatcher and the streams at once.
+      const commits = createCommitSignal()
       await migrateToLatest(database)
 
       let demoNetwork: Demo | null = null
       if (demo) {
         process.stderr.write('Starting the simulated network and indexing it...\n')
-        demoNetwork = await startDemoNetwork(database, logger, starting.signal, health)
+        demoNetwork = await startDemoNetwork(database, logger, starting.signal, health, commits)
         const running = demoNetwork
         started.add(() => running.close())
       } else if (config.stellarRpcUrl) {
@@ -129,7 +132,10 @@ ${envHelpText()}`,
           rpcUrl,
           network,
           onStart: report.onStart,
-          onProgress: report.onProgress,
+          onProgress: (progress) => {
+            report.onProgress(progress)
+            commits.notify(progress.lastLedger)
+          },
           health,
         })
         started.add(() => ingest.stop())
@@ -138,6 +144,7 @@ ${envHelpText()}`,
 
       server = await startServer(config, logger, database, health, {
         demo,
+        commits,
         beforeListen: () => reservation.release(),
       })
       const running = server
