@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts'
 import type { CommitSignal } from '../push/commit-signal.ts'
 import { listenForOutbox } from '../push/outbox-listener.ts'
-import { createWebhookDispatcher, type WebhookDispatcher } from '../push/webhook-dispatcher.ts'
+import { createWebhookDispatcher, leaseMsFor, type WebhookDispatcher } from '../push/webhook-dispatcher.ts'
 import { createPayloadRenderer } from '../push/webhook-payloads.ts'
 import { openWebhookSecret } from '../push/webhook-secrets.ts'
 import { createWebhookAgents, sendWebhook } from '../push/webhook-send.ts'
@@ -55,6 +55,7 @@ export function registerWebhookDelivery(
       ),
     retryScheduleMs: ctx.config.webhookRetryScheduleMs,
     idleMs: ctx.database.kind === 'postgres' ? POSTGRES_IDLE_MS : SQLITE_IDLE_MS,
+    leaseMs: leaseMsFor(ctx.config.webhookTimeoutMs),
   })
   const unsubscribe = commits?.subscribe(() => dispatcher.wake())
   const listener =

@@ -15,7 +15,7 @@ import { retryDelayMs, type SendOutcome, type WebhookDelivery } from './webhook-
  * - **One deliverer per subscription.** A process claims a subscription with a lease
  *   (`lease_owner`, `lease_until`): an UPDATE that succeeds only while no live lease exists, with
  *   `FOR UPDATE SKIP LOCKED` on PostgreSQL so concurrent claimers pass each other by instead of
- *   waiting. A killed process's lease ends by itself after `LEASE_MS`, and another process (or
+ *   waiting. A killed process's lease ends by itself after the lease (`leaseMsFor`), and another process (or
  *   the same one restarted) resumes from the first undelivered message.
  * - **In ledger order.** The holder sends the subscription's pending messages in `seq` order,
  *   one at a time; a message is marked delivered only after its receiver answered 2xx, so a crash
@@ -29,8 +29,14 @@ import { retryDelayMs, type SendOutcome, type WebhookDelivery } from './webhook-
  *   `idleMs` (for an indexer in another process on SQLite, which cannot notify).
  */
 
-/** How long a claim lasts without renewal; renewed before each message, so far above one attempt. */
-export const LEASE_MS = 60_000
+/**
+ * How long a claim lasts without renewal, for a delivery timeout of `timeoutMs`: renewed before
+ * each message, so four attempts' worth is far above one; a killed process's subscriptions wait
+ * this long for another process.
+ */
+export function leaseMsFor(timeoutMs: number): number {
+  return Math.max(4 * timeoutMs, 2000)
+}
 /** Subscriptions one process delivers to at once. */
 const CONCURRENCY = 4
 /** The longest error text kept with a message. */
@@ -50,6 +56,8 @@ export interface DispatcherDeps {
   retryScheduleMs: readonly number[]
   /** The longest wait between two passes when nothing wakes the dispatcher. */
   idleMs: number
+  /** How long a claim lasts without renewal (`leaseMsFor` the delivery timeout). */
+  leaseMs: number
 }
 
 /** A message's delivery state, as the deliveries list shows it. */
@@ -86,7 +94,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
    */
   async function claim(): Promise<WebhooksTable | null> {
     const now = clock.now()
-    const until = now + LEASE_MS
+    const until = now + deps.leaseMs
     if (postgres) {
       const { rows } = await sql<WebhooksTable>`WITH c AS (
           SELECT w.id FROM webhooks w
@@ -136,7 +144,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
   async function renew(id: string): Promise<WebhooksTable | null> {
     const row = await db
       .updateTable('webhooks')
-      .set({ lease_until: clock.now() + LEASE_MS })
+      .set({ lease_until: clock.now() + deps.leaseMs })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .where('status', '=', 'enabled')

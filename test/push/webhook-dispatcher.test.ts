@@ -152,6 +152,7 @@ function dispatcherOn(database: Database, schedule: number[]): WebhookDispatcher
       sendWebhook(delivery, { timeoutMs: 2000, allowLoopback: true, userAgent: 'test' }, undefined, agents),
     retryScheduleMs: schedule,
     idleMs: 50,
+    leaseMs: 5000,
   })
   return {
     ...dispatcher,
