@@ -76,11 +76,19 @@ const Url = Type.String({
   maxLength: MAX_WEBHOOK_URL_LENGTH,
   description:
     'An absolute https URL on the public internet (no user name or password, no fragment): where the events are POSTed',
+  examples: ['https://hooks.example.com/strata'],
 })
 const Status = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])
 /** A message's state: `pending` (retried on its schedule), `delivered`, or `failed` (retries exhausted). */
 export const MessageStatus = Type.Unsafe<(typeof WEBHOOK_MESSAGE_STATUSES)[number]>(
   Type.Union(WEBHOOK_MESSAGE_STATUSES.map((status) => Type.Literal(status))),
+)
+/** `status` of the deliveries' query: the messages in one state. */
+export const MessageStatusFilter = Type.Unsafe<(typeof WEBHOOK_MESSAGE_STATUSES)[number]>(
+  Type.Union(
+    WEBHOOK_MESSAGE_STATUSES.map((status) => Type.Literal(status)),
+    { description: 'Only the messages in this state: pending, delivered or failed' },
+  ),
 )
 
 export const WebhookIdParam = Type.String({

@@ -28,7 +28,7 @@ import {
   checkSubscription,
   DISABLED_BY_MEMBER,
   deliveryAnswer,
-  MessageStatus,
+  MessageStatusFilter,
   UpdateBody,
   WEBHOOK_BODY_LIMIT,
   Webhook,
@@ -397,7 +397,7 @@ export function registerWebhookRoutes(app: App, ctx: AppContext): void {
         security: [{ bearer: [] }],
         params: Type.Object({ id: WebhookIdParam }),
         querystring: Type.Object({
-          status: Type.Optional(MessageStatus),
+          status: Type.Optional(MessageStatusFilter),
           limit: Type.Optional(PageLimit),
           cursor: Type.Optional(PageCursor),
         }),
