@@ -243,13 +243,23 @@ export function invalidField(
  */
 export function checkSubscription(
   input: SubscriptionInput,
-  rules: { allowLoopback: boolean; addressLimit: number; plan: string; checkUrl?: boolean },
+  rules: {
+    allowLoopback: boolean
+    addressLimit: number
+    plan: string
+    /** false: the URL is the one stored, not checked again. */
+    checkUrl?: boolean
+    /** false: the addresses are those stored, not checked again. */
+    checkAddresses?: boolean
+  },
 ): SubscriptionInput {
   if (rules.checkUrl !== false) {
     const url = checkWebhookUrl(input.url, rules.allowLoopback)
     if (!url.ok) throw invalidField('url', url.reason)
   }
-  const { addresses } = input
+  // Addresses stored before are not checked again (a plan lowered since does not block a change
+  // of another field, nor disabling); new ones are.
+  const addresses = rules.checkAddresses === false ? null : input.addresses
   if (addresses !== null && addresses.length > rules.addressLimit) {
     throw invalidField(
       'addresses',

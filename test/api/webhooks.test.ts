@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { StrKey } from '@stellar/stellar-sdk'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openWebhookSecret } from '../../src/push/webhook-secrets.ts'
 import { createTestApp, grantPlan, type TestApp } from '../support/app.ts'
@@ -165,6 +166,8 @@ describe('webhook subscriptions', () => {
       ])
     }
     expect(await refusedFields(user, { ...base, protocols: ['uniswap'] })).toContain('protocols.0')
+    const unknownProtocol = await create(user, { ...base, protocols: ['uniswap'] })
+    expect(unknownProtocol.json().error.message).toContain('protocols.0 must be one of "vaultprotocol"')
     expect(await refusedFields(user, { ...base, description: 'x'.repeat(201) })).toEqual(['description'])
     expect(await refusedFields(user, { ...base, secret: 'whsec_mine' })).toEqual(['secret'])
     // The messages name the field and say what it must be.
@@ -201,14 +204,14 @@ describe('webhook subscriptions', () => {
     expect(third.json().error.message).toContain('the free plan allows 2 webhook subscriptions')
     const many = Array.from({ length: 101 }, account)
     const wide = await send(user, 'GET', '/v1/webhooks')
-    const id = wide.json().data[0].id as string
-    const tooMany = await send(user, 'PATCH', `/v1/webhooks/${id}`, { addresses: many })
+    const first = wide.json().data[0].id as string
+    const tooMany = await send(user, 'PATCH', `/v1/webhooks/${first}`, { addresses: many })
     expect(tooMany.statusCode).toBe(400)
     expect(tooMany.json().error.details).toEqual([
       { field: 'addresses', message: 'addresses must have at most 100 items on the free plan (it has 101)' },
     ])
     expect(
-      (await send(user, 'PATCH', `/v1/webhooks/${id}`, { addresses: many.slice(0, 100) })).statusCode,
+      (await send(user, 'PATCH', `/v1/webhooks/${first}`, { addresses: many.slice(0, 100) })).statusCode,
     ).toBe(200)
 
     // On pro: 20 subscriptions, 1,000 addresses each.
@@ -241,6 +244,16 @@ describe('webhook subscriptions', () => {
     const beyond = await create(large, { ...body, addresses: [...tenThousand, account()] })
     expect(beyond.statusCode).toBe(400)
     expect(beyond.json().error.details[0].field).toBe('addresses')
+    // A plan lowered since keeps what was stored, and blocks no other change; new addresses are checked.
+    await grantPlan(t, large.organization_id, 'free')
+    const id = widest.json().id as string
+    const disabled = await send(large, 'PATCH', `/v1/webhooks/${id}`, { status: 'disabled' })
+    expect(disabled.statusCode, disabled.body.slice(0, 300)).toBe(200)
+    const narrowed = await send(large, 'PATCH', `/v1/webhooks/${id}`, {
+      addresses: tenThousand.slice(0, 101),
+    })
+    expect(narrowed.statusCode).toBe(400)
+    expect(narrowed.json().error.message).toContain('at most 100 items on the free plan')
     // Other routes keep the default limit.
     const padded = await send(large, 'PATCH', '/v1/org/billing', {
       billing_email: 'a@example.com',
@@ -515,5 +528,47 @@ describe('webhook subscriptions', () => {
     expect(wrong.json().error.details[0].field).toBe('status')
     const none = await send(user, 'GET', `/v1/webhooks/wh_unknown/deliveries`)
     expect(none.statusCode).toBe(404)
+  })
+})
+
+describe('webhook changes share the transaction of their audit event', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp()
+  })
+  afterAll(async () => t.close())
+
+  it('makes no change when its event cannot be written', async () => {
+    const user = await signUp(t.app)
+    const headers = { ...bearer(user.access_token), ...json }
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers,
+      payload: { url: URL_OK, events: ['position.changed'] },
+    })
+    expect(first.statusCode).toBe(201)
+    const id = first.json().id as string
+    const before = await t.database.db.selectFrom('webhooks').selectAll().execute()
+    await sql`ALTER TABLE audit_events RENAME TO audit_events_gone`.execute(t.database.db)
+    try {
+      for (const [method, url, payload] of [
+        ['POST', '/v1/webhooks', { url: URL_OK, events: ['activity.created'] }],
+        ['PATCH', `/v1/webhooks/${id}`, { description: 'changed', status: 'disabled' }],
+        ['POST', `/v1/webhooks/${id}/rotate-secret`, undefined],
+        ['DELETE', `/v1/webhooks/${id}`, undefined],
+      ] as const) {
+        const response = await t.app.inject({
+          method,
+          url,
+          headers: payload === undefined ? bearer(user.access_token) : headers,
+          ...(payload === undefined ? {} : { payload }),
+        })
+        expect(response.statusCode, `${method} ${url}`).toBe(500)
+      }
+    } finally {
+      await sql`ALTER TABLE audit_events_gone RENAME TO audit_events`.execute(t.database.db)
+    }
+    expect(await t.database.db.selectFrom('webhooks').selectAll().execute()).toEqual(before)
   })
 })

@@ -221,6 +221,8 @@ export function registerWebhookRoutes(app: App, ctx: AppContext): void {
       const body = request.body
       const now = ctx.clock.now()
       const row = await db.transaction().execute(async (trx) => {
+        // Two changes of one subscription take turns, so each audits what it changed.
+        await lockOrganizationWebhooks(trx, caller.organizationId)
         const plan = await planOf(trx, caller.organizationId)
         const found = await getWebhook(trx, caller.organizationId, id)
         if (!found) throw notFound(id)
@@ -245,8 +247,9 @@ export function registerWebhookRoutes(app: App, ctx: AppContext): void {
             allowLoopback,
             addressLimit: webhookAddressLimitOf(plan),
             plan,
-            // A URL stored before is not refused for a rule it was saved under; a new one is checked.
+            // What was stored is not checked again (a plan lowered since blocks no other change).
             checkUrl: body.url !== undefined,
+            checkAddresses: body.addresses !== undefined,
           },
         )
         const after = {
