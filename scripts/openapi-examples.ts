@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { buildApp } from '../src/api/app.ts'
 import { loadOperationExamples, type OperationExample } from '../src/api/examples/load.ts'
 import { EXAMPLE_REQUEST_ID } from '../src/api/openapi.ts'
+import { WEBHOOK_BODY_LIMIT } from '../src/api/webhook-schemas.ts'
 import { createApiKey } from '../src/auth/create-api-key.ts'
 import { CONFIRM_LAST_KEY } from '../src/auth/own-api-keys.ts'
 import { loadConfig } from '../src/config.ts'
@@ -28,6 +29,7 @@ import { createLogger } from '../src/logger.ts'
 import { protocolWord } from '../src/protocols/kit/response-schema.ts'
 import { createDatabase } from '../src/store/db.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
+import { askWebhookOperations } from './openapi-examples-webhooks.ts'
 
 /** The demo network's first ledger closes at 2026-01-01T00:00:00Z, whenever the examples are made. */
 const GENESIS_CLOSE_TIME_S = 1_767_225_600
@@ -35,8 +37,8 @@ const ADMIN_TOKEN = 'openapi-examples-admin-token'
 /** The directory the examples are written to and read from. */
 export const EXAMPLES_DIRECTORY = fileURLToPath(new URL('../src/api/examples/', import.meta.url))
 
-type Json = Record<string, unknown>
-interface Ask {
+export type Json = Record<string, unknown>
+export interface Ask {
   /** Shown as another example of its status, so summarized. */
   variant?: string
   path?: Record<string, string>
@@ -239,7 +241,12 @@ async function askEveryOperation(
     if (first.body !== undefined) {
       await refusal(first, credential, 'text/plain')
       await refusal(
-        { ...first, body: undefined, raw: JSON.stringify({ padding: 'x'.repeat(bodyLimit) }) },
+        // Above the largest body any route takes (a webhook subscription's).
+        {
+          ...first,
+          body: undefined,
+          raw: JSON.stringify({ padding: 'x'.repeat(Math.max(bodyLimit, WEBHOOK_BODY_LIMIT)) }),
+        },
         credential,
       )
     }
@@ -438,6 +445,7 @@ async function askEveryOperation(
       { query: { limit: '2' } },
       { variant: 'The next page', query: { limit: '2', cursor: auditCursor } },
     ])
+  await askWebhookOperations({ record, db: database.db, idempotency, address: several, head, nowMs })
   await record(
     'createOrganizationApiKey',
     [
@@ -509,6 +517,7 @@ const DRAWN = new Set([
   'user_id',
   'access_token',
   'refresh_token',
+  'secret',
   'actor',
   'target',
   'next_cursor',

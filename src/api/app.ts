@@ -50,6 +50,7 @@ import { registerReadinessRoutes } from './routes/readiness.ts'
 import { registerSignupRoutes } from './routes/signup.ts'
 import { registerStreamRoutes } from './routes/stream.ts'
 import { registerTvlRoutes } from './routes/tvl.ts'
+import { registerWebhookRoutes } from './routes/webhooks.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 import { registerWebhookDelivery } from './webhook-delivery.ts'
 
@@ -483,6 +484,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerSignupRoutes(app, ctx)
   registerAuthRoutes(app, ctx)
   registerKeyRoutes(app, ctx)
+  registerWebhookRoutes(app, ctx)
   registerOrgRoutes(app, ctx)
   registerAuditLogRoutes(app, ctx)
   registerPositionRoutes(app, ctx)

@@ -62,6 +62,11 @@ export const TAG_GROUPS: Array<{ name: string; tags: Array<{ name: string; descr
         description: 'Create, list, rotate and revoke the API keys that read the data endpoints.',
       },
       {
+        name: 'Webhooks',
+        description:
+          "Subscriptions that POST the organization's events (position changes, activities, a health factor falling below a threshold) to its https endpoint, signed as Standard Webhooks, and the state of each delivery.",
+      },
+      {
         name: 'Audit log',
         description: "Who changed what in the organization's keys and settings, newest first.",
       },

@@ -17,6 +17,22 @@ export function keyLimitOf(plan: string): number {
   return PLAN_KEY_LIMIT[plan as Plan] ?? PLAN_KEY_LIMIT.free
 }
 
+/** The most webhook subscriptions an organization may hold, by plan. */
+export const PLAN_WEBHOOK_LIMIT: Record<Plan, number> = { free: 2, pro: 20, enterprise: 100 }
+
+/** The most addresses one webhook subscription may watch, by plan. */
+export const PLAN_WEBHOOK_ADDRESS_LIMIT: Record<Plan, number> = { free: 100, pro: 1_000, enterprise: 10_000 }
+
+/** The subscription limit of a stored plan name; an unknown plan gets the free plan's. */
+export function webhookLimitOf(plan: string): number {
+  return PLAN_WEBHOOK_LIMIT[plan as Plan] ?? PLAN_WEBHOOK_LIMIT.free
+}
+
+/** The per-subscription address limit of a stored plan name; an unknown plan gets the free plan's. */
+export function webhookAddressLimitOf(plan: string): number {
+  return PLAN_WEBHOOK_ADDRESS_LIMIT[plan as Plan] ?? PLAN_WEBHOOK_ADDRESS_LIMIT.free
+}
+
 /** The plans an organization may choose itself: every plan up to the one the operator allows. */
 export function plansAllowed(maxPlan: string): Plan[] {
   const ceiling = PLANS.indexOf(maxPlan as Plan)

@@ -13,6 +13,12 @@ export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.rotated',
   'api_key.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.enabled',
+  'webhook.disabled',
+  'webhook.secret_rotated',
+  'webhook.deleted',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
@@ -32,6 +38,8 @@ export interface AuditDetails {
   from?: string
   to?: string
   max_plan?: string
+  /** webhook.updated: the names of the fields the change set */
+  fields?: string[]
 }
 
 /** Who acted: a user id, the operator (`admin`, over HTTP or the CLI), or nobody authenticated. */

@@ -131,6 +131,8 @@ describe('response headers', () => {
       'POST /v1/org/api-keys',
       'POST /v1/org/api-keys/new',
       'POST /v1/org/api-keys/{id}/rotate',
+      'POST /v1/webhooks',
+      'POST /v1/webhooks/{id}/rotate-secret',
     ])
   })
 

@@ -229,6 +229,98 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/webhooks': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List webhook subscriptions
+     * @description The caller's organization's subscriptions, newest first. Never the secret.
+     */
+    get: operations['listWebhooks']
+    put?: never
+    /**
+     * Create a webhook subscription
+     * @description Subscribes an https endpoint to the events of the accounts and protocols it names. The signing secret (`secret`) appears only in this response and in a rotation's; it is stored sealed. An organization may hold at most 2 subscriptions on the free plan, 20 on pro and 100 on enterprise: one more is 409, naming the limit and the plan. Send an `Idempotency-Key` header to retry safely: the same key and request within 24 hours replays the first answer (header `Idempotent-Replayed: true`) and creates nothing; the same key with another request is 422, and while the first still runs 409.
+     */
+    post: operations['createWebhook']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/webhooks/{id}': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Get a webhook subscription
+     * @description One of the organization's subscriptions. Never the secret.
+     */
+    get: operations['getWebhook']
+    put?: never
+    post?: never
+    /**
+     * Delete a webhook subscription
+     * @description The subscription and its undelivered and delivered messages are deleted; nothing more is sent.
+     */
+    delete: operations['deleteWebhook']
+    options?: never
+    head?: never
+    /**
+     * Update a webhook subscription
+     * @description Changes any of the fields given, checked as at creation. `status` `disabled` stops deliveries; `enabled` resumes them at once, clearing `disabled_reason`. Removing `health_factor.below` from `events` clears the threshold.
+     */
+    patch: operations['updateWebhook']
+    trace?: never
+  }
+  '/v1/webhooks/{id}/rotate-secret': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Rotate a webhook subscription's signing secret
+     * @description Makes a new signing secret (shown in this response only). For 24 hours (until `previous_secret_expires_at`) each delivery is signed with both the new and the previous secret, so the receiver can switch without refusing a delivery. Send an `Idempotency-Key` header to retry safely: the same key and request within 24 hours replays the first answer (header `Idempotent-Replayed: true`) and creates nothing; the same key with another request is 422, and while the first still runs 409.
+     */
+    post: operations['rotateWebhookSecret']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List a webhook subscription's deliveries
+     * @description Its messages, newest first, with the state of their delivery: `pending` (not yet delivered; retried on its schedule), `delivered` or `failed` (retries exhausted). `status` keeps those of one state.
+     */
+    get: operations['listWebhookDeliveries']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/org': {
     parameters: {
       query?: never
@@ -278,7 +370,7 @@ export interface paths {
     }
     /**
      * List the organization's security events
-     * @description Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked. Each event is written in the same transaction as the change it records.
+     * @description Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked; webhook subscription created, updated, enabled, disabled, its secret rotated, and deleted. Each event is written in the same transaction as the change it records.
      */
     get: operations['listAuditLog']
     put?: never
@@ -1423,6 +1515,8 @@ export interface components {
        * @example pro
        */
       max_plan?: string
+      /** @description webhook.updated: the names of the fields the change set */
+      fields?: string[]
     }
     AuditEvent: {
       /** @example evt_grWiMbXkRnt7vXQF */
@@ -1443,6 +1537,12 @@ export interface components {
         | 'api_key.created'
         | 'api_key.rotated'
         | 'api_key.revoked'
+        | 'webhook.created'
+        | 'webhook.updated'
+        | 'webhook.enabled'
+        | 'webhook.disabled'
+        | 'webhook.secret_rotated'
+        | 'webhook.deleted'
       /** @description The user who acted, `admin` for the operator, or null for an unauthenticated attempt */
       actor: string | null
       /** @description What was acted on: a key, user or organization id */
@@ -1488,6 +1588,23 @@ export interface components {
        * @example false
        */
       reuse_signup_organization?: boolean
+    }
+    CreateWebhookRequest: {
+      /**
+       * @description An absolute https URL on the public internet (no user name or password, no fragment): where the events are POSTed
+       * @example https://hooks.example.com/strata
+       */
+      url: string
+      /** @description The events to deliver: one or more of `position.changed`, `activity.created`, `health_factor.below` */
+      events: ('position.changed' | 'activity.created' | 'health_factor.below')[]
+      /** @description The accounts (G...) and contracts (C...) whose events are delivered, each once; null or omitted: every account. At most 100 on the free plan, 1,000 on pro and 10,000 on enterprise. */
+      addresses?: string[] | null
+      /** @description The protocols whose events are delivered; null or omitted: every protocol */
+      protocols?: ('vaultprotocol' | 'lendingprotocol' | 'ammprotocol' | 'yieldprotocol')[] | null
+      /** @description `health_factor.below` is sent when a lending position's health factor falls below this value. Required with that event, and only with it. */
+      health_factor_threshold?: string | null
+      /** @description A note of the organization: what the endpoint is (at most 200 characters) */
+      description?: string | null
     }
     EmissionsAnswerLending: {
       data: components['schemas']['LendingEmissionsData']
@@ -2668,6 +2785,14 @@ export interface components {
       /** @example 1 */
       response_time_ms: number
     }
+    ListWebhookDeliveriesResponse: {
+      data: components['schemas']['WebhookDelivery'][]
+      meta: components['schemas']['PageMeta']
+    }
+    ListWebhooksResponse: {
+      data: components['schemas']['Webhook'][]
+      meta: components['schemas']['PageMeta']
+    }
     LogInRequest: {
       /** @example ops@example.com */
       email: string
@@ -2716,7 +2841,7 @@ export interface components {
     PageMeta: {
       /**
        * @description The page size used
-       * @example 2
+       * @example 1
        */
       limit: number
       /** @description Pass as `cursor` for the next (older) page; null on the last page */
@@ -3123,6 +3248,24 @@ export interface components {
       billing_email: string | null
       rate_limit: components['schemas']['OrganizationRateLimit']
     }
+    UpdateWebhookRequest: {
+      /**
+       * @description An absolute https URL on the public internet (no user name or password, no fragment): where the events are POSTed
+       * @example https://hooks.example.com/strata
+       */
+      url?: string
+      /** @description The events to deliver: one or more of `position.changed`, `activity.created`, `health_factor.below` */
+      events?: ('position.changed' | 'activity.created' | 'health_factor.below')[]
+      /** @description The accounts (G...) and contracts (C...) whose events are delivered, each once; null or omitted: every account. At most 100 on the free plan, 1,000 on pro and 10,000 on enterprise. */
+      addresses?: string[] | null
+      /** @description The protocols whose events are delivered; null or omitted: every protocol */
+      protocols?: ('vaultprotocol' | 'lendingprotocol' | 'ammprotocol' | 'yieldprotocol')[] | null
+      /** @description `health_factor.below` is sent when a lending position's health factor falls below this value. Required with that event, and only with it. */
+      health_factor_threshold?: string | null
+      /** @description A note of the organization: what the endpoint is (at most 200 characters) */
+      description?: string | null
+      status?: 'enabled' | 'disabled'
+    }
     UsdTotals: {
       /**
        * @description Σ USD of what is held: collateral, supplied, liquidity, vault shares (7 decimals); null when a part is unpriced or nothing is held
@@ -3235,6 +3378,144 @@ export interface components {
       oracle_staleness_seconds: number
       data: components['schemas']['VaultPositionsData']
       totals: components['schemas']['UsdTotals']
+    }
+    Webhook: {
+      /** @example wh_tdofZ3P_EaoJo3Qa */
+      id: string
+      /** @example https://hooks.example.com/strata */
+      url: string
+      events: string[]
+      /** @description The accounts watched; null: every account */
+      addresses: string[] | null
+      /** @description The protocols watched; null: every protocol */
+      protocols: string[] | null
+      health_factor_threshold: string | null
+      description: string | null
+      status: 'enabled' | 'disabled'
+      /** @description Why the subscription is disabled; null while enabled */
+      disabled_reason: string | null
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      created_at: string
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      updated_at: string
+    }
+    WebhookCreated: {
+      /** @example wh_tdofZ3P_EaoJo3Qa */
+      id: string
+      /** @example https://hooks.example.com/strata */
+      url: string
+      events: string[]
+      /** @description The accounts watched; null: every account */
+      addresses: string[] | null
+      /** @description The protocols watched; null: every protocol */
+      protocols: string[] | null
+      health_factor_threshold: string | null
+      description: string | null
+      status: 'enabled' | 'disabled'
+      /** @description Why the subscription is disabled; null while enabled */
+      disabled_reason: string | null
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      created_at: string
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      updated_at: string
+      /**
+       * @description The signing secret (Standard Webhooks, `whsec_…`): shown in this response only; verify each delivery with it
+       * @example whsec_YXWF7Z3P9Ao2pysk4fz0e4yaoqVZoPnGbo5oFhFSzK0=
+       */
+      secret: string
+    }
+    WebhookDelivery: {
+      /**
+       * @description The message id, sent as the `webhook-id` header: the same on every retry
+       * @example msg_3
+       */
+      id: string
+      /**
+       * @description The event type
+       * @example position.changed
+       */
+      type: string
+      /** @example 3999 */
+      ledger: number
+      /**
+       * @description The account (G...) or contract (C...) the event is about
+       * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+       */
+      account: string
+      /** @example lendingprotocol */
+      protocol: string
+      status: 'pending' | 'delivered' | 'failed'
+      /**
+       * @description Delivery attempts made so far
+       * @example 1
+       */
+      attempts: number
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:10:55.000Z
+       */
+      created_at: string
+      last_attempt_at: string | null
+      /** @description The HTTP status of the last attempt's answer; null when none came */
+      last_status: number | null
+      last_error: string | null
+      delivered_at: string | null
+    }
+    WebhookSecretRotated: {
+      /** @example wh_tdofZ3P_EaoJo3Qa */
+      id: string
+      /** @example https://hooks.example.com/strata */
+      url: string
+      events: string[]
+      /** @description The accounts watched; null: every account */
+      addresses: string[] | null
+      /** @description The protocols watched; null: every protocol */
+      protocols: string[] | null
+      health_factor_threshold: string | null
+      description: string | null
+      status: 'enabled' | 'disabled'
+      /** @description Why the subscription is disabled; null while enabled */
+      disabled_reason: string | null
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      created_at: string
+      /**
+       * Format: date-time
+       * @description RFC 3339 timestamp (UTC)
+       * @example 2026-01-01T04:11:00.000Z
+       */
+      updated_at: string
+      /**
+       * @description The signing secret (Standard Webhooks, `whsec_…`): shown in this response only; verify each delivery with it
+       * @example whsec_RsTYoKt3TZ4CXOnEeI+IpV6+amzhB3QdpDJyDBwmLyw=
+       */
+      secret: string
+      /**
+       * Format: date-time
+       * @description Until then deliveries are also signed with the secret before this rotation (RFC 3339)
+       * @example 2026-01-02T04:11:00.000Z
+       */
+      previous_secret_expires_at: string
     }
     YieldAsset: {
       /**
@@ -5898,6 +6179,1489 @@ export interface operations {
            *             "message": "Idempotency-Key was used for another request"
            *           }
            *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  listWebhooks: {
+    parameters: {
+      query?: {
+        /**
+         * @description A whole number from 1 to 500 (default 100)
+         * @example 1
+         */
+        limit?: number
+        /**
+         * @description The next_cursor of an earlier page, unchanged
+         * @example dzE6MTc2NzI0MDY2MDAwMDp3aF90ZG9mWjNQX0Vhb0pvM1Fh
+         */
+        cursor?: string
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK: list webhook subscriptions */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ListWebhooksResponse']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  createWebhook: {
+    parameters: {
+      query?: never
+      header?: {
+        /**
+         * @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once
+         * @example example-5
+         */
+        'idempotency-key'?: string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.example.com/strata",
+         *       "events": [
+         *         "position.changed",
+         *         "health_factor.below"
+         *       ],
+         *       "addresses": [
+         *         "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD"
+         *       ],
+         *       "protocols": [
+         *         "lendingprotocol"
+         *       ],
+         *       "health_factor_threshold": "1.1",
+         *       "description": "Risk desk"
+         *     }
+         */
+        'application/json': components['schemas']['CreateWebhookRequest']
+      }
+    }
+    responses: {
+      /** @description Created: create a webhook subscription */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "id": "wh_tdofZ3P_EaoJo3Qa",
+           *       "url": "https://hooks.example.com/strata",
+           *       "events": [
+           *         "position.changed",
+           *         "health_factor.below"
+           *       ],
+           *       "addresses": [
+           *         "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD"
+           *       ],
+           *       "protocols": [
+           *         "lendingprotocol"
+           *       ],
+           *       "health_factor_threshold": "1.1",
+           *       "description": "Risk desk",
+           *       "status": "enabled",
+           *       "disabled_reason": null,
+           *       "created_at": "2026-01-01T04:11:00.000Z",
+           *       "updated_at": "2026-01-01T04:11:00.000Z",
+           *       "secret": "whsec_YXWF7Z3P9Ao2pysk4fz0e4yaoqVZoPnGbo5oFhFSzK0="
+           *     }
+           */
+          'application/json': components['schemas']['WebhookCreated']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `conflict`: The resource exists already, or a request with the same `Idempotency-Key` is still running (retry after `Retry-After` seconds). */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "the free plan allows 2 webhook subscriptions and this organization has 2; delete one or change plan first"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unsupported_media_type`: The request body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `idempotency_key_reused`: The `Idempotency-Key` was used in the last 24 hours for another request (method, path or body); a new request needs a new key. */
+      422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_reused",
+           *         "message": "The `Idempotency-Key` was used in the last 24 hours for another request (method, path or body); a new request needs a new key."
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getWebhook: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /**
+         * @description The webhook id, as GET /v1/webhooks lists it
+         * @example wh_tdofZ3P_EaoJo3Qa
+         */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK: get a webhook subscription */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "id": "wh_tdofZ3P_EaoJo3Qa",
+           *       "url": "https://hooks.example.com/strata",
+           *       "events": [
+           *         "position.changed",
+           *         "health_factor.below"
+           *       ],
+           *       "addresses": [
+           *         "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD"
+           *       ],
+           *       "protocols": [
+           *         "lendingprotocol"
+           *       ],
+           *       "health_factor_threshold": "1.1",
+           *       "description": "Risk desk",
+           *       "status": "enabled",
+           *       "disabled_reason": null,
+           *       "created_at": "2026-01-01T04:11:00.000Z",
+           *       "updated_at": "2026-01-01T04:11:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Webhook']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `not_found`: The route or resource does not exist, or belongs to another organization. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "webhook wh_unknown not found"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  deleteWebhook: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /**
+         * @description The webhook id, as GET /v1/webhooks lists it
+         * @example wh_UokrdcVrZfWoKedF
+         */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Done, no content: delete a webhook subscription */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `not_found`: The route or resource does not exist, or belongs to another organization. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "webhook wh_unknown not found"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  updateWebhook: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /**
+         * @description The webhook id, as GET /v1/webhooks lists it
+         * @example wh_tdofZ3P_EaoJo3Qa
+         */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "health_factor_threshold": "1.05",
+         *       "description": "Risk desk, tighter"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateWebhookRequest']
+      }
+    }
+    responses: {
+      /** @description OK: update a webhook subscription */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['Webhook']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. `invalid_address`: The address is not a valid Stellar account (G...) or contract (C...) StrKey. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `not_found`: The route or resource does not exist, or belongs to another organization. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "webhook wh_unknown not found"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unsupported_media_type`: The request body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "the request body must be sent as content-type: application/json"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never
+      header?: {
+        /**
+         * @description Printable ASCII (space to ~), 1 to 255 characters, such as a random UUID: one key per request meant to run once
+         * @example example-8
+         */
+        'idempotency-key'?: string
+      }
+      path: {
+        /**
+         * @description The webhook id, as GET /v1/webhooks lists it
+         * @example wh_tdofZ3P_EaoJo3Qa
+         */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK: rotate a webhook subscription's signing secret */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "id": "wh_tdofZ3P_EaoJo3Qa",
+           *       "url": "https://hooks.example.com/strata",
+           *       "events": [
+           *         "position.changed",
+           *         "health_factor.below"
+           *       ],
+           *       "addresses": [
+           *         "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD"
+           *       ],
+           *       "protocols": [
+           *         "lendingprotocol"
+           *       ],
+           *       "health_factor_threshold": "1.05",
+           *       "description": "Risk desk, tighter",
+           *       "status": "enabled",
+           *       "disabled_reason": null,
+           *       "created_at": "2026-01-01T04:11:00.000Z",
+           *       "updated_at": "2026-01-01T04:11:00.000Z",
+           *       "secret": "whsec_RsTYoKt3TZ4CXOnEeI+IpV6+amzhB3QdpDJyDBwmLyw=",
+           *       "previous_secret_expires_at": "2026-01-02T04:11:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookSecretRotated']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `not_found`: The route or resource does not exist, or belongs to another organization. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "webhook wh_unknown not found"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `conflict`: The resource exists already, or a request with the same `Idempotency-Key` is still running (retry after `Retry-After` seconds). */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "a request with this Idempotency-Key is still running; retry after it has answered to get its answer"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `idempotency_key_reused`: The `Idempotency-Key` was used in the last 24 hours for another request (method, path or body); a new request needs a new key. */
+      422: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_reused",
+           *         "message": "The `Idempotency-Key` was used in the last 24 hours for another request (method, path or body); a new request needs a new key."
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /**
+         * @description Only the messages in this state: pending, delivered or failed
+         * @example failed
+         */
+        status?: 'pending' | 'delivered' | 'failed'
+        /**
+         * @description A whole number from 1 to 500 (default 100)
+         * @example 2
+         */
+        limit?: number
+        /**
+         * @description The next_cursor of an earlier page, unchanged
+         * @example ZDE6Mg
+         */
+        cursor?: string
+      }
+      header?: never
+      path: {
+        /**
+         * @description The webhook id, as GET /v1/webhooks lists it
+         * @example wh_tdofZ3P_EaoJo3Qa
+         */
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK: list a webhook subscription's deliveries */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['ListWebhookDeliveriesResponse']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `not_found`: The route or resource does not exist, or belongs to another organization. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "webhook wh_unknown not found"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
            *       },
            *       "meta": {
            *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",

@@ -561,6 +561,83 @@ describe('the typed client against a live server', () => {
     expect(afterLogout.error?.error.code).toBe('unauthorized')
   })
 
+  it('manages webhook subscriptions: create, list, read, update, rotate, deliveries, delete', async () => {
+    const slug = `client-hooks-${Date.now().toString(36)}`
+    const email = `${slug}@example.com`
+    const signup = await client().POST('/v1/auth/signup', {
+      body: {
+        organization_name: 'Hooks Org',
+        organization_slug: slug,
+        email,
+        password: `pw-${slug}-0123456789`,
+      },
+    })
+    expect(signup.response.status, JSON.stringify(signup.error)).toBe(201)
+    const token = signup.data!.access_token
+    const member = client({ accessToken: token })
+    const bearer = { authorization: `Bearer ${token}` }
+    const vault = holders.vaultprotocol!
+
+    const created = await member.POST('/v1/webhooks', {
+      body: {
+        url: 'https://hooks.example.com/client',
+        events: ['position.changed', 'health_factor.below'],
+        addresses: [vault],
+        health_factor_threshold: '1.2',
+      },
+    })
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201)
+    const hook = created.data!
+    expect(hook.secret).toMatch(/^whsec_/)
+    expect(hook).toMatchObject({ addresses: [vault], protocols: null, status: 'enabled' })
+    expect(sent.at(-1)!.headers.authorization).toBe(`Bearer ${token}`)
+
+    const list = await same(await member.GET('/v1/webhooks'), '/v1/webhooks', 200, bearer)
+    expect(list.data.map((w) => w.id)).toEqual([hook.id])
+    expect(JSON.stringify(list)).not.toContain(hook.secret)
+    const one = await same(
+      await member.GET('/v1/webhooks/{id}', { params: { path: { id: hook.id } } }),
+      `/v1/webhooks/${hook.id}`,
+      200,
+      bearer,
+    )
+    expect(one.url).toBe('https://hooks.example.com/client')
+
+    const disabled = await member.PATCH('/v1/webhooks/{id}', {
+      params: { path: { id: hook.id } },
+      body: { status: 'disabled' },
+    })
+    expect(disabled.response.status, JSON.stringify(disabled.error)).toBe(200)
+    expect(disabled.data!.status).toBe('disabled')
+    const refused = await member.PATCH('/v1/webhooks/{id}', {
+      params: { path: { id: hook.id } },
+      body: { url: 'http://hooks.example.com/plain' },
+    })
+    expect(refused.error?.error.details?.map((d) => d.field)).toEqual(['url'])
+
+    const rotated = await member.POST('/v1/webhooks/{id}/rotate-secret', {
+      params: { path: { id: hook.id } },
+    })
+    expect(rotated.response.status, JSON.stringify(rotated.error)).toBe(200)
+    expect(rotated.data!.secret).not.toBe(hook.secret)
+    expect(Date.parse(rotated.data!.previous_secret_expires_at)).toBeGreaterThan(Date.parse(hook.created_at))
+
+    const deliveries = await same(
+      await member.GET('/v1/webhooks/{id}/deliveries', {
+        params: { path: { id: hook.id }, query: { status: 'failed', limit: 10 } },
+      }),
+      `/v1/webhooks/${hook.id}/deliveries?status=failed&limit=10`,
+      200,
+      bearer,
+    )
+    expect(deliveries).toEqual({ data: [], meta: { limit: 10, next_cursor: null } })
+
+    const deleted = await member.DELETE('/v1/webhooks/{id}', { params: { path: { id: hook.id } } })
+    expect(deleted.response.status, JSON.stringify(deleted.error)).toBe(204)
+    const gone = await member.GET('/v1/webhooks/{id}', { params: { path: { id: hook.id } } })
+    expect(gone.error?.error.code).toBe('not_found')
+  })
+
   it("creates a key on the operator's admin endpoint with the admin token, and refuses it without", async () => {
     const slug = `client-admin-${Date.now().toString(36)}`
     const body = { organization_name: 'Admin Org', organization_slug: slug, key_name: 'operator key' }

@@ -28,6 +28,9 @@ const AuditDetailsSchema = Type.Object(
     from: described('organization.plan_changed: the plan before', 'free'),
     to: described('organization.plan_changed: the plan after', 'pro'),
     max_plan: described('organization.plan_changed: the highest plan the operator allows, after', 'pro'),
+    fields: Type.Optional(
+      Type.Array(Type.String(), { description: 'webhook.updated: the names of the fields the change set' }),
+    ),
   },
   {
     description: 'Facts of the event, the fields its action has; null when it has none',
@@ -73,7 +76,7 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: "List the organization's security events",
         description:
-          'Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked. Each event is written in the same transaction as the change it records.',
+          'Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked; webhook subscription created, updated, enabled, disabled, its secret rotated, and deleted. Each event is written in the same transaction as the change it records.',
         tags: ['Audit log'],
         security: [{ bearer: [] }],
         querystring: Type.Object({ limit: Type.Optional(PageLimit), cursor: Type.Optional(PageCursor) }),
