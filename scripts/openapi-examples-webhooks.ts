@@ -84,16 +84,26 @@ export async function askWebhookOperations(walk: WebhookWalk): Promise<void> {
     { path: { id: 'wh_unknown' }, headers: idempotency(81) },
   ])
 
-  // Three messages of the subscription, one in each state, oldest first.
-  const { head, nowMs } = walk
-  const base = { webhook_id: id, address, protocol: 'lendingprotocol', ref: null, payload: '{}' }
+  // Three messages of the subscription, one in each state, oldest first, about the account's
+  // real snapshots (so a redelivery renders a real body from the store).
+  const { nowMs } = walk
+  const snapshots = await walk.db
+    .selectFrom('snapshots')
+    .select(['protocol', 'ledger'])
+    .where('address', '=', address)
+    .orderBy('ledger', 'desc')
+    .limit(3)
+    .execute()
+  const [newest, middle, oldest] = snapshots.map((s) => ({ protocol: s.protocol, ledger: Number(s.ledger) }))
+  if (!newest || !middle || !oldest) throw new Error(`the walk's account ${address} has fewer than 3 snapshots`)
+  const base = { webhook_id: id, address, ref: null, payload: null }
   await walk.db
     .insertInto('webhook_messages')
     .values([
       {
         ...base,
+        ...oldest,
         type: 'position.changed',
-        ledger: head - 40,
         status: 'delivered',
         attempts: 1,
         created_at: nowMs - 200_000,
@@ -104,20 +114,20 @@ export async function askWebhookOperations(walk: WebhookWalk): Promise<void> {
       },
       {
         ...base,
-        type: 'health_factor.below',
-        ledger: head - 20,
+        ...middle,
+        type: 'position.changed',
         status: 'failed',
         attempts: 8,
         created_at: nowMs - 100_000,
         last_attempt_at: nowMs - 10_000,
         last_status: 503,
-        last_error: 'HTTP 503: upstream unavailable',
+        last_error: 'upstream unavailable',
         delivered_at: null,
       },
       {
         ...base,
+        ...newest,
         type: 'position.changed',
-        ledger: head,
         status: 'pending',
         attempts: 1,
         created_at: nowMs - 5_000,
@@ -145,5 +155,15 @@ export async function askWebhookOperations(walk: WebhookWalk): Promise<void> {
     undefined,
     [{ path: { id: 'wh_unknown' } }],
   )
+  const first = await walk.db
+    .selectFrom('webhook_messages')
+    .select('seq')
+    .where('webhook_id', '=', id)
+    .orderBy('seq')
+    .executeTakeFirstOrThrow()
+  await record('redeliverWebhookDelivery', [{ path: { id, delivery_id: `msg_${first.seq}` } }], undefined, [
+    { path: { id, delivery_id: 'msg_999999' } },
+    { path: { id: 'wh_unknown', delivery_id: `msg_${first.seq}` } },
+  ])
   await record('deleteWebhook', [{ path: { id: second } }], undefined, [{ path: { id: 'wh_unknown' } }])
 }

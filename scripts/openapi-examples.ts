@@ -81,7 +81,13 @@ export async function collectExamples(): Promise<Record<string, OperationExample
   const dir = mkdtempSync(join(tmpdir(), 'strata-examples-'))
   const path = join(dir, 'strata.db')
   const config = loadConfig(
-    { DATABASE_URL: `sqlite:${path}`, LOG_LEVEL: 'error', STRATA_ADMIN_TOKEN: ADMIN_TOKEN },
+    {
+      DATABASE_URL: `sqlite:${path}`,
+      LOG_LEVEL: 'error',
+      STRATA_ADMIN_TOKEN: ADMIN_TOKEN,
+      // The outbox's rows stay as the walk writes them: nothing is sent but the redelivery asked for.
+      STRATA_WEBHOOK_DELIVERY: 'off',
+    },
     { database: { kind: 'sqlite', path } },
   )
   const database = createDatabase(config.database)
@@ -508,6 +514,8 @@ async function askEveryOperation(
  */
 const DRAWN = new Set([
   'id',
+  // A redelivery's outcome depends on the network the examples are asked from (no receiver answers).
+  'last_error',
   'key',
   'key_prefix',
   'prefix',

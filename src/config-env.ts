@@ -183,6 +183,11 @@ export const ENV_VARS = defineEnv({
     meaning:
       '`1`: webhook URLs may use `http:` and point at loopback or private addresses (a receiver on the same host, in tests and development); `0`: `https:` to public addresses only, checked when a subscription is saved and again at every delivery (docs/webhooks.md)',
   },
+  STRATA_WEBHOOK_DELIVERY: {
+    default: 'on',
+    meaning:
+      '`on`: this `strata serve` process delivers the webhooks\' outbox (with any others on the same store: they share the work); `off`: it serves the API only (a redelivery asked through it is still sent), for API replicas beside dedicated delivering ones',
+  },
   STRATA_WEBHOOK_TIMEOUT_MS: {
     default: '10000',
     min: 100,

@@ -62,6 +62,8 @@ export interface Config {
   streamPollMs: number
   /** Webhook URLs may use http: and reach loopback or private addresses (tests, development). */
   webhooksAllowLoopback: boolean
+  /** Whether this process delivers the webhooks' outbox (`STRATA_WEBHOOK_DELIVERY`). */
+  webhookDelivery: boolean
   /** Milliseconds a webhook receiver has to answer one delivery. */
   webhookTimeoutMs: number
   /** Milliseconds to wait before each retry of a failing delivery; after the last, the subscription is disabled. */
@@ -194,6 +196,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     streamHeartbeatS: int('STRATA_STREAM_HEARTBEAT_S'),
     streamPollMs: int('STRATA_STREAM_POLL_MS'),
     webhooksAllowLoopback: oneOf('STRATA_WEBHOOKS_ALLOW_LOOPBACK', ['0', '1'] as const) === '1',
+    webhookDelivery: oneOf('STRATA_WEBHOOK_DELIVERY', ['on', 'off'] as const) !== 'off',
     webhookTimeoutMs: int('STRATA_WEBHOOK_TIMEOUT_MS'),
     webhookRetryScheduleMs: parseDurations(
       'STRATA_WEBHOOK_RETRY_SCHEDULE',

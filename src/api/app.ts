@@ -50,6 +50,7 @@ import { registerReadinessRoutes } from './routes/readiness.ts'
 import { registerSignupRoutes } from './routes/signup.ts'
 import { registerStreamRoutes } from './routes/stream.ts'
 import { registerTvlRoutes } from './routes/tvl.ts'
+import { registerWebhookRedelivery } from './routes/webhook-redelivery.ts'
 import { registerWebhookRoutes } from './routes/webhooks.ts'
 import { ErrorEnvelope, errorResponses } from './schemas.ts'
 import { registerWebhookDelivery } from './webhook-delivery.ts'
@@ -494,7 +495,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerTvlRoutes(app, ctx)
   registerProtocolRoutes(app, ctx)
   registerStreamRoutes(app, ctx, options.commits)
-  registerWebhookDelivery(app, ctx, options.commits)
+  registerWebhookRedelivery(app, ctx, registerWebhookDelivery(app, ctx, options.commits))
   if (options.demo) registerDemoRoutes(app, ctx)
 
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger())

@@ -5,6 +5,7 @@ import { VERSION } from '../version.ts'
 import { loadOperationExamples, type OperationExample } from './examples/load.ts'
 import { GETTING_STARTED } from './getting-started.ts'
 import { harvestExamples, isObject, type JsonObject, SchemaNamer } from './openapi-components.ts'
+import { webhooksSection } from './openapi-webhooks.ts'
 import { DOCUMENTED_PARAMETERS } from './params.ts'
 import type { RouteAuth } from './request-context.ts'
 
@@ -344,6 +345,7 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
       finishedPaths[path][method] = operation
     }
   }
+  const webhooks = webhooksSection(namer, examples)
   for (const { schema, value } of bodies) harvestExamples(namer.schemas, schema, value)
 
   const groups = TAG_GROUPS.map((group) => ({
@@ -358,6 +360,7 @@ export function finishDocument(document: JsonObject, examples = loadOperationExa
     tags,
     'x-tagGroups': groups,
     paths: finishedPaths,
+    webhooks,
     components: { ...components, schemas: sortKeys(namer.schemas) },
   }
 }

@@ -56,10 +56,12 @@ export function registerWebhookDelivery(
     retryScheduleMs: ctx.config.webhookRetryScheduleMs,
     idleMs: ctx.database.kind === 'postgres' ? POSTGRES_IDLE_MS : SQLITE_IDLE_MS,
     leaseMs: leaseMsFor(ctx.config.webhookTimeoutMs),
+    deliver: ctx.config.webhookDelivery,
   })
-  const unsubscribe = commits?.subscribe(() => dispatcher.wake())
+  const delivering = ctx.config.webhookDelivery
+  const unsubscribe = delivering ? commits?.subscribe(() => dispatcher.wake()) : undefined
   const listener =
-    ctx.database.kind === 'postgres'
+    delivering && ctx.database.kind === 'postgres'
       ? listenForOutbox(ctx.database.pool, () => dispatcher.wake(), ctx.logger)
       : null
   app.addHook('onClose', async () => {

@@ -58,6 +58,8 @@ export interface DispatcherDeps {
   idleMs: number
   /** How long a claim lasts without renewal (`leaseMsFor` the delivery timeout). */
   leaseMs: number
+  /** false: no passes at all (`STRATA_WEBHOOK_DELIVERY=off`); `redeliver` still sends. */
+  deliver: boolean
 }
 
 /** A message's delivery state, as the deliveries list shows it. */
@@ -311,7 +313,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
   }
 
   function run(): void {
-    if (closed) return
+    if (closed || !deps.deliver) return
     if (running !== null) {
       again = true
       return
@@ -326,7 +328,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
 
   /** The next pass in `ms` at the latest. */
   function schedule(ms: number): void {
-    if (closed) return
+    if (closed || !deps.deliver) return
     if (timer !== null) clearTimeout(timer)
     timer = setTimeout(run, Math.max(0, ms))
     timer.unref()

@@ -40,6 +40,9 @@ export interface AuditDetails {
   max_plan?: string
   /** webhook.updated: the names of the fields the change set */
   fields?: string[]
+  /** webhook.disabled by the dispatcher (actor null): why, and the delivery whose retries were spent */
+  reason?: string
+  delivery_id?: string
 }
 
 /** Who acted: a user id, the operator (`admin`, over HTTP or the CLI), or nobody authenticated. */

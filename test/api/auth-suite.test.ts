@@ -71,6 +71,12 @@ const ROUTES: ProtectedRoute[] = [
   },
   {
     method: 'POST',
+    path: '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+    url: '/v1/webhooks/wh_unknown/deliveries/msg_1/redeliver',
+    auth: 'bearer',
+  },
+  {
+    method: 'POST',
     path: '/v1/auth/logout',
     url: '/v1/auth/logout',
     auth: 'bearer',

@@ -153,6 +153,7 @@ function dispatcherOn(database: Database, schedule: number[]): WebhookDispatcher
     retryScheduleMs: schedule,
     idleMs: 50,
     leaseMs: 5000,
+    deliver: true,
   })
   return {
     ...dispatcher,

@@ -58,4 +58,5 @@ export const OPERATION_CREDENTIALS: Readonly<Record<string, 'apiKey' | 'bearer' 
   'GET /v1/protocols/yieldprotocol/pools/{pool}': 'apiKey',
   'GET /v1/protocols/yieldprotocol/reserves': 'apiKey',
   'GET /v1/stream/positions': 'apiKey',
+  'POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': 'bearer',
 }

@@ -561,7 +561,7 @@ describe('the typed client against a live server', () => {
     expect(afterLogout.error?.error.code).toBe('unauthorized')
   })
 
-  it('manages webhook subscriptions: create, list, read, update, rotate, deliveries, delete', async () => {
+  it('manages webhook subscriptions: create, list, read, update, rotate, deliveries, redelivery, delete', async () => {
     const slug = `client-hooks-${Date.now().toString(36)}`
     const email = `${slug}@example.com`
     const signup = await client().POST('/v1/auth/signup', {
@@ -631,6 +631,11 @@ describe('the typed client against a live server', () => {
       bearer,
     )
     expect(deliveries).toEqual({ data: [], meta: { limit: 10, next_cursor: null } })
+    const redelivered = await member.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', {
+      params: { path: { id: hook.id, delivery_id: 'msg_1' } },
+    })
+    expect(redelivered.response.status).toBe(404)
+    expect(redelivered.error?.error.code).toBe('not_found')
 
     const deleted = await member.DELETE('/v1/webhooks/{id}', { params: { path: { id: hook.id } } })
     expect(deleted.response.status, JSON.stringify(deleted.error)).toBe(204)

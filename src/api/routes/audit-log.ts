@@ -31,6 +31,14 @@ const AuditDetailsSchema = Type.Object(
     fields: Type.Optional(
       Type.Array(Type.String(), { description: 'webhook.updated: the names of the fields the change set' }),
     ),
+    reason: described(
+      'webhook.disabled by Strata itself (actor null): why, naming the delivery whose retries were spent and its last error',
+      'delivery msg_42 failed 8 times; last: connection refused (ECONNREFUSED)',
+    ),
+    delivery_id: described(
+      'webhook.disabled by Strata itself: the delivery whose retries were spent',
+      'msg_42',
+    ),
   },
   {
     description: 'Facts of the event, the fields its action has; null when it has none',
