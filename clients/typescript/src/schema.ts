@@ -3380,9 +3380,9 @@ export interface components {
       totals: components['schemas']['UsdTotals']
     }
     Webhook: {
-      /** @example wh_tdofZ3P_EaoJo3Qa */
+      /** @example wh_7Eq-2JLbI0D9rA3y */
       id: string
-      /** @example https://hooks.example.com/strata */
+      /** @example https://hooks.example.com/activity */
       url: string
       events: string[]
       /** @description The accounts watched; null: every account */
@@ -3479,7 +3479,7 @@ export interface components {
       delivered_at: string | null
     }
     WebhookSecretRotated: {
-      /** @example wh_tdofZ3P_EaoJo3Qa */
+      /** @example wh_CL4jFlkN8SN-Ovo8 */
       id: string
       /** @example https://hooks.example.com/strata */
       url: string
@@ -3496,7 +3496,7 @@ export interface components {
       /**
        * Format: date-time
        * @description RFC 3339 timestamp (UTC)
-       * @example 2026-01-01T04:11:00.000Z
+       * @example 2026-01-01T04:10:00.000Z
        */
       created_at: string
       /**
@@ -3507,7 +3507,7 @@ export interface components {
       updated_at: string
       /**
        * @description The signing secret (Standard Webhooks, `whsec_…`): shown in this response only; verify each delivery with it
-       * @example whsec_RsTYoKt3TZ4CXOnEeI+IpV6+amzhB3QdpDJyDBwmLyw=
+       * @example whsec_i7wYEV9489omBsmYSIhskU+X+v2Ci9zU50so3YissP0=
        */
       secret: string
       /**
@@ -6243,7 +6243,7 @@ export interface operations {
         limit?: number
         /**
          * @description The next_cursor of an earlier page, unchanged
-         * @example dzE6MTc2NzI0MDY2MDAwMDp3aF90ZG9mWjNQX0Vhb0pvM1Fh
+         * @example dzE6MTc2NzI0MDY2MDAwMDp3aF83RXEtMkpMYkkwRDlyQTN5
          */
         cursor?: string
       }
@@ -6647,7 +6647,7 @@ export interface operations {
       path: {
         /**
          * @description The webhook id, as GET /v1/webhooks lists it
-         * @example wh_tdofZ3P_EaoJo3Qa
+         * @example wh_CL4jFlkN8SN-Ovo8
          */
         id: string
       }
@@ -6663,7 +6663,7 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "id": "wh_tdofZ3P_EaoJo3Qa",
+           *       "id": "wh_CL4jFlkN8SN-Ovo8",
            *       "url": "https://hooks.example.com/strata",
            *       "events": [
            *         "position.changed",
@@ -6679,8 +6679,8 @@ export interface operations {
            *       "description": "Risk desk",
            *       "status": "enabled",
            *       "disabled_reason": null,
-           *       "created_at": "2026-01-01T04:11:00.000Z",
-           *       "updated_at": "2026-01-01T04:11:00.000Z"
+           *       "created_at": "2026-01-01T04:10:00.000Z",
+           *       "updated_at": "2026-01-01T04:10:00.000Z"
            *     }
            */
           'application/json': components['schemas']['Webhook']
@@ -7025,7 +7025,7 @@ export interface operations {
       path: {
         /**
          * @description The webhook id, as GET /v1/webhooks lists it
-         * @example wh_tdofZ3P_EaoJo3Qa
+         * @example wh_CL4jFlkN8SN-Ovo8
          */
         id: string
       }
@@ -7262,7 +7262,7 @@ export interface operations {
       path: {
         /**
          * @description The webhook id, as GET /v1/webhooks lists it
-         * @example wh_tdofZ3P_EaoJo3Qa
+         * @example wh_CL4jFlkN8SN-Ovo8
          */
         id: string
       }
@@ -7278,7 +7278,7 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "id": "wh_tdofZ3P_EaoJo3Qa",
+           *       "id": "wh_CL4jFlkN8SN-Ovo8",
            *       "url": "https://hooks.example.com/strata",
            *       "events": [
            *         "position.changed",
@@ -7294,9 +7294,9 @@ export interface operations {
            *       "description": "Risk desk, tighter",
            *       "status": "enabled",
            *       "disabled_reason": null,
-           *       "created_at": "2026-01-01T04:11:00.000Z",
+           *       "created_at": "2026-01-01T04:10:00.000Z",
            *       "updated_at": "2026-01-01T04:11:00.000Z",
-           *       "secret": "whsec_RsTYoKt3TZ4CXOnEeI+IpV6+amzhB3QdpDJyDBwmLyw=",
+           *       "secret": "whsec_i7wYEV9489omBsmYSIhskU+X+v2Ci9zU50so3YissP0=",
            *       "previous_secret_expires_at": "2026-01-02T04:11:00.000Z"
            *     }
            */
