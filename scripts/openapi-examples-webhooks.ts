@@ -56,16 +56,21 @@ export async function askWebhookOperations(walk: WebhookWalk): Promise<void> {
     ],
   )
   const [id, second] = ids as [string, string]
+  // The examples' clock stands still: the first subscription is dated a minute earlier, so the
+  // list's order (newest first) is the same at every run.
+  await walk.db
+    .updateTable('webhooks')
+    .set({ created_at: walk.nowMs - 60_000, updated_at: walk.nowMs - 60_000 })
+    .where('id', '=', id)
+    .execute()
   let listCursor: string | undefined
   await record('listWebhooks', [{ query: { limit: '1' } }], (body) => {
     listCursor ??= nextCursor(body) ?? undefined
   })
-  if (listCursor) {
-    await record('listWebhooks', [
-      { query: { limit: '1' } },
-      { variant: 'The next page', query: { limit: '1', cursor: listCursor } },
-    ])
-  }
+  await record('listWebhooks', [
+    { query: { limit: '1' } },
+    ...(listCursor ? [{ variant: 'The next page', query: { limit: '1', cursor: listCursor } }] : []),
+  ])
   await record('getWebhook', [{ path: { id } }], undefined, [{ path: { id: 'wh_unknown' } }])
   await record(
     'updateWebhook',
