@@ -491,7 +491,7 @@ describe('webhook subscriptions', () => {
       id: `msg_${seqs[3]}`,
       type: 'activity.created',
       ledger: 103,
-      address: addresses[3],
+      account: addresses[3],
       protocol: 'lendingprotocol',
       status: 'delivered',
       attempts: 4,

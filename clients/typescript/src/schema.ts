@@ -981,8 +981,69 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Send one delivery again
+     * @description Sends the message now, with its first `webhook-id` and the same body, whether it is `pending`, `delivered` or `failed`, and answers the delivery after the attempt (`attempts`, `last_status`, `last_error`; `status` becomes `delivered` on a 2xx). It does not wait for the subscription’s retry schedule and works on a disabled subscription too, so a receiver can be tested before the subscription is enabled again. A pending message delivered this way releases the messages queued behind it. The request lasts as long as the receiver takes, at most the delivery timeout. See docs/webhooks.md.
+     */
+    post: operations['redeliverWebhookDelivery']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
 }
-export type webhooks = Record<string, never>
+export interface webhooks {
+  'position.changed': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Positions changed
+     * @description A watched account's positions in a protocol changed at a ledger: the new snapshot exactly as the protocol's `/history` answers it, with the ledger of the previous one. Signed as Standard Webhooks says; retried with backoff until a 2xx; in ledger order per subscription. See docs/webhooks.md.
+     */
+    post: operations['positionChangedWebhook']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  'activity.created': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * An activity of a watched account
+     * @description A watched account acted in a protocol (a deposit, a borrow, a swap, …): the activity exactly as `GET /v1/users/{address}/activities` answers it. Sent before the `position.changed` events of its ledger. Signed as Standard Webhooks says; retried with backoff until a 2xx; in ledger order per subscription. See docs/webhooks.md.
+     */
+    post: operations['activityCreatedWebhook']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+}
 export interface components {
   schemas: {
     Activity: {
@@ -1036,6 +1097,31 @@ export interface components {
        */
       usd_unavailable_reason: string | null
       details: components['schemas']['ActivityDetails']
+    }
+    ActivityCreatedEvent: {
+      /**
+       * @description The kind of event
+       * @example activity.created
+       * @constant
+       */
+      type: 'activity.created'
+      /**
+       * @description The watched account whose activity it is (G... or C...)
+       * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+       */
+      address: string
+      /**
+       * @description The protocol of the activity
+       * @example lendingprotocol
+       */
+      protocol: string
+      /**
+       * @description The ledger of the activity
+       * @example 3055
+       */
+      ledger: number
+      /** @description The activity exactly as `GET /v1/users/{address}/activities` answers it */
+      item: components['schemas']['Activity']
     }
     /** @description The protocol's other fields of the action; amounts in their token's units */
     ActivityDetails: {
@@ -1517,6 +1603,16 @@ export interface components {
       max_plan?: string
       /** @description webhook.updated: the names of the fields the change set */
       fields?: string[]
+      /**
+       * @description webhook.disabled by Strata itself (actor null): why, naming the delivery whose retries were spent and its last error
+       * @example delivery msg_42 failed 8 times; last: connection refused (ECONNREFUSED)
+       */
+      reason?: string
+      /**
+       * @description webhook.disabled by Strata itself: the delivery whose retries were spent
+       * @example msg_42
+       */
+      delivery_id?: string
     }
     AuditEvent: {
       /** @example evt_grWiMbXkRnt7vXQF */
@@ -3380,7 +3476,7 @@ export interface components {
       totals: components['schemas']['UsdTotals']
     }
     Webhook: {
-      /** @example wh_7Eq-2JLbI0D9rA3y */
+      /** @example wh_3LtEMzJFUZETUk2s */
       id: string
       /** @example https://hooks.example.com/activity */
       url: string
@@ -3451,14 +3547,14 @@ export interface components {
        * @example position.changed
        */
       type: string
-      /** @example 3999 */
+      /** @example 3565 */
       ledger: number
       /**
        * @description The account (G...) or contract (C...) the event is about
        * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
        */
       account: string
-      /** @example lendingprotocol */
+      /** @example yieldprotocol */
       protocol: string
       status: 'pending' | 'delivered' | 'failed'
       /**
@@ -6243,7 +6339,7 @@ export interface operations {
         limit?: number
         /**
          * @description The next_cursor of an earlier page, unchanged
-         * @example dzE6MTc2NzI0MDY2MDAwMDp3aF83RXEtMkpMYkkwRDlyQTN5
+         * @example dzE6MTc2NzI0MDY2MDAwMDp3aF8zTHRFTXpKRlVaRVRVazJz
          */
         cursor?: string
       }
@@ -7544,7 +7640,7 @@ export interface operations {
       path: {
         /**
          * @description The webhook id, as GET /v1/webhooks lists it
-         * @example wh_tdofZ3P_EaoJo3Qa
+         * @example wh_GcLzP-7cuFQDyHgm
          */
         id: string
       }
@@ -18922,6 +19018,390 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelope']
         }
+      }
+    }
+  }
+  redeliverWebhookDelivery: {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        /**
+         * @description The webhook id, as GET /v1/webhooks lists it
+         * @example wh_3RV-2KSSGk7afTGi
+         */
+        id: string
+        /**
+         * @description The delivery id (`msg_<n>`, the `webhook-id` header it is sent with), as the deliveries list shows it
+         * @example msg_1
+         */
+        delivery_id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK: send one delivery again */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "id": "msg_1",
+           *       "type": "position.changed",
+           *       "ledger": 3520,
+           *       "account": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+           *       "protocol": "yieldprotocol",
+           *       "status": "delivered",
+           *       "attempts": 2,
+           *       "created_at": "2026-01-01T04:07:40.000Z",
+           *       "last_attempt_at": "2026-01-01T04:11:00.000Z",
+           *       "last_status": null,
+           *       "last_error": "host not found (ENOTFOUND)",
+           *       "delivered_at": "2026-01-01T04:07:41.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['WebhookDelivery']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `not_found`: The route or resource does not exist, or belongs to another organization. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "delivery msg_999999 not found among this webhook's deliveries"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `payload_too_large`: The request body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "the request body is larger than the limit"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `uri_too_long`: A path segment (such as the address) is longer than the router accepts. */
+      414: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "uri_too_long",
+           *         "message": "a path segment is longer than the router accepts"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  positionChangedWebhook: {
+    parameters: {
+      query?: never
+      header: {
+        /**
+         * @description The message id: the same on every retry and redelivery of this event (deduplicate on it)
+         * @example msg_42
+         */
+        'webhook-id': string
+        /**
+         * @description When this attempt was signed, in seconds since the epoch (reject one far from now)
+         * @example 1767232275
+         */
+        'webhook-timestamp': string
+        /**
+         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `id.timestamp.body` (two for 24 h after a rotation): accept the delivery when one matches
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "position.changed",
+         *       "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+         *       "protocol": "yieldprotocol",
+         *       "ledger": 3055,
+         *       "closed_at": "2026-01-01T02:51:15.000Z",
+         *       "previous_ledger": null,
+         *       "item": {
+         *         "ledger": 3055,
+         *         "closed_at": "2026-01-01T02:51:15.000Z",
+         *         "valuation_ledger": 3055,
+         *         "data": {
+         *           "address": "GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD",
+         *           "positions": [
+         *             {
+         *               "protocol": "yieldprotocol",
+         *               "contract_address": "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH",
+         *               "position_type": "vault_share",
+         *               "asset": "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO",
+         *               "shares": "3595.0053501",
+         *               "amount": "3595.0052256",
+         *               "amount_usd": "3595.0052256",
+         *               "price_per_share": "0.999999965373",
+         *               "total_managed_funds": "170529.9033315",
+         *               "total_supply": "170529.9092364",
+         *               "rate_ledger": 3038,
+         *               "ledger": 3055,
+         *               "usd_unavailable_reason": null
+         *             }
+         *           ],
+         *           "groups": [
+         *             {
+         *               "contract_address": "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH",
+         *               "shares": "3595.0053501",
+         *               "total_supply": "170529.9092364",
+         *               "share_of_pool": "0.021081377256328462",
+         *               "value_usd": "3595.0052256",
+         *               "rate_ledger": 3038,
+         *               "usd_unavailable_reason": null
+         *             }
+         *           ]
+         *         },
+         *         "enrichment": {
+         *           "assets": {
+         *             "CAJ4WCUPAMN5TG6G3D56O2Z5JZFSLAA7P43ALGKEVQKX7RFY6V2I25TO": {
+         *               "decimals": 7,
+         *               "price_source": "CBU2BMYOFIUQVR26SKACXCBCAUQ4N3BNSJLZRCFAOQXMQ64D6DXEPJKG",
+         *               "price_usd": "1.00000000000000",
+         *               "symbol": "USDC",
+         *               "tags": [
+         *                 "stablecoin",
+         *                 "collateral"
+         *               ]
+         *             }
+         *           },
+         *           "contracts": {
+         *             "CBFRUOV7JEWKRDSKUW75ZCFIUXW3QVFLP4LSN2CQJJSHSOI4DQCBH2JH": {
+         *               "name": "DeFindex Devnet USDC",
+         *               "position_types": [
+         *                 "vault_share"
+         *               ],
+         *               "protocol": "yieldprotocol",
+         *               "status": "active",
+         *               "version": "32c8169b"
+         *             }
+         *           }
+         *         },
+         *         "oracle_staleness_seconds": 75,
+         *         "partial_result": false
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['PositionChangedEvent']
+      }
+    }
+    responses: {
+      /** @description Any 2xx answer within the timeout acknowledges the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Any other answer (or none in time, or a redirect) is a failed attempt: retried on the schedule, the subscription disabled when it is spent */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  activityCreatedWebhook: {
+    parameters: {
+      query?: never
+      header: {
+        /**
+         * @description The message id: the same on every retry and redelivery of this event (deduplicate on it)
+         * @example msg_42
+         */
+        'webhook-id': string
+        /**
+         * @description When this attempt was signed, in seconds since the epoch (reject one far from now)
+         * @example 1767232275
+         */
+        'webhook-timestamp': string
+        /**
+         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `id.timestamp.body` (two for 24 h after a rotation): accept the delivery when one matches
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ActivityCreatedEvent']
+      }
+    }
+    responses: {
+      /** @description Any 2xx answer within the timeout acknowledges the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Any other answer (or none in time, or a redirect) is a failed attempt: retried on the schedule, the subscription disabled when it is spent */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
       }
     }
   }

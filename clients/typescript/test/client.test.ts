@@ -631,11 +631,34 @@ describe('the typed client against a live server', () => {
       bearer,
     )
     expect(deliveries).toEqual({ data: [], meta: { limit: 10, next_cursor: null } })
+    // One message in the outbox, as the indexer writes them, sent again on demand (its receiver
+    // does not exist: the delivery answers the failed attempt).
+    const message = await w.t.database.db
+      .insertInto('webhook_messages')
+      .values({
+        webhook_id: hook.id,
+        type: 'position.changed',
+        ledger: head,
+        address: several.split(',')[0]!,
+        protocol: 'vaultprotocol',
+        ref: null,
+        payload: '{"type":"position.changed"}',
+        status: 'pending',
+        attempts: 0,
+        created_at: Date.now(),
+      })
+      .returning('seq')
+      .executeTakeFirstOrThrow()
     const redelivered = await member.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', {
-      params: { path: { id: hook.id, delivery_id: 'msg_1' } },
+      params: { path: { id: hook.id, delivery_id: `msg_${message.seq}` } },
     })
-    expect(redelivered.response.status).toBe(404)
-    expect(redelivered.error?.error.code).toBe('not_found')
+    expect(redelivered.response.status, JSON.stringify(redelivered.error)).toBe(200)
+    expect(redelivered.data).toMatchObject({ id: `msg_${message.seq}`, attempts: 1, status: 'pending' })
+    expect(redelivered.data!.last_error).toEqual(expect.any(String))
+    const unknown = await member.POST('/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver', {
+      params: { path: { id: hook.id, delivery_id: 'msg_999999' } },
+    })
+    expect(unknown.error?.error.code).toBe('not_found')
 
     const deleted = await member.DELETE('/v1/webhooks/{id}', { params: { path: { id: hook.id } } })
     expect(deleted.response.status, JSON.stringify(deleted.error)).toBe(204)
@@ -772,8 +795,12 @@ describe('the typed client against a live server', () => {
         join(project, 'package.json'),
         JSON.stringify({ name: 'first-answer', private: true, type: 'module' }),
       )
-      // The client's one dependency comes from npm's cache: the repository's install put it there.
-      await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, env })
+      // The client's one dependency as a user gets it: from npm's cache when the repository's install
+      // put its metadata there, else from the registry (`npm ci` caches tarballs only).
+      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], {
+        cwd: project,
+        env,
+      })
       const vault = holders.vaultprotocol!
       let program = code.join('\n')
       for (const [placeholder, value] of [

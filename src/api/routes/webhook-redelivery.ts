@@ -46,7 +46,8 @@ export function registerWebhookRedelivery(app: App, ctx: AppContext, dispatcher:
       if (!(await getWebhook(ctx.database.db, caller.organizationId, id)))
         throw new AppError('not_found', `webhook ${id} not found`)
       const row = await dispatcher.redeliver(id, Number(deliveryId.slice('msg_'.length)))
-      if (row === null) throw new AppError('not_found', `delivery ${deliveryId} of webhook ${id} not found`)
+      if (row === null)
+        throw new AppError('not_found', `delivery ${deliveryId} not found among this webhook's deliveries`)
       return deliveryAnswer(row)
     },
   )
