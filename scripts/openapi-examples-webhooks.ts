@@ -100,7 +100,8 @@ export async function askWebhookOperations(walk: WebhookWalk): Promise<void> {
     .limit(3)
     .execute()
   const [newest, middle, oldest] = snapshots.map((s) => ({ protocol: s.protocol, ledger: Number(s.ledger) }))
-  if (!newest || !middle || !oldest) throw new Error(`the walk's account ${address} has fewer than 3 snapshots`)
+  if (!newest || !middle || !oldest)
+    throw new Error(`the walk's account ${address} has fewer than 3 snapshots`)
   const base = { webhook_id: id, address, ref: null, payload: null }
   await walk.db
     .insertInto('webhook_messages')

@@ -186,7 +186,7 @@ export const ENV_VARS = defineEnv({
   STRATA_WEBHOOK_DELIVERY: {
     default: 'on',
     meaning:
-      '`on`: this `strata serve` process delivers the webhooks\' outbox (with any others on the same store: they share the work); `off`: it serves the API only (a redelivery asked through it is still sent), for API replicas beside dedicated delivering ones',
+      "`on`: this `strata serve` process delivers the webhooks' outbox (with any others on the same store: they share the work); `off`: it serves the API only (a redelivery asked through it is still sent), for API replicas beside dedicated delivering ones",
   },
   STRATA_WEBHOOK_TIMEOUT_MS: {
     default: '10000',
