@@ -106,6 +106,7 @@ async function subscribe(database: Database, url: string, events: string[]): Pro
       lease_owner: null,
       lease_until: 0,
       next_attempt_at: 0,
+      processed_seq: 0,
     })
     .execute()
 }
@@ -165,18 +166,23 @@ async function measureLatency() {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let url: string | null = null
-  let pending = ''
+  let resolveListening: (url: string) => void = () => {}
   const listening = new Promise<string>((resolve) => {
-    server.stderr?.on('data', (chunk: Buffer) => {
+    resolveListening = resolve
+  })
+  /** Reads the server's lines (the banner on stderr, JSON log lines on stdout). */
+  const readLines = (stream: NodeJS.ReadableStream | null) => {
+    let pending = ''
+    stream?.on('data', (chunk: Buffer) => {
       pending += chunk.toString()
       const lines = pending.split('\n')
       pending = lines.pop() ?? ''
       for (const line of lines) {
         if (url === null) {
-          const match = /listening on (http:\/\/\S+)/.exec(line)
+          const match = /listening on (http:\/\/[^\s"]+)/.exec(line)
           if (match) {
-            url = match[1]!.replace(/"$/, '')
-            resolve(url)
+            url = match[1]!
+            resolveListening(url)
           }
         }
         if (!line.includes('batch committed')) continue
@@ -188,7 +194,9 @@ async function measureLatency() {
         } catch {}
       }
     })
-  })
+  }
+  readLines(server.stdout)
+  readLines(server.stderr)
   const base = await listening
   const key = await fetch(`${base}/v1/org/api-keys`, {
     method: 'POST',
@@ -225,6 +233,8 @@ async function measureLatency() {
   // Wait for the indexer to follow the head ledger by ledger, then measure.
   const started = Date.now()
   while (commits.size < 3 && Date.now() - started < 300_000) await new Promise((r) => setTimeout(r, 200))
+  if (commits.size === 0)
+    throw new Error('the server logged no committed ledger: is LOG_LEVEL=debug honoured?')
   const from = Math.max(...commits.keys())
   process.stderr.write(`push: following the head from ledger ${from}; measuring ${DURATION_S} s\n`)
   await new Promise((r) => setTimeout(r, DURATION_S * 1000))

@@ -101,7 +101,8 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
       const { rows } = await sql<WebhooksTable>`WITH c AS (
           SELECT w.id FROM webhooks w
           WHERE w.status = 'enabled' AND w.lease_until < ${now} AND w.next_attempt_at <= ${now}
-            AND EXISTS (SELECT 1 FROM webhook_messages m WHERE m.webhook_id = w.id AND m.status = 'pending')
+            AND EXISTS (SELECT 1 FROM webhook_messages m
+              WHERE m.webhook_id = w.id AND m.seq > w.processed_seq AND m.status = 'pending')
           ORDER BY w.next_attempt_at, w.id LIMIT 1 FOR UPDATE SKIP LOCKED)
         UPDATE webhooks SET lease_owner = ${owner}, lease_until = ${until}
         FROM c WHERE webhooks.id = c.id AND webhooks.lease_until < ${now}
@@ -119,6 +120,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
           selectFrom('webhook_messages as m')
             .select(sql.lit(1).as('one'))
             .whereRef('m.webhook_id', '=', 'w.id')
+            .whereRef('m.seq', '>', 'w.processed_seq')
             .where('m.status', '=', 'pending'),
         ),
       )
@@ -140,13 +142,14 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
   }
 
   /**
-   * Renews this process's lease and reads the subscription again (its URL or secret may have
-   * changed); null when the lease was lost (expired and taken) or the subscription was disabled.
+   * Records that every message up to `processedSeq` is done, renews this process's lease and
+   * reads the subscription again (its URL or secret may have changed), in one statement; null when
+   * the lease was lost (expired and taken) or the subscription was disabled.
    */
-  async function renew(id: string): Promise<WebhooksTable | null> {
+  async function renew(id: string, processedSeq: number): Promise<WebhooksTable | null> {
     const row = await db
       .updateTable('webhooks')
-      .set({ lease_until: clock.now() + deps.leaseMs })
+      .set({ lease_until: clock.now() + deps.leaseMs, processed_seq: processedSeq })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
       .where('status', '=', 'enabled')
@@ -229,6 +232,8 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
           updated_at: now,
           lease_owner: null,
           lease_until: 0,
+          // Given up: the queue resumes after it when the subscription is enabled again.
+          processed_seq: message.seq,
         })
         .where('id', '=', webhook.id)
         .where('lease_owner', '=', owner)
@@ -256,6 +261,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
         .selectFrom('webhook_messages')
         .selectAll()
         .where('webhook_id', '=', webhook.id)
+        .where('seq', '>', webhook.processed_seq)
         .where('status', '=', 'pending')
         .orderBy('seq')
         .limit(1)
@@ -274,7 +280,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
       const outcome = await attempt(webhook, message, payload)
       if (outcome.ok) {
         await record(message, outcome)
-        const renewed = await renew(webhook.id)
+        const renewed = await renew(webhook.id, message.seq)
         if (renewed === null) return
         webhook = renewed
         continue

@@ -231,6 +231,8 @@ export interface WebhooksTable {
   lease_owner: string | null
   lease_until: number
   next_attempt_at: number
+  /** Every message of the subscription with `seq` at or below it is delivered or failed. */
+  processed_seq: number
 }
 
 /** One event for one subscription: the outbox row, and its delivery's state. */

@@ -146,9 +146,19 @@ const INSERT_SQL = `INSERT INTO webhook_messages
 /** The channel a PostgreSQL commit with new messages notifies (src/push/webhook-dispatcher.ts listens). */
 export const WEBHOOK_CHANNEL = 'strata_webhooks'
 
+/** Rows per multi-row INSERT on SQLite: one statement call instead of 64. */
+const CHUNK = 64
+const INSERT_CHUNK_SQL = `INSERT INTO webhook_messages
+  (webhook_id, type, ledger, address, protocol, ref, status, attempts, created_at)
+  VALUES ${Array(CHUNK).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, ?)").join(', ')}`
+
 const sqliteStatements = new WeakMap<
   DatabaseSync,
-  { subscriptions: ReturnType<DatabaseSync['prepare']>; insert: ReturnType<DatabaseSync['prepare']> }
+  {
+    subscriptions: ReturnType<DatabaseSync['prepare']>
+    insert: ReturnType<DatabaseSync['prepare']>
+    insertChunk: ReturnType<DatabaseSync['prepare']>
+  }
 >()
 
 /** The outbox rows of a batch, inside the SQLite batch transaction. Returns how many were written. */
@@ -160,12 +170,28 @@ export function writeOutboxSqlite(
 ): number {
   let s = sqliteStatements.get(raw)
   if (s === undefined) {
-    s = { subscriptions: raw.prepare(SUBSCRIPTIONS_SQL), insert: raw.prepare(INSERT_SQL) }
+    s = {
+      subscriptions: raw.prepare(SUBSCRIPTIONS_SQL),
+      insert: raw.prepare(INSERT_SQL),
+      insertChunk: raw.prepare(INSERT_CHUNK_SQL),
+    }
     sqliteStatements.set(raw, s)
   }
   const subscriptions = s.subscriptions.all() as unknown as SubscriptionRow[]
   const messages = outboxMessages(subscriptions, snapshots, activity)
-  for (const m of messages) s.insert.run(m.webhookId, m.type, m.ledger, m.address, m.protocol, m.ref, at)
+  let i = 0
+  for (; i + CHUNK <= messages.length; i += CHUNK) {
+    const values: Array<string | number | null> = []
+    for (let j = i; j < i + CHUNK; j++) {
+      const m = messages[j]!
+      values.push(m.webhookId, m.type, m.ledger, m.address, m.protocol, m.ref, at)
+    }
+    s.insertChunk.run(...values)
+  }
+  for (; i < messages.length; i++) {
+    const m = messages[i]!
+    s.insert.run(m.webhookId, m.type, m.ledger, m.address, m.protocol, m.ref, at)
+  }
   return messages.length
 }
 

@@ -78,6 +78,7 @@ export async function createWebhook(db: Kysely<Schema>, input: NewWebhook): Prom
     lease_owner: null,
     lease_until: 0,
     next_attempt_at: 0,
+    processed_seq: 0,
   }
   await db.insertInto('webhooks').values(row).execute()
   return row

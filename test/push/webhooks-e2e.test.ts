@@ -109,6 +109,7 @@ async function addSubscription(
       lease_owner: null,
       lease_until: 0,
       next_attempt_at: 0,
+      processed_seq: 0,
     })
     .execute()
 }

@@ -9,13 +9,17 @@ import { type Kysely, SqliteIntrospector } from 'kysely'
  *   without losing a delivery. `status` is
  *   `enabled` or `disabled` (`disabled_reason` says why). `lease_owner`/`lease_until` are the
  *   claim of the one delivering process (a lease, so a killed process's claim ends by itself);
- *   `next_attempt_at` is when the subscription's oldest undelivered message is due.
+ *   `next_attempt_at` is when the subscription's oldest undelivered message is due;
+ *   every message with `seq <= processed_seq` is delivered or given up, so the next one to send
+ *   is found by a short range scan of the one index, however long the subscription's history.
  * - `webhook_messages`: the outbox. One row per event and subscription, written in the indexer's
  *   batch transaction (`position.changed`, `activity.created`) so a message exists if and only if
  *   its ledger is committed; `seq` is their order, hence the ledger order per subscription.
  *   `ref` locates the event's source (an activity's `tx_order:event_index`, a crossing's values);
  *   `payload` is the body as first sent (rendered once, resent byte for byte). `status` is
- *   `pending`, `delivered` or `failed`; the last attempt's outcome is kept beside it.
+ *   `pending`, `delivered` or `failed`; the last attempt's outcome is kept beside it. One index,
+ *   `(webhook_id, seq)`, serves the queue and the deliveries list: every index more is written
+ *   with every message, in the indexer's transaction.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const sqlite = db.introspection instanceof SqliteIntrospector
@@ -39,6 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('lease_owner', 'text')
     .addColumn('lease_until', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('processed_seq', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute()
   await db.schema.createIndex('webhooks_organization').on('webhooks').column('organization_id').execute()
 
@@ -66,10 +71,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createIndex('webhook_messages_webhook_seq')
     .on('webhook_messages')
     .columns(['webhook_id', 'seq'])
-    .execute()
-  await db.schema
-    .createIndex('webhook_messages_pending')
-    .on('webhook_messages')
-    .columns(['webhook_id', 'status', 'seq'])
     .execute()
 }
