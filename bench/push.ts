@@ -187,10 +187,17 @@ async function measureLatency() {
         }
         if (!line.includes('batch committed')) continue
         try {
-          const entry = JSON.parse(line) as { lastLedger?: number; ledgers?: number; time?: number }
+          const entry = JSON.parse(line) as { lastLedger?: number; ledgers?: number; time?: number | string }
+          // The log line's time, epoch milliseconds (a number, or an RFC 3339 text).
+          const at = typeof entry.time === 'string' ? Date.parse(entry.time) : entry.time
           // Only ledgers committed one by one, as they close: not the catch-up batches.
-          if (entry.lastLedger !== undefined && entry.ledgers === 1 && entry.time !== undefined)
-            commits.set(entry.lastLedger, entry.time)
+          if (
+            entry.lastLedger !== undefined &&
+            entry.ledgers === 1 &&
+            at !== undefined &&
+            Number.isFinite(at)
+          )
+            commits.set(entry.lastLedger, at)
         } catch {}
       }
     })
