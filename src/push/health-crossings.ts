@@ -4,26 +4,29 @@ import type { Awaitable } from '../awaitable.ts'
 import type { Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
 import { closedAt } from '../positions/answer.ts'
-import { PASS_THROUGH, type SurfaceSerializers } from '../positions/answer-cache.ts'
-import { standaloneCompiler, surfaceSerializers } from '../positions/serializers.ts'
-import { answerSurface } from '../positions/surface-answer.ts'
-import type { PositionsDeps, ProtocolModule } from '../protocols/kit/protocol-module.ts'
+import type { PositionsDeps } from '../protocols/kit/protocol-module.ts'
 import { named } from '../protocols/kit/response-schema.ts'
-import { findProtocol } from '../protocols/registry.ts'
 import type { Database } from '../store/db.ts'
 import { getCheckpoint } from '../store/ledger-data.ts'
 import type { PositionsReader } from '../store/positions-read.ts'
+import type { WebhooksTable } from '../store/schema.ts'
 import { WEBHOOK_CHANNEL } from '../store/webhook-outbox.ts'
+import {
+  type Answerer,
+  accountPoints,
+  createAnswerer,
+  type Judged,
+  LENDING,
+  type Point,
+  UNKNOWN,
+} from './health-answers.ts'
 
 /**
  * The `health_factor.below` event: a Blend pool group of a watched account crossing its
- * subscription's threshold, each way a separate message (`direction` `below`, then `above` when it
- * is back at or over the threshold, or has no debt left).
- *
- * A health factor moves with prices and the pools' rates as well as with the account's positions,
- * so it cannot be written in the indexer's batch transaction with the other events
- * (store/webhook-outbox.ts): it is judged after the commit, by this evaluator, which runs in every
- * `strata serve` process beside the dispatcher and acts once per ledger across all of them.
+ * subscription's threshold, each way a message (`direction` `below`; `above` when it is back at or
+ * over it, or has no debt left). A health factor moves with prices and rates as well as positions,
+ * so it is judged after the indexer's commit (not in its transaction, store/webhook-outbox.ts), by
+ * this evaluator, which runs in every `strata serve` process and acts once per ledger across them.
  *
  * - **A cursor.** The `indexer_state` row `webhooks_health` holds the last ledger judged. A pass
  *   takes the next range (cursor, min(checkpoint, cursor + RANGE)], judges it from the store (the
@@ -35,17 +38,11 @@ import { WEBHOOK_CHANNEL } from '../store/webhook-outbox.ts'
  *   checkpoint: history is not replayed. Without any enabled subscription to the event the cursor
  *   only follows the checkpoint, so a subscription made later is judged from its creation on.
  * - **The same answer as the API.** Each health factor is the one the `/at/{ledger}` lending answer
- *   gives at that ledger (`answerSurface` with `atPin`: positions at the ledger, rates and prices at
- *   the ledger): the module's own rendering, never a second formula.
- * - **Only where something changed.** An account is judged at the range's start (the value the
- *   range is compared with), then at each ledger where one of the inputs of its last answer has a
- *   new row: its snapshot, or any contract entry or price the rendering read (recorded as it
- *   reads). Between two such ledgers the answer reads the same rows, so its health factors are the
- *   same. An account without a borrow position changes only with a new snapshot.
- * - **Unknown is not a crossing.** A group whose health factor is null while it has borrow positions
- *   and a `usd_unavailable_reason` (a missing or stale price, a missing rate or factor) is not
- *   judged: the last known value stands until a value is known again. A group with no debt (null
- *   without a reason, or no group at all) counts as at or above any threshold.
+ *   gives at that ledger, judged only where one of that answer's inputs changed
+ *   (src/push/health-answers.ts): the module's own rendering, never a second formula.
+ * - **Unknown is not a crossing.** A health factor unknown at a ledger (a price or rate missing) is
+ *   passed over: the last known value stands until a value is known again. A group with no debt
+ *   (a null health factor) counts as at or above any threshold.
  *
  * A subscription with `addresses` null is judged over every account that has a lending snapshot,
  * and costs accordingly; one with explicit addresses is judged over those accounts only.
@@ -56,7 +53,6 @@ export const HEALTH_FACTOR_BELOW = 'health_factor.below'
 export const HEALTH_CURSOR = 'webhooks_health'
 /** The most ledgers judged in one transaction. */
 export const RANGE = 100
-const LENDING = 'lendingprotocol'
 /** Messages per INSERT statement (well under either store's parameter limit). */
 const INSERT_CHUNK = 400
 /** A health factor and a threshold both have 7 decimals. */
@@ -68,10 +64,7 @@ const HealthFactor = Type.Union([Type.String({ pattern: '^[0-9]+\\.[0-9]{7}$' })
 export const HealthFactorCrossingEvent = named(
   'HealthFactorCrossingEvent',
   Type.Object({
-    type: Type.Literal(HEALTH_FACTOR_BELOW, {
-      description: 'The kind of event',
-      examples: [HEALTH_FACTOR_BELOW],
-    }),
+    type: Type.Literal(HEALTH_FACTOR_BELOW, { description: 'The kind of event' }),
     address: Type.String({
       description: 'The watched account whose pool group crossed the threshold (G... or C...)',
       examples: ['GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD'],
@@ -91,14 +84,11 @@ export const HealthFactorCrossingEvent = named(
         '`below`: the health factor went under the threshold; `above`: it is back at or over it, or the debt is gone',
       examples: ['below'],
     }),
-    threshold: Type.String({
-      description: "The subscription's threshold, with 7 decimals",
-      examples: ['1.1000000'],
-    }),
+    threshold: Type.String({ description: "The subscription's threshold", examples: ['1.1000000'] }),
     health_factor: { ...HealthFactor, description: 'The health factor at `ledger` (null: no debt)' },
     previous_health_factor: {
       ...HealthFactor,
-      description: 'The health factor last judged before `ledger` (null: no debt)',
+      description: 'The health factor judged before (null: no debt)',
     },
   }),
 )
@@ -144,19 +134,9 @@ export interface JudgedRange {
   written: number
 }
 
-const UNKNOWN = Symbol('unknown')
-type Judged = string | null | typeof UNKNOWN
-
-/** An account's answer at one ledger: each pool group's health factor (a pool absent: no debt). */
-interface Point {
-  ledger: number
-  closeTime: number | null
-  pools: Map<string, Judged>
-}
-
 /** A threshold ("1.1") as an integer with 7 decimals; null when it is not such a number. */
 export function parseFixed7(text: string): bigint | null {
-  const match = /^([0-9]{1,18})(?:\.([0-9]{1,7}))?$/.exec(text)
+  const match = /^([0-9]+)(?:\.([0-9]{1,7}))?$/.exec(text)
   if (match === null) return null
   return BigInt(match[1]!) * 10n ** BigInt(DECIMALS) + BigInt((match[2] ?? '').padEnd(DECIMALS, '0'))
 }
@@ -166,13 +146,11 @@ const fixed7Text = (value: bigint) => {
   return `${value / scale}.${(value % scale).toString().padStart(DECIMALS, '0')}`
 }
 
-interface SubscriptionRow {
-  id: string
+type SubscriptionRow = Pick<
+  WebhooksTable,
+  'id' | 'events' | 'addresses' | 'protocols' | 'health_factor_threshold'
+> & {
   updated_at: number | string
-  events: string
-  addresses: string | null
-  protocols: string | null
-  health_factor_threshold: string | null
 }
 
 /** The enabled subscriptions to the event that can be judged (lending among their protocols). */
@@ -217,123 +195,6 @@ async function lendingAccounts(db: Database['db'], to: number): Promise<string[]
     .orderBy('address')
     .execute()
   return rows.map((r) => r.address)
-}
-
-/** The inputs a rendering read: contract entries and prices, by key. */
-interface Inputs {
-  states: Map<string, readonly [string, string]>
-  prices: Map<string, readonly [string, string]>
-}
-
-/** A reader that records the contract entries and prices read through it. */
-function recordingReader(reader: PositionsReader, inputs: Inputs): PositionsReader {
-  return {
-    ...reader,
-    stateAt(contract, key, ledger) {
-      inputs.states.set(`${contract}\u0000${key}`, [contract, key])
-      return reader.stateAt(contract, key, ledger)
-    },
-    priceAt(oracle, asset, ledger) {
-      inputs.prices.set(`${oracle}\u0000${asset}`, [oracle, asset])
-      return reader.priceAt(oracle, asset, ledger)
-    },
-  }
-}
-
-interface LendingAnswerData {
-  positions: Array<{ contract_address: string; position_type: string }>
-  groups: Array<{
-    contract_address: string
-    health_factor: string | null
-    usd_unavailable_reason: string | null
-  }>
-}
-
-/** The pool groups' health factors of one lending answer, judged (see the rules above). */
-export function judgeGroups(data: LendingAnswerData): Map<string, Judged> {
-  const borrowing = new Set(
-    data.positions.filter((p) => p.position_type === 'borrow').map((p) => p.contract_address),
-  )
-  const pools = new Map<string, Judged>()
-  for (const group of data.groups) {
-    const unknown =
-      group.health_factor === null &&
-      group.usd_unavailable_reason !== null &&
-      borrowing.has(group.contract_address)
-    pools.set(group.contract_address, unknown ? UNKNOWN : group.health_factor)
-  }
-  return pools
-}
-
-/** The evaluator's renderer: one account's `/at/{ledger}` lending answer, and what it read. */
-function createAnswerer(module: ProtocolModule) {
-  let serializers: SurfaceSerializers | undefined
-  return async (deps: PositionsDeps, address: string, ledger: number) => {
-    serializers ??= surfaceSerializers(standaloneCompiler())
-    const inputs: Inputs = { states: new Map(), prices: new Map() }
-    const reader = recordingReader(deps.reader, inputs)
-    const answer = await answerSurface(
-      module,
-      { ...deps, reader },
-      { address, pin: ledger, atPin: true },
-      PASS_THROUGH,
-      serializers,
-    )
-    const data = JSON.parse(answer.surface.data) as LendingAnswerData
-    const borrows = data.positions.some((p) => p.position_type === 'borrow')
-    return { pools: judgeGroups(data), inputs, borrows }
-  }
-}
-
-/**
- * The first ledger in (after, to] at which one of an answer's inputs has a new row: the account's
- * snapshot, and (when it borrows) the contract entries and prices its rendering read. One
- * statement of primary-key seeks.
- */
-async function nextChange(
-  db: Database['db'],
-  address: string,
-  inputs: Inputs | null,
-  after: number,
-  to: number,
-): Promise<number | null> {
-  const parts = [
-    sql`SELECT MIN(ledger) AS l FROM snapshots
-        WHERE protocol = ${LENDING} AND address = ${address} AND ledger > ${after} AND ledger <= ${to}`,
-  ]
-  for (const [contract, key] of inputs?.states.values() ?? []) {
-    parts.push(sql`SELECT MIN(ledger) AS l FROM contract_state
-        WHERE contract = ${contract} AND key = ${key} AND ledger > ${after} AND ledger <= ${to}`)
-  }
-  for (const [oracle, asset] of inputs?.prices.values() ?? []) {
-    parts.push(sql`SELECT MIN(ledger) AS l FROM prices
-        WHERE oracle = ${oracle} AND asset = ${asset} AND ledger > ${after} AND ledger <= ${to}`)
-  }
-  const { rows } = await sql<{ l: number | string | null }>`SELECT MIN(l) AS l FROM (${sql.join(
-    parts,
-    sql` UNION ALL `,
-  )}) AS changes`.execute(db)
-  const found = rows[0]?.l ?? null
-  return found === null ? null : Number(found)
-}
-
-/** One account's answers over (from, to]: at `from`, then at each ledger where an input changed. */
-async function accountPoints(
-  db: Database['db'],
-  deps: PositionsDeps,
-  answer: ReturnType<typeof createAnswerer>,
-  address: string,
-  from: number,
-  to: number,
-): Promise<Point[]> {
-  const points: Point[] = []
-  let ledger: number | null = from
-  while (ledger !== null) {
-    const judged = await answer(deps, address, ledger)
-    points.push({ ledger, closeTime: await deps.reader.closeTime(ledger), pools: judged.pools })
-    ledger = await nextChange(db, address, judged.borrows ? judged.inputs : null, ledger, to)
-  }
-  return points
 }
 
 /** The crossings of one subscription's threshold along one account's answers (the first is the base). */
@@ -383,7 +244,7 @@ export function crossingsOf(
 async function judgeRange(
   database: Database,
   deps: PositionsDeps,
-  answer: ReturnType<typeof createAnswerer>,
+  answerer: Answerer,
   watchers: readonly Watcher[],
   from: number,
   to: number,
@@ -391,32 +252,39 @@ async function judgeRange(
   const everyone = watchers.some((w) => w.addresses === null)
   const accounts = new Set<string>(everyone ? await lendingAccounts(database.db, to) : [])
   for (const w of watchers) for (const a of w.addresses ?? []) accounts.add(a)
+  const watched = watchers.map((w) => (w.addresses === null ? null : new Set(w.addresses)))
+  answerer.begin(deps, from)
   const messages: CrossingMessage[] = []
   for (const address of [...accounts].sort()) {
-    const points = await accountPoints(database.db, deps, answer, address, from, to)
+    const points = await accountPoints(database.db, deps, answerer, address, from, to)
     if (points.length < 2) continue
-    for (const w of watchers) {
-      if (w.addresses !== null && !w.addresses.includes(address)) continue
+    for (const [i, w] of watchers.entries()) {
+      if (watched[i] !== null && !watched[i]!.has(address)) continue
       messages.push(...crossingsOf(w, address, points))
     }
   }
-  const key = (m: CrossingMessage) => [m.ledger, m.address, m.pool, m.webhookId] as const
-  return messages.sort((a, b) => {
-    const x = key(a)
-    const y = key(b)
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1
-    return 0
-  })
+  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
+  return messages.sort(
+    (a, b) =>
+      a.ledger - b.ledger ||
+      cmp(a.address, b.address) ||
+      cmp(a.pool, b.pool) ||
+      cmp(a.webhookId, b.webhookId),
+  )
 }
 
-/** The judged range lost to another process (its cursor moved), or its subscriptions changed. */
-class CursorMoved extends Error {}
-class SubscriptionsChanged extends Error {}
+/** A range not committed: `moved`, another process judged it; `changed`, its subscriptions changed. */
+class Abandoned extends Error {
+  outcome: 'moved' | 'changed'
+  constructor(outcome: 'moved' | 'changed') {
+    super(outcome)
+    this.outcome = outcome
+  }
+}
 
 /**
- * Advances the cursor from `from` to `to` and writes `messages`, in one transaction; false when the
- * cursor is no longer at `from` (another process judged the range) or when the subscriptions the
- * range was judged for changed meanwhile (`watchers` given: judge it again).
+ * Advances the cursor from `from` to `to` and writes `messages`, in one transaction, unless the
+ * cursor is no longer at `from` or the subscriptions judged (`judgedFor`, their signature) changed.
  */
 async function commitRange(
   deps: HealthCrossingsDeps,
@@ -432,7 +300,7 @@ async function commitRange(
       if (database.kind === 'postgres') {
         const { rows } = await sql<{ last_ledger: number | string }>`SELECT last_ledger FROM indexer_state
           WHERE name = ${HEALTH_CURSOR} FOR UPDATE`.execute(trx)
-        if (rows.length !== 1 || Number(rows[0]!.last_ledger) !== from) throw new CursorMoved()
+        if (rows.length !== 1 || Number(rows[0]!.last_ledger) !== from) throw new Abandoned('moved')
       }
       const moved = await trx
         .updateTable('indexer_state')
@@ -440,9 +308,9 @@ async function commitRange(
         .where('name', '=', HEALTH_CURSOR)
         .where('last_ledger', '=', from)
         .executeTakeFirst()
-      if (Number(moved.numUpdatedRows) !== 1) throw new CursorMoved()
+      if (Number(moved.numUpdatedRows) !== 1) throw new Abandoned('moved')
       if (judgedFor !== null && signature(await readWatchers(trx, logger)) !== judgedFor)
-        throw new SubscriptionsChanged()
+        throw new Abandoned('changed')
       for (let i = 0; i < messages.length; i += INSERT_CHUNK) {
         await trx
           .insertInto('webhook_messages')
@@ -468,8 +336,7 @@ async function commitRange(
     })
     return 'committed'
   } catch (error) {
-    if (error instanceof CursorMoved) return 'moved'
-    if (error instanceof SubscriptionsChanged) return 'changed'
+    if (error instanceof Abandoned) return error.outcome
     throw error
   }
 }
@@ -480,7 +347,7 @@ async function commitRange(
  */
 export async function judgeNextRange(
   deps: HealthCrossingsDeps,
-  answer = createAnswerer(lendingModule()),
+  answerer: Answerer = createAnswerer(),
 ): Promise<JudgedRange | null> {
   const { database, logger } = deps
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -513,18 +380,12 @@ export async function judgeNextRange(
     const positionsDeps = await deps.deps()
     // Without the network description every answer is empty: nothing can be judged yet.
     if (positionsDeps.network === null) return null
-    const messages = await judgeRange(database, positionsDeps, answer, watchers, cursor, to)
+    const messages = await judgeRange(database, positionsDeps, answerer, watchers, cursor, to)
     const outcome = await commitRange(deps, cursor, to, messages, signature(watchers))
     if (outcome === 'moved') return null
     if (outcome === 'committed') return { from: cursor, to, written: messages.length }
   }
   return null
-}
-
-function lendingModule(): ProtocolModule {
-  const module = findProtocol(LENDING)
-  if (module === undefined) throw new Error('the lending module is not registered')
-  return module
 }
 
 export interface HealthCrossings {
@@ -540,7 +401,7 @@ export interface HealthCrossings {
  * `idleMs`.
  */
 export function createHealthCrossings(deps: HealthCrossingsDeps): HealthCrossings {
-  const answer = createAnswerer(lendingModule())
+  const answerer = createAnswerer()
   let closed = false
   let timer: NodeJS.Timeout | null = null
   let running: Promise<void> | null = null
@@ -551,7 +412,7 @@ export function createHealthCrossings(deps: HealthCrossingsDeps): HealthCrossing
       again = false
       for (;;) {
         if (closed) return
-        const judged = await judgeNextRange(deps, answer)
+        const judged = await judgeNextRange(deps, answerer)
         if (judged === null) break
         if (judged.written > 0) deps.onMessages?.(judged.written)
       }

@@ -3,12 +3,15 @@ import Value from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../src/logger.ts'
 import { PASS_THROUGH } from '../../src/positions/answer-cache.ts'
+import { createAnswerer, judgeGroups, type LendingAnswerData } from '../../src/push/health-answers.ts'
 import {
+  crossingsOf,
   HEALTH_CURSOR,
   HEALTH_FACTOR_BELOW,
   type HealthCrossingsDeps,
   HealthFactorCrossingEvent,
   judgeNextRange,
+  parseFixed7,
   RANGE,
 } from '../../src/push/health-crossings.ts'
 import { createPayloadRenderer } from '../../src/push/webhook-payloads.ts'
@@ -357,10 +360,13 @@ describe('health_factor.below', () => {
 
       const a = evaluatorOn(one)
       const b = evaluatorOn(two)
+      // Each keeps its accounts' last judgements between ranges, as a serving process does.
+      const answerA = createAnswerer()
+      const answerB = createAnswerer()
       let written = 0
       const ranges: Array<[number, number]> = []
       for (let round = 0; round < 20; round++) {
-        const judged = await Promise.all([judgeNextRange(a), judgeNextRange(b)])
+        const judged = await Promise.all([judgeNextRange(a, answerA), judgeNextRange(b, answerB)])
         if (judged.every((j) => j === null)) break
         for (const j of judged) {
           if (j === null) continue
@@ -419,5 +425,77 @@ describe('health_factor.below', () => {
     await database.db.deleteFrom('indexer_state').where('name', '=', HEALTH_CURSOR).execute()
     expect(await judgeNextRange(deps)).toBeNull()
     expect(Number.isNaN(await cursorOf(database))).toBe(true)
+  })
+})
+
+describe('judging a health factor against a threshold', () => {
+  const POOL = 'CDVQVKOY2YSXS2IC7KN6MNASSHPAO7UN2UR2ON4OI2SKMFJNVAMDX6DP'
+  const ADDRESS = 'GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD'
+  /** A lending answer's data with one group (none when `health` is undefined). */
+  type Reason = LendingAnswerData['groups'][number]['usd_unavailable_reason']
+  const answer = (
+    health: string | null | undefined,
+    reason: Reason = null,
+    borrows = true,
+  ): LendingAnswerData => ({
+    positions: borrows ? [{ contract_address: POOL, position_type: 'borrow' }] : [],
+    groups:
+      health === undefined
+        ? []
+        : [{ contract_address: POOL, health_factor: health, usd_unavailable_reason: reason }],
+  })
+  const watcher = { id: 'wh', threshold: 11_000_000n, thresholdText: '1.1000000' }
+  const run = (answers: LendingAnswerData[]) =>
+    crossingsOf(
+      watcher,
+      ADDRESS,
+      answers.map((a, i) => ({ ledger: 100 + i, closeTime: 1_735_689_600 + i * 5, pools: judgeGroups(a) })),
+    ).map((m) => JSON.parse(m.payload))
+
+  it('reads thresholds as integers of 1e-7, without floats', () => {
+    expect(parseFixed7('1.1')).toBe(11_000_000n)
+    expect(parseFixed7('1.0000001')).toBe(10_000_001n)
+    expect(parseFixed7('123456789012.5')).toBe(1_234_567_890_125_000_000n)
+    expect(parseFixed7('1.12345678')).toBeNull()
+    expect(parseFixed7('-1')).toBeNull()
+    expect(parseFixed7('1e3')).toBeNull()
+  })
+
+  it('emits each way once, counts no debt as above, and passes over an unknown value', () => {
+    const got = run([
+      answer('1.2000000'),
+      answer('1.1000000'), // at the threshold: not below
+      answer('1.0999999'), // below
+      answer(null, 'price_stale'), // unknown: no event, the last known value stands
+      answer('1.0500000'), // still below, compared with 1.0999999
+      answer(undefined), // the debt is gone (no group): above
+      answer('1.0000000'), // below again, from no debt
+      answer(null, null, false), // a group without debt: above
+    ])
+    expect(got.map((m) => [m.ledger, m.direction, m.health_factor, m.previous_health_factor])).toEqual([
+      [102, 'below', '1.0999999', '1.1000000'],
+      [105, 'above', null, '1.0500000'],
+      [106, 'below', '1.0000000', null],
+      [107, 'above', null, '1.0000000'],
+    ])
+    expect(got[0]).toEqual({
+      type: HEALTH_FACTOR_BELOW,
+      address: ADDRESS,
+      protocol: 'lendingprotocol',
+      ledger: 102,
+      closed_at: new Date((1_735_689_600 + 10) * 1000).toISOString(),
+      pool: POOL,
+      direction: 'below',
+      threshold: '1.1000000',
+      health_factor: '1.0999999',
+      previous_health_factor: '1.1000000',
+    })
+    for (const m of got) expect(Value.Check(HealthFactorCrossingEvent, m)).toBe(true)
+  })
+
+  it('takes an unknown base as no crossing until a value is known', () => {
+    expect(run([answer(null, 'price_missing'), answer('0.9000000'), answer('1.3000000')])).toMatchObject([
+      { ledger: 102, direction: 'above', previous_health_factor: '0.9000000' },
+    ])
   })
 })
