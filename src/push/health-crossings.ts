@@ -353,10 +353,11 @@ export async function judgeNextRange(
   for (let attempt = 0; attempt < 3; attempt++) {
     const watchers = await readWatchers(database.db, logger)
     const cursor = await getCheckpoint(database, HEALTH_CURSOR)
+    // Nobody watches and nothing was ever judged: nothing to read or write.
+    if (cursor === null && watchers.length === 0) return null
     const checkpoint = await getCheckpoint(database)
     if (checkpoint === null) return null
     if (cursor === null) {
-      if (watchers.length === 0) return null
       // First start: judged from the checkpoint on, history is not replayed.
       await database.db
         .insertInto('indexer_state')

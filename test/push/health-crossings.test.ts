@@ -404,7 +404,7 @@ describe('health_factor.below', () => {
     }
   }, 120_000)
 
-  it('starts at the checkpoint at first, and only follows it while nobody subscribes', async () => {
+  it('starts at the checkpoint at first, and only follows it while nobody subscribes or when it went past it', async () => {
     const database = w.t.database
     const before = (await messages(database)).length
     await database.db.deleteFrom('indexer_state').where('name', '=', HEALTH_CURSOR).execute()
@@ -413,6 +413,10 @@ describe('health_factor.below', () => {
     expect(await judgeNextRange(deps)).toBeNull()
     expect(await cursorOf(database)).toBe(last)
     expect(await judgeNextRange(deps)).toBeNull()
+    // A store indexed again below the cursor: the cursor comes back to the checkpoint, judging nothing.
+    await setCursor(database, last + 50)
+    expect(await judgeNextRange(deps)).toEqual({ from: last + 50, to: last, written: 0 })
+    expect(await cursorOf(database)).toBe(last)
 
     // Without an enabled subscription to the event, the cursor follows the checkpoint, judging nothing.
     await database.db.updateTable('webhooks').set({ status: 'disabled' }).execute()
