@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts'
 import type { CommitSignal } from '../push/commit-signal.ts'
+import { createHealthCrossings } from '../push/health-crossings.ts'
 import { listenForOutbox } from '../push/outbox-listener.ts'
 import { createWebhookDispatcher, leaseMsFor, type WebhookDispatcher } from '../push/webhook-dispatcher.ts'
 import { createPayloadRenderer } from '../push/webhook-payloads.ts'
@@ -15,9 +16,10 @@ const SQLITE_IDLE_MS = 1000
 const POSTGRES_IDLE_MS = 10_000
 
 /**
- * Starts this process's webhook dispatcher (src/push/webhook-dispatcher.ts) when the app is
- * ready and stops it when the app closes: woken by the in-process indexer's commits, by
- * PostgreSQL's NOTIFY, and otherwise by its own timer.
+ * Starts this process's webhook dispatcher (src/push/webhook-dispatcher.ts) and its
+ * `health_factor.below` evaluator (src/push/health-crossings.ts) when the app is ready and stops
+ * them when the app closes: both woken by the in-process indexer's commits, by PostgreSQL's NOTIFY,
+ * and otherwise by their own timers; a range judged with crossings wakes the dispatcher.
  */
 export function registerWebhookDelivery(
   app: App,
@@ -58,15 +60,33 @@ export function registerWebhookDelivery(
     leaseMs: leaseMsFor(ctx.config.webhookTimeoutMs),
     deliver: ctx.config.webhookDelivery,
   })
+  // health_factor.below is judged after each commit, once across processes
+  // (push/health-crossings.ts), by the processes that deliver.
   const delivering = ctx.config.webhookDelivery
-  const unsubscribe = delivering ? commits?.subscribe(() => dispatcher.wake()) : undefined
+  const health = delivering
+    ? createHealthCrossings({
+        database: ctx.database,
+        reader: ctx.reader,
+        deps: () => dataDeps(ctx),
+        logger: ctx.logger.child({ component: 'webhooks' }),
+        clock: ctx.clock,
+        idleMs: ctx.database.kind === 'postgres' ? POSTGRES_IDLE_MS : SQLITE_IDLE_MS,
+        onMessages: () => dispatcher.wake(),
+      })
+    : null
+  const wake = () => {
+    dispatcher.wake()
+    health?.wake()
+  }
+  const unsubscribe = delivering ? commits?.subscribe(wake) : undefined
   const listener =
     delivering && ctx.database.kind === 'postgres'
-      ? listenForOutbox(ctx.database.pool, () => dispatcher.wake(), ctx.logger)
+      ? listenForOutbox(ctx.database.pool, wake, ctx.logger)
       : null
   app.addHook('onClose', async () => {
     unsubscribe?.()
     await listener?.close()
+    await health?.close()
     await dispatcher.close()
     agents.close()
   })

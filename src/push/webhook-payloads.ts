@@ -96,7 +96,8 @@ export function createPayloadRenderer(
   return (message) => {
     if (message.type === POSITION_CHANGED) return positionChanged(message)
     if (message.type === ACTIVITY_CREATED) return activityCreated(message)
-    // An event whose body was written with it (health_factor.below): `ref` is the body.
-    return Promise.resolve(message.ref)
+    // Any other event (health_factor.below) has its body written with it, in `payload`, which the
+    // dispatcher sends as it is: there is nothing to render.
+    return Promise.resolve(null)
   }
 }
