@@ -1,3 +1,4 @@
+import { HEALTH_FACTOR_BELOW, HealthFactorCrossingEvent } from '../push/health-crossings.ts'
 import { ActivityCreatedEvent } from '../push/webhook-payloads.ts'
 import { ACTIVITY_CREATED, POSITION_CHANGED } from '../store/webhook-outbox.ts'
 import type { OperationExample } from './examples/load.ts'
@@ -73,6 +74,31 @@ function bodySchema(schema: unknown, item: unknown): JsonObject {
   }
 }
 
+/**
+ * A `health_factor.below` body made of the recorded `/at` lending answer: its first pool group's
+ * health factor at the answer's ledger, against a threshold above it, as a subscription watching
+ * that account would receive it the ledger its debt appeared (from no debt: `previous_health_factor`
+ * null).
+ */
+function healthExample(examples: Record<string, OperationExample>): unknown {
+  const answer = examples.getLendingPositionsAt?.responses['200']
+  if (!isObject(answer) || !isObject(answer.data) || !isObject(answer.meta)) return undefined
+  const group = Array.isArray(answer.data.groups) ? answer.data.groups[0] : undefined
+  if (!isObject(group) || typeof group.health_factor !== 'string') return undefined
+  return {
+    type: HEALTH_FACTOR_BELOW,
+    address: answer.data.address,
+    protocol: 'lendingprotocol',
+    ledger: answer.meta.valuation_ledger,
+    closed_at: null,
+    pool: group.contract_address,
+    direction: 'below',
+    threshold: '9.9000000',
+    health_factor: group.health_factor,
+    previous_health_factor: null,
+  }
+}
+
 /** The entries, their schemas named through the document's namer. */
 export function webhooksSection(namer: SchemaNamer, examples: Record<string, OperationExample>): JsonObject {
   const entries: EventEntry[] = [
@@ -95,6 +121,15 @@ export function webhooksSection(namer: SchemaNamer, examples: Record<string, Ope
       schema: bodySchema(ActivityCreatedEvent, { $ref: '#/components/schemas/Activity' }),
       example: activityExample(examples),
     },
+    {
+      type: HEALTH_FACTOR_BELOW,
+      operationId: 'healthFactorBelowWebhook',
+      summary: 'A health factor crossed the threshold',
+      description:
+        "A Blend pool group of a watched account crossed the subscription's `health_factor_threshold`: `direction` `below` when it fell under it, `above` when it is back at or over it (or the debt is gone). The health factor is the one `/positions/lendingprotocol/at/{ledger}` answers at that ledger, so prices and rates move it as well as positions; a ledger where it cannot be computed is passed over.",
+      schema: HealthFactorCrossingEvent,
+      example: healthExample(examples),
+    },
   ]
   const section: JsonObject = {}
   for (const entry of entries) {
@@ -102,7 +137,8 @@ export function webhooksSection(namer: SchemaNamer, examples: Record<string, Ope
       entry.schema,
       `${entry.operationId[0]!.toUpperCase()}${entry.operationId.slice(1)}Body`,
     )
-    section[entry.type] = {
+    // Keyed by the event type in kebab case (the type itself is the body's `type`).
+    section[entry.type.replace(/[._]/g, '-')] = {
       post: {
         operationId: entry.operationId,
         summary: entry.summary,

@@ -64,7 +64,10 @@ const HealthFactor = Type.Union([Type.String({ pattern: '^[0-9]+\\.[0-9]{7}$' })
 export const HealthFactorCrossingEvent = named(
   'HealthFactorCrossingEvent',
   Type.Object({
-    type: Type.Literal(HEALTH_FACTOR_BELOW, { description: 'The kind of event' }),
+    type: Type.Literal(HEALTH_FACTOR_BELOW, {
+      description: 'The kind of event',
+      examples: [HEALTH_FACTOR_BELOW],
+    }),
     address: Type.String({
       description: 'The watched account whose pool group crossed the threshold (G... or C...)',
       examples: ['GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD'],

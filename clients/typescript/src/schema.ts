@@ -1003,7 +1003,7 @@ export interface paths {
   }
 }
 export interface webhooks {
-  'position.changed': {
+  'position-changed': {
     parameters: {
       query?: never
       header?: never
@@ -1023,7 +1023,7 @@ export interface webhooks {
     patch?: never
     trace?: never
   }
-  'activity.created': {
+  'activity-created': {
     parameters: {
       query?: never
       header?: never
@@ -1037,6 +1037,26 @@ export interface webhooks {
      * @description A watched account acted in a protocol (a deposit, a borrow, a swap, …): the activity exactly as `GET /v1/users/{address}/activities` answers it. Sent before the `position.changed` events of its ledger. Signed as Standard Webhooks says; retried with backoff until a 2xx; in ledger order per subscription. See docs/webhooks.md.
      */
     post: operations['activityCreatedWebhook']
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  'health-factor-below': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * A health factor crossed the threshold
+     * @description A Blend pool group of a watched account crossed the subscription's `health_factor_threshold`: `direction` `below` when it fell under it, `above` when it is back at or over it (or the debt is gone). The health factor is the one `/positions/lendingprotocol/at/{ledger}` answers at that ledger, so prices and rates move it as well as positions; a ledger where it cannot be computed is passed over. Signed as Standard Webhooks says; retried with backoff until a 2xx; in ledger order per subscription. See docs/webhooks.md.
+     */
+    post: operations['healthFactorBelowWebhook']
     delete?: never
     options?: never
     head?: never
@@ -1927,6 +1947,54 @@ export interface components {
       indexer: components['schemas']['HealthIndexer']
       /** @description Everything wrong now; empty when `status` is `ok` */
       problems: components['schemas']['HealthProblem'][]
+    }
+    HealthFactorCrossingEvent: {
+      /**
+       * @description The kind of event
+       * @example health_factor.below
+       * @constant
+       */
+      type: 'health_factor.below'
+      /**
+       * @description The watched account whose pool group crossed the threshold (G... or C...)
+       * @example GAD3XHTNPWB5U4WQ42T5773PKGKTYZ3BF6JLKL7OPPMIB4J2WFXNF2TD
+       */
+      address: string
+      /**
+       * @description The protocol of the pool group
+       * @example lendingprotocol
+       * @constant
+       */
+      protocol: 'lendingprotocol'
+      /**
+       * @description The ledger at which the health factor crossed
+       * @example 3055
+       */
+      ledger: number
+      /**
+       * @description The ledger's close time (null when the store lacks it)
+       * @example 2025-01-01T04:14:35.000Z
+       */
+      closed_at: string | null
+      /**
+       * @description The pool's contract (C...): the group's `contract_address` in the lending answer
+       * @example CDVQVKOY2YSXS2IC7KN6MNASSHPAO7UN2UR2ON4OI2SKMFJNVAMDX6DP
+       */
+      pool: string
+      /**
+       * @description `below`: the health factor went under the threshold; `above`: it is back at or over it, or the debt is gone
+       * @example below
+       */
+      direction: 'below' | 'above'
+      /**
+       * @description The subscription's threshold
+       * @example 1.1000000
+       */
+      threshold: string
+      /** @description The health factor at `ledger` (null: no debt) */
+      health_factor: string | null
+      /** @description The health factor judged before (null: no debt) */
+      previous_health_factor: string | null
     }
     HealthIndexer: {
       /** @description The first ledger the store ingested: the indexed range is first..last */
@@ -19386,6 +19454,65 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['ActivityCreatedEvent']
+      }
+    }
+    responses: {
+      /** @description Any 2xx answer within the timeout acknowledges the delivery */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Any other answer (or none in time, or a redirect) is a failed attempt: retried on the schedule, the subscription disabled when it is spent */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+    }
+  }
+  healthFactorBelowWebhook: {
+    parameters: {
+      query?: never
+      header: {
+        /**
+         * @description The message id: the same on every retry and redelivery of this event (deduplicate on it)
+         * @example msg_42
+         */
+        'webhook-id': string
+        /**
+         * @description When this attempt was signed, in seconds since the epoch (reject one far from now)
+         * @example 1767232275
+         */
+        'webhook-timestamp': string
+        /**
+         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `id.timestamp.body` (two for 24 h after a rotation): accept the delivery when one matches
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        'webhook-signature': string
+      }
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "type": "health_factor.below",
+         *       "address": "GA24HY5B2A3ZXPLUJYNAL23IUDQANQHKRH7FMCEOTAJW4CPFCB3C5JTK",
+         *       "protocol": "lendingprotocol",
+         *       "ledger": 2999,
+         *       "closed_at": null,
+         *       "pool": "CCGH5H3EVIHWDX5K32X5BK43ZIZDRYHPW2COXYDAV7HX3YFPK76RTAFL",
+         *       "direction": "below",
+         *       "threshold": "9.9000000",
+         *       "health_factor": "1.3341593",
+         *       "previous_health_factor": null
+         *     }
+         */
+        'application/json': components['schemas']['HealthFactorCrossingEvent']
       }
     }
     responses: {
