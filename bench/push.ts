@@ -27,6 +27,7 @@ import { createIndexer } from '../src/indexer/index.ts'
 import { sealWebhookSecret } from '../src/push/webhook-secrets.ts'
 import { createDatabase, type Database } from '../src/store/db.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
+import { createWebhook } from '../src/store/webhooks.ts'
 import { updateBenchSection } from './report.ts'
 
 const ACCOUNTS = Number(process.env.BENCH_PUSH_ACCOUNTS ?? 1000)
@@ -85,30 +86,18 @@ async function subscribe(database: Database, url: string, events: string[]): Pro
       max_plan: 'enterprise',
     })
     .execute()
-  await database.db
-    .insertInto('webhooks')
-    .values({
-      id: 'wh_bench',
-      organization_id: 'org_bench',
-      url,
-      description: 'bench:push',
-      events: JSON.stringify(events),
-      addresses: JSON.stringify(ADDRESSES),
-      protocols: null,
-      health_factor_threshold: null,
-      secret: sealWebhookSecret(SECRET, PEPPER),
-      previous_secret: null,
-      previous_secret_until: null,
-      status: 'enabled',
-      disabled_reason: null,
-      created_at: Date.now(),
-      updated_at: Date.now(),
-      lease_owner: null,
-      lease_until: 0,
-      next_attempt_at: 0,
-      processed_seq: 0,
-    })
-    .execute()
+  await createWebhook(database.db, {
+    id: 'wh_bench',
+    organizationId: 'org_bench',
+    url,
+    description: 'bench:push',
+    events,
+    addresses: ADDRESSES,
+    protocols: null,
+    healthFactorThreshold: null,
+    sealedSecret: sealWebhookSecret(SECRET, PEPPER),
+    now: Date.now(),
+  })
 }
 
 function percentile(sorted: readonly number[], p: number): number {

@@ -17,6 +17,7 @@ import {
 import { createPayloadRenderer } from '../../src/push/webhook-payloads.ts'
 import type { Database } from '../../src/store/db.ts'
 import { createPositionsReader } from '../../src/store/positions-read.ts'
+import { createWebhook } from '../../src/store/webhooks.ts'
 import { type IndexedDevnet, startIndexedDevnet } from '../support/indexed-devnet.ts'
 
 // Blend pools only, lively enough that a borrower's health factor moves with its positions, the
@@ -198,30 +199,20 @@ describe('health_factor.below', () => {
     threshold: string,
     fields: { addresses?: string[] | null; protocols?: string[]; status?: 'enabled' | 'disabled' } = {},
   ) {
-    await db
-      .insertInto('webhooks')
-      .values({
-        id,
-        organization_id: 'org_health',
-        url: 'https://hooks.example.com/strata',
-        description: null,
-        events: JSON.stringify(['position.changed', HEALTH_FACTOR_BELOW]),
-        addresses: fields.addresses === null ? null : JSON.stringify(fields.addresses ?? borrowers),
-        protocols: fields.protocols === undefined ? null : JSON.stringify(fields.protocols),
-        health_factor_threshold: threshold,
-        secret: 'sealed elsewhere',
-        previous_secret: null,
-        previous_secret_until: null,
-        status: fields.status ?? 'enabled',
-        disabled_reason: null,
-        created_at: 1,
-        updated_at: 1,
-        lease_owner: null,
-        lease_until: 0,
-        next_attempt_at: 0,
-        processed_seq: 0,
-      })
-      .execute()
+    await createWebhook(db, {
+      id,
+      organizationId: 'org_health',
+      url: 'https://hooks.example.com/strata',
+      description: null,
+      events: ['position.changed', HEALTH_FACTOR_BELOW],
+      addresses: fields.addresses === null ? null : (fields.addresses ?? borrowers),
+      protocols: fields.protocols ?? null,
+      healthFactorThreshold: threshold,
+      sealedSecret: 'sealed elsewhere',
+      now: 1,
+    })
+    if (fields.status === 'disabled')
+      await db.updateTable('webhooks').set({ status: 'disabled' }).where('id', '=', id).execute()
   }
 
   async function setCursor(database: Database, ledger: number) {

@@ -8,6 +8,7 @@ import { createWebhookAgents, sendWebhook } from '../../src/push/webhook-send.ts
 import type { Database } from '../../src/store/db.ts'
 import { type LedgerBatch, writeLedgerBatch } from '../../src/store/ledger-data.ts'
 import { outboxMessages } from '../../src/store/webhook-outbox.ts'
+import { createWebhook } from '../../src/store/webhooks.ts'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`
@@ -100,35 +101,20 @@ async function addWebhook(
     status?: 'enabled' | 'disabled'
   } = {},
 ) {
-  await database.db
-    .insertInto('webhooks')
-    .values({
-      id,
-      organization_id: 'org_push',
-      url,
-      description: null,
-      events: JSON.stringify(fields.events ?? ['position.changed']),
-      addresses:
-        fields.addresses === undefined
-          ? JSON.stringify([ALICE, BOB])
-          : fields.addresses === null
-            ? null
-            : JSON.stringify(fields.addresses),
-      protocols: fields.protocols == null ? null : JSON.stringify(fields.protocols),
-      health_factor_threshold: null,
-      secret: 'sealed elsewhere',
-      previous_secret: null,
-      previous_secret_until: null,
-      status: fields.status ?? 'enabled',
-      disabled_reason: null,
-      created_at: 1,
-      updated_at: 1,
-      lease_owner: null,
-      lease_until: 0,
-      next_attempt_at: 0,
-      processed_seq: 0,
-    })
-    .execute()
+  await createWebhook(database.db, {
+    id,
+    organizationId: 'org_push',
+    url,
+    description: null,
+    events: fields.events ?? ['position.changed'],
+    addresses: fields.addresses === undefined ? [ALICE, BOB] : fields.addresses,
+    protocols: fields.protocols ?? null,
+    healthFactorThreshold: null,
+    sealedSecret: 'sealed elsewhere',
+    now: 1,
+  })
+  if (fields.status === 'disabled')
+    await database.db.updateTable('webhooks').set({ status: 'disabled' }).where('id', '=', id).execute()
 }
 
 const messagesOf = (database: Database, webhookId: string) =>

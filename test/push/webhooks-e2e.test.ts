@@ -6,6 +6,7 @@ import { type Devnet, startDevnet } from '../../src/devnet/devnet.ts'
 import { createIdentities } from '../../src/devnet/world/identities.ts'
 import { sealWebhookSecret } from '../../src/push/webhook-secrets.ts'
 import type { Database } from '../../src/store/db.ts'
+import { createWebhook } from '../../src/store/webhooks.ts'
 import { createTestDatabase, TEST_DB_KIND, type TestDatabase } from '../support/database.ts'
 import { type ServerProcess, startServerProcess } from '../support/process.ts'
 
@@ -88,30 +89,18 @@ async function addSubscription(
   url: string,
   fields: { addresses: string[] | null; events: string[] },
 ) {
-  await database.db
-    .insertInto('webhooks')
-    .values({
-      id,
-      organization_id: 'org_e2e',
-      url,
-      description: null,
-      events: JSON.stringify(fields.events),
-      addresses: fields.addresses === null ? null : JSON.stringify(fields.addresses),
-      protocols: null,
-      health_factor_threshold: null,
-      secret: sealWebhookSecret(SECRET, PEPPER),
-      previous_secret: null,
-      previous_secret_until: null,
-      status: 'enabled',
-      disabled_reason: null,
-      created_at: 1,
-      updated_at: 1,
-      lease_owner: null,
-      lease_until: 0,
-      next_attempt_at: 0,
-      processed_seq: 0,
-    })
-    .execute()
+  await createWebhook(database.db, {
+    id,
+    organizationId: 'org_e2e',
+    url,
+    description: null,
+    events: fields.events,
+    addresses: fields.addresses,
+    protocols: null,
+    healthFactorThreshold: null,
+    sealedSecret: sealWebhookSecret(SECRET, PEPPER),
+    now: 1,
+  })
 }
 
 describe('webhooks from a devnet to a receiver, across a SIGKILL and a failing receiver', () => {
