@@ -74,12 +74,12 @@ describe.skipIf(TEST_DB_KIND !== 'sqlite')(
           const cwd = scratchDir()
           const run = await runToExit(['serve', '--demo', ...args], env, cwd, 60_000)
           expect(run.code, run.stderr).toBe(1)
-          // Nothing but the one line: the simulated network never started.
+          // Nothing but the one line: the simulated network never started (its start writes
+          // "Starting the simulated network..." first). How long that takes is no unit test's
+          // business on a shared host: the line and the absent demo files say it all.
           expect(run.stderr).toBe(
             `strata serve: port ${port} on 127.0.0.1 is already in use; stop what holds it, or choose another port (${setting})\n`,
           )
-          // The whole process, Node's own start included; the demo's start took 9 s to 27 s.
-          expect(run.ms).toBeLessThan(3000)
           expect(demoFiles(cwd)).toEqual([])
         }
       } finally {
