@@ -15,26 +15,64 @@ export function textTag(text: string): string {
   return hash('sha1', text, 'base64url')
 }
 
-const keptTags = new WeakMap<object, string>()
+/**
+ * What is kept beside a part: its hash, and the tag of the last answer written around it with the
+ * answer's own stable members (`members`), so that answer asked again costs a string comparison.
+ */
+interface KeptTags {
+  tag: string
+  kind: string
+  members: string | null
+  answerTag: string
+}
+const keptTags = new WeakMap<object, KeptTags>()
+
+function keptOf(part: object, text: () => string): KeptTags {
+  let kept = keptTags.get(part)
+  if (kept === undefined) {
+    kept = { tag: textTag(text()), kind: '', members: null, answerTag: '' }
+    keptTags.set(part, kept)
+  }
+  return kept
+}
 
 /** The hash of a kept part (an object the caches hold), computed on first use and kept beside it. */
 export function keptTag(part: object, text: () => string): string {
-  let tag = keptTags.get(part)
-  if (tag === undefined) {
-    tag = textTag(text())
-    keptTags.set(part, tag)
-  }
-  return tag
+  return keptOf(part, text).tag
 }
 
-// The body a writer has just written and its tag, for the reply that sends it in this same turn.
+/**
+ * The tag of an answer written around a kept part: the hash of `${kind}|${the part's tag}|${members}`,
+ * `members` being what the answer says beside the part (its stable `meta` members, the sections'
+ * staleness). The last one is kept beside the part: a repeated request (the same URL asked again,
+ * as a client polls it) gets it back for a comparison of `members`, not a hash per request. One per
+ * part, so a part's memory grows by one short string.
+ */
+export function keptAnswerTag(part: object, text: () => string, kind: string, members: string): string {
+  const kept = keptOf(part, text)
+  if (kept.members !== members || kept.kind !== kind) {
+    kept.answerTag = textTag(`${kind}|${kept.tag}|${members}`)
+    kept.kind = kind
+    kept.members = members
+  }
+  return kept.answerTag
+}
+
+// The body a writer has just written, its tag and whether it says `"partial_result":true`, for the
+// reply that sends it in this same turn.
 let offeredBody: string | null = null
 let offeredTag = ''
+let offeredPartial: boolean | null = null
 
-/** Writes down `tag` as the tag of `body`, which the caller is about to send; returns `body`. */
-export function offerBodyTag(body: string, tag: string): string {
+/**
+ * Writes down `tag` as the tag of `body`, which the caller is about to send; returns `body`.
+ * `partial`, when the writer knows it, says whether the body holds `"partial_result":true` anywhere
+ * (its `meta` or a section), so the caching step need not search the body for it.
+ */
+export function offerBodyTag(body: string, tag: string, partial: boolean | null = null): string {
   offeredBody = body
   offeredTag = tag
+  offeredPartial = partial
   return body
 }
 
@@ -44,9 +82,14 @@ export function offerBodyTag(body: string, tag: string): string {
  * another answer.
  */
 export function takeBodyTag(body: string): string | null {
+  return takeBodyOffer(body)?.tag ?? null
+}
+
+/** What the writer offered with `body` (see `offerBodyTag`), taken once; null when nothing was. */
+export function takeBodyOffer(body: string): { tag: string; partial: boolean | null } | null {
   if (offeredBody === null || offeredBody.length !== body.length || offeredBody !== body) return null
   offeredBody = null
-  return offeredTag
+  return { tag: offeredTag, partial: offeredPartial }
 }
 
 /** Below this a part is not worth finding in a body: hashing the body whole costs as little. */
