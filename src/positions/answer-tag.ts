@@ -15,22 +15,28 @@ export function textTag(text: string): string {
   return hash('sha1', text, 'base64url')
 }
 
+/** An answer's tag, with what it was computed from beside the part's own tag. */
+interface AnswerTag {
+  kind: string
+  members: string
+  tag: string
+}
+
 /**
- * What is kept beside a part: its hash, and the tag of the last answer written around it with the
- * answer's own stable members (`members`), so that answer asked again costs a string comparison.
+ * What is kept beside a part: its hash, and the tags of the last two answers written around it
+ * (newest first) with those answers' own stable members, so either asked again costs a string
+ * comparison.
  */
 interface KeptTags {
   tag: string
-  kind: string
-  members: string | null
-  answerTag: string
+  answers: [AnswerTag | null, AnswerTag | null]
 }
 const keptTags = new WeakMap<object, KeptTags>()
 
 function keptOf(part: object, text: () => string): KeptTags {
   let kept = keptTags.get(part)
   if (kept === undefined) {
-    kept = { tag: textTag(text()), kind: '', members: null, answerTag: '' }
+    kept = { tag: textTag(text()), answers: [null, null] }
     keptTags.set(part, kept)
   }
   return kept
@@ -44,18 +50,22 @@ export function keptTag(part: object, text: () => string): string {
 /**
  * The tag of an answer written around a kept part: the hash of `${kind}|${the part's tag}|${members}`,
  * `members` being what the answer says beside the part (its stable `meta` members, the sections'
- * staleness). The last one is kept beside the part: a repeated request (the same URL asked again,
- * as a client polls it) gets it back for a comparison of `members`, not a hash per request. One per
- * part, so a part's memory grows by one short string.
+ * staleness). The last two are kept beside the part: a repeated request (the same URL asked again,
+ * as a client polls it, or two pins that the same kept answer serves, asked in turn) gets its tag
+ * back for a comparison of `members`, not a hash per request. Two per part, so a part's memory
+ * grows by two short strings.
  */
 export function keptAnswerTag(part: object, text: () => string, kind: string, members: string): string {
   const kept = keptOf(part, text)
-  if (kept.members !== members || kept.kind !== kind) {
-    kept.answerTag = textTag(`${kind}|${kept.tag}|${members}`)
-    kept.kind = kind
-    kept.members = members
+  const [last, before] = kept.answers
+  if (last !== null && last.members === members && last.kind === kind) return last.tag
+  if (before !== null && before.members === members && before.kind === kind) {
+    kept.answers = [before, last]
+    return before.tag
   }
-  return kept.answerTag
+  const answer = { kind, members, tag: textTag(`${kind}|${kept.tag}|${members}`) }
+  kept.answers = [answer, last]
+  return answer.tag
 }
 
 // The body a writer has just written, its tag and whether it says `"partial_result":true`, for the

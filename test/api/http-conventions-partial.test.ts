@@ -127,8 +127,11 @@ describe('tags of answers around a kept part', () => {
     // Other members, or another kind of answer around the same part: its own tag.
     expect(keptAnswerTag(part, text, 'a', '0,3|101|null')).toBe(textTag(`a|${partTag}|0,3|101|null`))
     expect(keptAnswerTag(part, text, 'p', '0,3|101|null')).toBe(textTag(`p|${partTag}|0,3|101|null`))
-    // And back to the first: its tag again, not the last one kept.
+    // And back to the first, two answers later: its tag again, not the last one kept.
     expect(keptAnswerTag(part, text, 'a', '0,3|100|null')).toBe(first)
+    // Two kept: asked in turn, each keeps its own tag.
+    for (const members of ['1|1', '1|2', '1|1', '1|2', '1|3', '1|1'])
+      expect(keptAnswerTag(part, text, 'a', members)).toBe(textTag(`a|${partTag}|${members}`))
     // The part's own tag is untouched by the answers' tags kept beside it.
     expect(keptTag(part, () => 'never read')).toBe(partTag)
   })
