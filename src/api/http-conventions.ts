@@ -3,7 +3,7 @@ import { createDeflate, createGzip, deflateSync, gzipSync } from 'node:zlib'
 import cors from '@fastify/cors'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CorsOrigins } from '../config.ts'
-import { tagAroundPart, takeBodyTag, textTag } from '../positions/answer-tag.ts'
+import { tagAroundPart, takeBodyOffer, takeBodyTag, textTag } from '../positions/answer-tag.ts'
 import type { App } from './app-type.ts'
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency.ts'
 import { numericPinOf } from './route-helpers.ts'
@@ -247,14 +247,15 @@ export function ifNoneMatch(header: string | string[] | undefined, tag: string):
  * number) within the indexed range `indexed_from_ledger..last_indexed_ledger` of the request's
  * view, and it is not `partial_result` anywhere (a backfill or a later state could complete such
  * an answer). A ledger once indexed is final on Stellar: nothing re-indexes it differently.
+ * `partial`, when the writer said it (`offerBodyTag`), stands for the search of the body.
  */
-export function isImmutable(request: FastifyRequest, body: string): boolean {
+export function isImmutable(request: FastifyRequest, body: string, partial: boolean | null = null): boolean {
   const pin = numericPinOf(request)
   const head = request.view?.head
   if (pin === null || !head || head.lastIndexedLedger === null || head.firstIndexedLedger === null)
     return false
   if (pin > head.lastIndexedLedger || pin < head.firstIndexedLedger) return false
-  return !body.includes('"partial_result":true')
+  return !(partial ?? body.includes('"partial_result":true'))
 }
 
 /**
@@ -268,8 +269,11 @@ export function cacheDataAnswer(request: FastifyRequest, reply: FastifyReply, pa
     reply.header('cache-control', REVALIDATE)
     return payload
   }
-  reply.header('cache-control', isImmutable(request, payload) ? IMMUTABLE : REVALIDATE)
-  const tag = answerTag(payload)
+  // A writer's offer carries the tag and whether the answer is partial: no search of the body.
+  const offer = takeBodyOffer(payload)
+  const partial = offer === null ? null : offer.partial
+  reply.header('cache-control', isImmutable(request, payload, partial) ? IMMUTABLE : REVALIDATE)
+  const tag = offer === null ? answerTag(payload) : `W/"${offer.tag}"`
   reply.header('etag', tag)
   if (!ifNoneMatch(request.headers['if-none-match'], tag)) return payload
   // Not modified: the headers a cache updates its copy with, and no body.

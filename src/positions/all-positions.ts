@@ -10,8 +10,8 @@ import {
   flat,
   type SurfaceSerializers,
 } from './answer-cache.ts'
-import { metaJson, stableMetaTag } from './answer-json.ts'
-import { keptTag, offerBodyTag, textTag } from './answer-tag.ts'
+import { metaJson, sourcesJson, stableMetaTag } from './answer-json.ts'
+import { keptAnswerTag, offerBodyTag } from './answer-tag.ts'
 import {
   requestCloseTime,
   type SurfaceAnswer,
@@ -166,14 +166,17 @@ function composeAllPositions(
 
 /**
  * The body of an all-protocols answer with the server's time so far, its tag (the kept pieces'
- * hash, the sections' staleness and the stable `meta` members) offered to the reply that sends it.
+ * hash, the sections' staleness and the stable `meta` members) offered to the reply that sends it,
+ * with whether it is partial: `meta.partial_result` is true when any section's is (`finish`).
  */
 export function allPositionsBody(answer: KeptAllPositions, responseTimeMs: number): string {
-  answer.meta.response_time_ms = responseTimeMs
-  const { pieces, staleness } = answer
+  const { pieces, staleness, meta } = answer
+  meta.response_time_ms = responseTimeMs
   let body = pieces[0]!
   for (let i = 1; i < pieces.length; i++) body += `${staleness[i - 1]}${pieces[i]}`
-  body = `${body}${metaJson(answer.meta)}}`
-  const kept = keptTag(pieces, () => pieces.join('\u0000'))
-  return offerBodyTag(body, textTag(`a|${kept}|${staleness.join(',')}|${stableMetaTag(answer.meta)}`))
+  const sources = sourcesJson(meta.sources)
+  body = `${body}${metaJson(meta, sources)}}`
+  const members = `${staleness.join(',')}|${stableMetaTag(meta, sources)}`
+  const tag = keptAnswerTag(pieces, () => pieces.join('\u0000'), 'a', members)
+  return offerBodyTag(body, tag, meta.partial_result)
 }

@@ -1,6 +1,6 @@
 import type { PositionsMeta } from './answer.ts'
 import type { CachedSurface } from './answer-cache.ts'
-import { keptTag, offerBodyTag, textTag } from './answer-tag.ts'
+import { keptAnswerTag, keptTag, offerBodyTag, textTag } from './answer-tag.ts'
 import type { HistoryItem, HistorySurfaces, SurfaceAnswer } from './surface-answer.ts'
 
 /**
@@ -14,7 +14,7 @@ import type { HistoryItem, HistorySurfaces, SurfaceAnswer } from './surface-answ
 const jsonInteger = (value: number | bigint | null): string => (value === null ? 'null' : String(value))
 
 /** The members of `sources`, comma-separated. */
-function sourcesJson(sources: readonly string[]): string {
+export function sourcesJson(sources: readonly string[]): string {
   let out = ''
   for (let i = 0; i < sources.length; i++) out += (i === 0 ? '' : ',') + JSON.stringify(sources[i])
   return out
@@ -33,12 +33,10 @@ function commonMetaJson(meta: PositionsMeta): string {
 
 /**
  * `meta` as the response schemas write it (every positions-like answer has these members in this
- * order). Written in one template: it is on the path of every kept answer.
+ * order). Written in one template: it is on the path of every kept answer. `sources` is
+ * `sourcesJson(meta.sources)`, when the caller has it already.
  */
-export function metaJson(meta: PositionsMeta): string {
-  let sources = ''
-  for (let i = 0; i < meta.sources.length; i++)
-    sources += (i === 0 ? '' : ',') + JSON.stringify(meta.sources[i])
+export function metaJson(meta: PositionsMeta, sources: string = sourcesJson(meta.sources)): string {
   return `{"requested_ledger":${jsonInteger(meta.requested_ledger)},"as_of_ledger":${jsonInteger(
     meta.as_of_ledger,
   )},"valuation_ledger":${jsonInteger(meta.valuation_ledger)},"attribution_confidence":${meta.attribution_confidence},"data_staleness_seconds":${jsonInteger(
@@ -55,23 +53,32 @@ export function metaJson(meta: PositionsMeta): string {
  * `response_time_ms`, `data_staleness_seconds` and `last_indexed_ledger`, which say when it was
  * served (docs/api.md, "ETag and If-None-Match").
  */
-export function stableMetaTag(meta: PositionsMeta): string {
+export function stableMetaTag(meta: PositionsMeta, sources: string = sourcesJson(meta.sources)): string {
   return `${jsonInteger(meta.requested_ledger)}|${jsonInteger(meta.as_of_ledger)}|${jsonInteger(
     meta.valuation_ledger,
   )}|${meta.attribution_confidence}|${jsonInteger(meta.indexed_from_ledger)}|${
     meta.oracle_staleness_seconds
-  }|${meta.partial_result}|${sourcesJson(meta.sources)}`
+  }|${meta.partial_result}|${sources}`
 }
+
+/** What a kept surface's tag hashes: its rendered data and enrichment. */
+const surfaceText = (surface: CachedSurface) => () => `${surface.data}\u0000${surface.enrichment}`
 
 /** The hash of a kept surface's rendered data and enrichment, kept beside it. */
 export function surfaceTag(surface: CachedSurface): string {
-  return keptTag(surface, () => `${surface.data}\u0000${surface.enrichment}`)
+  return keptTag(surface, surfaceText(surface))
 }
 
-/** The body of a snapshot-surface (or `/at`) answer, its tag offered to the reply that sends it. */
+/**
+ * The body of a snapshot-surface (or `/at`) answer, its tag offered to the reply that sends it
+ * with whether it is partial (only its `meta` says `partial_result`).
+ */
 export function positionsBody(answer: SurfaceAnswer): string {
-  const body = `{"data":${answer.surface.data},"enrichment":${answer.surface.enrichment},"meta":${metaJson(answer.meta)}}`
-  return offerBodyTag(body, textTag(`p|${surfaceTag(answer.surface)}|${stableMetaTag(answer.meta)}`))
+  const { surface, meta } = answer
+  const sources = sourcesJson(meta.sources)
+  const body = `{"data":${surface.data},"enrichment":${surface.enrichment},"meta":${metaJson(meta, sources)}}`
+  const tag = keptAnswerTag(surface, surfaceText(surface), 'p', stableMetaTag(meta, sources))
+  return offerBodyTag(body, tag, meta.partial_result)
 }
 
 /**
