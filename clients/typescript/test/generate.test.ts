@@ -59,7 +59,8 @@ describe('the typed client is generated from the OpenAPI document and checked ag
     expect((await generator(root, false)).code).toBe(0)
     expect(readFileSync(schema, 'utf8')).toBe(readFileSync(join(REPOSITORY, SCHEMA_PATH), 'utf8'))
     expect((await generator(root, true)).code).toBe(0)
-  }, 60_000)
+    // Five generator processes, each building the whole document: minutes on a loaded host.
+  }, 240_000)
 
   it("maps each operation to the credential its security names, as the served document's", async () => {
     const document = (await buildOpenApiDocument()) as {
