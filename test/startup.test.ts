@@ -19,8 +19,7 @@ afterAll(() => {
 
 /** Runs the CLI to its exit (or kills it at the deadline): exit code, output, and how long it took. */
 function runToExit(args: string[], env: Record<string, string>, cwd: string, timeoutMs: number) {
-  return new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) => {
-    const started = Date.now()
+  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
@@ -33,7 +32,7 @@ function runToExit(args: string[], env: Record<string, string>, cwd: string, tim
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
     child.once('exit', (code) => {
       clearTimeout(timer)
-      resolve({ code, stderr, ms: Date.now() - started })
+      resolve({ code, stderr })
     })
   })
 }

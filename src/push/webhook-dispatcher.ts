@@ -83,6 +83,8 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
   const postgres = database.kind === 'postgres'
   let closed = false
   let timer: NodeJS.Timeout | null = null
+  /** When `timer` fires (epoch ms). */
+  let timerAt = 0
   let running: Promise<void> | null = null
   let again = false
   const inFlight = new Set<Promise<void>>()
@@ -333,10 +335,20 @@ export function createWebhookDispatcher(deps: DispatcherDeps): WebhookDispatcher
   }
 
   /** The next pass in `ms` at the latest. */
+  /**
+   * The next pass in `ms` at the latest: an earlier pass already set (a retry that falls due
+   * before the idle wait) is kept, so the end of a pass never pushes a retry back.
+   */
   function schedule(ms: number): void {
     if (closed || !deps.deliver) return
+    const at = Date.now() + Math.max(0, ms)
+    if (timer !== null && timerAt <= at) return
     if (timer !== null) clearTimeout(timer)
-    timer = setTimeout(run, Math.max(0, ms))
+    timerAt = at
+    timer = setTimeout(() => {
+      timer = null
+      run()
+    }, at - Date.now())
     timer.unref()
   }
 
