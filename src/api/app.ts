@@ -21,6 +21,7 @@ import type { RequestView } from '../store/request-state.ts'
 import type { App } from './app-type.ts'
 import { authenticate, enforceRateLimit } from './auth/guard.ts'
 import { clientAddressOf, limitConnectionsPerClient } from './connection-limit.ts'
+import { registerConsole } from './console-page.ts'
 import { createErrorHandler, sendError } from './error-handler.ts'
 import {
   cacheDataAnswer,
@@ -366,9 +367,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     }
     if (route.config.auth === 'api_key') addMinLedger(route, ctx)
     const query = route.schema.querystring as Record<string, unknown> | undefined
-    route.schema.querystring = query
-      ? { ...query, additionalProperties: false }
-      : { type: 'object', properties: {}, additionalProperties: false }
+    if (route.config.anyQuery === true) {
+      if (query !== undefined)
+        throw new Error(`route ${route.method} ${route.url} reads any query but declares one`)
+    } else
+      route.schema.querystring = query
+        ? { ...query, additionalProperties: false }
+        : { type: 'object', properties: {}, additionalProperties: false }
     // Which every route can therefore answer: 400 for such a parameter, documented where missing.
     const responses = (route.schema.response ?? {}) as Record<string, unknown>
     if (!Object.keys(responses).some((status) => status.startsWith('4'))) {
@@ -504,6 +509,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     openContexts.add(docs)
     await registerReferencePage(docs, 'Strata positions API reference')
   })
+
+  // The web console (console/), served from its build.
+  registerConsole(app)
 
   // The address `serve` prints, opened in a browser, leads to the reference page.
   for (const url of ['/', '/v1']) {

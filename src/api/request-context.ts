@@ -37,5 +37,11 @@ declare module 'fastify' {
      * `cache-control: no-store`. A route whose response schema has such a field must say so.
      */
     credentials?: boolean
+    /**
+     * The route reads no query parameter and passes every one through untouched: the console's
+     * page, whose own URLs carry the page's state (`?next=`, a cursor). Every other route refuses
+     * a parameter it does not declare.
+     */
+    anyQuery?: boolean
   }
 }

@@ -152,6 +152,7 @@ ${envHelpText()}`,
       lines.unshift(
         `Strata API listening on ${server.url}`,
         `  reference: ${server.url}/v1/docs (${server.url} opens it in a browser)`,
+        `  console:   ${server.url}/console (sign up, keys, usage, the explorer, pools)`,
         `  OpenAPI:   ${server.url}/v1/openapi.json`,
         `  health:    ${server.url}/v1/health`,
       )

@@ -1,0 +1,5 @@
+import { PageTitle } from '../components/status.tsx'
+
+export function AuditLogPage() {
+  return <PageTitle title="AuditLogPage">Being built.</PageTitle>
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../components/status.tsx'
+
+export function ExplorerPage() {
+  return <PageTitle title="ExplorerPage">Being built.</PageTitle>
+}

@@ -1,0 +1,5 @@
+import { PageTitle } from '../components/status.tsx'
+
+export function ProtocolsPage() {
+  return <PageTitle title="ProtocolsPage">Being built.</PageTitle>
+}
