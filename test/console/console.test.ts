@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeExplorerPages } from './explorer-pages.ts'
 import {
   CHROMIUM,
   type DemoServer,
@@ -18,6 +19,8 @@ import {
   seriousViolations,
   startDemo,
 } from './harness.ts'
+import { describeOrganizationPages } from './organization-pages.ts'
+import { describeProtocolPages } from './protocol-pages.ts'
 
 const run = existsSync(CHROMIUM) && process.env.STRATA_TEST_DB !== 'postgres'
 
@@ -55,4 +58,8 @@ describe.skipIf(!run)('the web console', () => {
     expect(problems).toEqual([])
     await context.close()
   })
+
+  describeOrganizationPages(shared)
+  describeExplorerPages(shared)
+  describeProtocolPages(shared)
 })

@@ -1,0 +1,10 @@
+/**
+ * The console's explorer pages in Chromium (registered by console.test.ts, which owns the server and
+ * the browser).
+ */
+import { describe } from 'vitest'
+import type { ConsoleSuite } from './console.test.ts'
+
+export function describeExplorerPages(_shared: () => ConsoleSuite): void {
+  describe('explorer pages', () => {})
+}
