@@ -40,7 +40,7 @@ export function addressProblem(input: string): string | null {
   if (text.length !== 56) return `An address has 56 characters; this one has ${text.length}.`
   if (!/^[A-Z2-7]+$/.test(text)) return 'An address uses only capital letters A to Z and digits 2 to 7.'
   const bytes = base32Decode(text)
-  if (!bytes || bytes.length !== 35 || bytes[0] !== VERSIONS[first]) {
+  if (bytes?.length !== 35 || bytes[0] !== VERSIONS[first]) {
     return 'This is not a valid address: its first characters do not encode an account or a contract.'
   }
   const expected = crc16Xmodem(bytes.subarray(0, 33))

@@ -129,7 +129,11 @@ export function sampleLedgers(from: number, to: number, count = SAMPLES): number
 }
 
 /** Runs `task` over `items` with at most `limit` at a time, answers in the items' order. */
-export async function mapLimited<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(
+  items: T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length)
   let next = 0
   const worker = async () => {

@@ -3,13 +3,20 @@
  * action's USD value as the API sums it, its ledger and time, and links to the transaction (on an
  * account's page) or to the account (on a transaction's page).
  */
-import { formatInteger, formatTime, shortAddress } from '../format.ts'
+
 import type { Activity } from '../explorer-api.ts'
+import { formatInteger, formatTime, shortAddress } from '../format.ts'
 import { paths } from '../paths.ts'
 import { Address } from './address.tsx'
+import { TableWrap } from './explorer-table.tsx'
 import { Amount, AssetName, Usd } from './explorer-values.tsx'
 
-const DIRECTION: Record<string, string> = { sent: 'sent', received: 'received', minted: 'minted', burnt: 'burnt' }
+const DIRECTION: Record<string, string> = {
+  sent: 'sent',
+  received: 'received',
+  minted: 'minted',
+  burnt: 'burnt',
+}
 
 export function ActivityTable({
   activities,
@@ -22,7 +29,7 @@ export function ActivityTable({
   link: 'transaction' | 'account'
 }) {
   return (
-    <div class="table-wrap">
+    <TableWrap label={caption}>
       <table class="activities">
         <caption class="visually-hidden">{caption}</caption>
         <thead>
@@ -91,6 +98,6 @@ export function ActivityTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   )
 }

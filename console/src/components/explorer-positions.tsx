@@ -5,10 +5,11 @@
  * yield vault).
  */
 import type { components } from '@strata/client'
-import { formatDecimal, formatInteger, formatPercent } from '../format.ts'
 import type { AllPositions, Enrichment, ProtocolName } from '../explorer-api.ts'
 import { sectionRows } from '../explorer-api.ts'
+import { formatDecimal, formatInteger, formatPercent } from '../format.ts'
 import { Address } from './address.tsx'
+import { TableWrap } from './explorer-table.tsx'
 import { Amount, AssetName, reasonText, Usd } from './explorer-values.tsx'
 import { Empty } from './status.tsx'
 
@@ -23,7 +24,10 @@ type Row = {
   ledger: number
   usd_unavailable_reason: string | null
 }
-type Group = components['schemas']['LendingGroup'] | components['schemas']['AmmGroup'] | components['schemas']['YieldGroup']
+type Group =
+  | components['schemas']['LendingGroup']
+  | components['schemas']['AmmGroup']
+  | components['schemas']['YieldGroup']
 
 const TITLES: Record<ProtocolName, string> = {
   vaultprotocol: 'Vaults (vaultprotocol)',
@@ -54,6 +58,7 @@ function Section({
   enrichment: Enrichment
 }) {
   const rows = sectionRows(section)
+  const groups = section.kind === 'vault' ? 0 : section.data.groups.length
   const headingId = `section-${name}`
   return (
     <section class="protocol-section" aria-labelledby={headingId} data-protocol={name}>
@@ -67,7 +72,7 @@ function Section({
         </span>
         {section.partial_result && <span class="badge bad">partial: the store lacks part of it</span>}
       </p>
-      {rows === 0 ? (
+      {rows === 0 && groups === 0 ? (
         <Empty>
           No {name} positions
           {section.as_of_ledger === null ? ' (no snapshot at or before this ledger)' : ''}.
@@ -118,7 +123,7 @@ function SectionTotals({ totals }: { totals: components['schemas']['UsdTotals'] 
 
 function VaultTable({ vaults }: { vaults: components['schemas']['Vault'][] }) {
   return (
-    <div class="table-wrap">
+    <TableWrap label="Vaults">
       <table>
         <caption class="visually-hidden">Vaults</caption>
         <thead>
@@ -166,7 +171,7 @@ function VaultTable({ vaults }: { vaults: components['schemas']['Vault'][] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   )
 }
 
@@ -193,46 +198,50 @@ function GroupedRows({
               {name} <Address value={group.contract_address} />
             </h4>
             <GroupFigures kind={kind} group={group} />
-            <div class="table-wrap">
-              <table>
-                <caption class="visually-hidden">{name}: positions</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Type</th>
-                    <th scope="col">Asset</th>
-                    <th scope="col" class="num">
-                      Amount
-                    </th>
-                    <th scope="col" class="num">
-                      USD
-                    </th>
-                    <th scope="col" class="num">
-                      Changed at
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {own.map((row) => (
-                    <tr key={`${row.position_type}:${row.asset}`} data-testid="position-row">
-                      <td>{row.position_type.replaceAll('_', ' ')}</td>
-                      <td>
-                        <AssetName
-                          asset={row.asset}
-                          symbol={row.asset ? enrichment.assets[row.asset]?.symbol : null}
-                        />
-                      </td>
-                      <td class="num">
-                        <Amount value={row.amount} reason={row.amount === null ? 'rate_missing' : null} />
-                      </td>
-                      <td class="num">
-                        <Usd value={row.amount_usd} reason={row.usd_unavailable_reason} />
-                      </td>
-                      <td class="num">{formatInteger(row.ledger)}</td>
+            {own.length === 0 ? (
+              <Empty>No balance in this contract: only the figures above.</Empty>
+            ) : (
+              <TableWrap label={`${name}: positions`}>
+                <table>
+                  <caption class="visually-hidden">{name}: positions</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Type</th>
+                      <th scope="col">Asset</th>
+                      <th scope="col" class="num">
+                        Amount
+                      </th>
+                      <th scope="col" class="num">
+                        USD
+                      </th>
+                      <th scope="col" class="num">
+                        Changed at
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  </thead>
+                  <tbody>
+                    {own.map((row) => (
+                      <tr key={`${row.position_type}:${row.asset}`} data-testid="position-row">
+                        <td>{row.position_type.replaceAll('_', ' ')}</td>
+                        <td>
+                          <AssetName
+                            asset={row.asset}
+                            symbol={row.asset ? enrichment.assets[row.asset]?.symbol : null}
+                          />
+                        </td>
+                        <td class="num">
+                          <Amount value={row.amount} reason={row.amount === null ? 'rate_missing' : null} />
+                        </td>
+                        <td class="num">
+                          <Usd value={row.amount_usd} reason={row.usd_unavailable_reason} />
+                        </td>
+                        <td class="num">{formatInteger(row.ledger)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+            )}
           </div>
         )
       })}
@@ -249,9 +258,7 @@ function GroupFigures({ kind, group }: { kind: 'lending' | 'amm' | 'yield'; grou
         <div>
           <dt>Health factor</dt>
           <dd data-testid="health-factor">
-            {pool.health_factor === null
-              ? `— (${why ?? 'no debt'})`
-              : formatDecimal(pool.health_factor, 4)}
+            {pool.health_factor === null ? `— (${why ?? 'no debt'})` : formatDecimal(pool.health_factor, 4)}
           </dd>
         </div>
         <div>

@@ -38,8 +38,9 @@ export function ValueChart({ address, from, to }: { address: string; from: numbe
         <Chart title={title} x={query.data.ledgers} series={series} formatY={usdAxis} height={HEIGHT} />
       ) : null}
       <p class="help samples">
-        Sampled at ledgers <span data-testid="sampled-ledgers">{ledgers.map((l) => formatInteger(l)).join(', ')}</span>
-        . Each protocol is valued at each of them; a protocol holding nothing counts 0, a holding the API could not
+        Sampled at ledgers{' '}
+        <span data-testid="sampled-ledgers">{ledgers.map((l) => formatInteger(l)).join(', ')}</span>. Each
+        protocol is valued at each of them; a protocol holding nothing counts 0, a holding the API could not
         price is a gap, and the line holds its value between two samples.
       </p>
     </div>

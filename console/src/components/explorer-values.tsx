@@ -26,22 +26,14 @@ export function reasonText(reason: string | null | undefined): string | null {
 export function Usd({ value, reason }: { value: string | null | undefined; reason?: string | null }) {
   if (value !== null && value !== undefined) return <>{formatUsd(value)}</>
   const why = reasonText(reason)
-  return (
-    <>
-      —{why && <span class="reason"> ({why})</span>}
-    </>
-  )
+  return <>—{why && <span class="reason"> ({why})</span>}</>
 }
 
 /** An amount in its asset's units, or "—" with a reason. */
 export function Amount({ value, reason }: { value: string | null | undefined; reason?: string | null }) {
   if (value !== null && value !== undefined) return <>{formatDecimal(value)}</>
   const why = reasonText(reason)
-  return (
-    <>
-      —{why && <span class="reason"> ({why})</span>}
-    </>
-  )
+  return <>—{why && <span class="reason"> ({why})</span>}</>
 }
 
 /** An asset named by its symbol when the API gives one, its contract shortened otherwise. */

@@ -6,6 +6,7 @@ import '../explorer.css'
 import { useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
 import { Address } from '../components/address.tsx'
+import { TableWrap } from '../components/explorer-table.tsx'
 import { Field } from '../components/form.tsx'
 import { KeyPicker } from '../components/key-picker.tsx'
 import { ErrorNote, PageTitle, Placeholder } from '../components/status.tsx'
@@ -60,7 +61,7 @@ function DemoAccounts() {
   return (
     <section aria-labelledby="demo-accounts">
       <h2 id="demo-accounts">Example accounts of this demo network</h2>
-      <div class="table-wrap">
+      <TableWrap label="Example accounts">
         <table>
           <thead>
             <tr>
@@ -83,7 +84,7 @@ function DemoAccounts() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </section>
   )
 }

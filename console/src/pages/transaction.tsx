@@ -60,9 +60,7 @@ function TransactionView({ hash }: { hash: string }) {
         </div>
         <div class="card">
           <div class="label">Result</div>
-          <div class="value">
-            {tx.successful ? 'Succeeded' : 'Failed'}
-          </div>
+          <div class="value">{tx.successful ? 'Succeeded' : 'Failed'}</div>
         </div>
       </div>
       <dl class="figures">
