@@ -82,14 +82,10 @@ for (const store of stores) {
     ],
     {
       stdio: 'inherit',
-      env: {
-        ...process.env,
-        STRATA_TEST_DB: store,
-        // The PostgreSQL pass still runs its files one at a time: Kysely's migrator reads every
-        // schema's tables before migrating, and another file dropping its schema meanwhile makes
-        // that read fail ("schema t_… does not exist"; docs/performance.md).
-        ...(store === 'postgres' && !process.env.STRATA_TEST_WORKERS ? { STRATA_TEST_WORKERS: '1' } : {}),
-      },
+      // Both passes run files side by side: each PostgreSQL file has its own schema, and the
+      // migrations read only theirs (src/store/pg-introspector.ts), so one file dropping its schema
+      // cannot fail another's migration.
+      env: { ...process.env, STRATA_TEST_DB: store },
     },
   )
   if (run.status !== 0) exitCode = 1

@@ -49,6 +49,15 @@ function filesUnder(dir: string, withTests = false): string[] {
   })
 }
 
+/** The console's TypeScript sources (.ts and .tsx). */
+function consoleFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return consoleFiles(path)
+    return /\.tsx?$/.test(path) ? [path] : []
+  })
+}
+
 const inside = (folder: string) => (path: string) => path.startsWith(`${folder}/`)
 const anyOf =
   (...tests: Array<(path: string) => boolean>) =>
@@ -192,9 +201,35 @@ describe('the architecture holds', () => {
     expect(cycles(runtime)).toEqual([])
   })
 
+  it('has a console that knows the server only through the typed client', () => {
+    const consoleSrc = resolve(SRC, '../console/src')
+    const sources = consoleFiles(consoleSrc)
+    expect(sources.length).toBeGreaterThan(10)
+    const allowedPackages =
+      /^(preact|preact\/[a-z-]+|preact-iso|@preact\/signals|uplot|uplot\/dist\/uPlot\.min\.css|@strata\/client)$/
+    const breaches = sources.flatMap((file) => {
+      const source = readFileSync(file, 'utf8')
+      const specifiers = [
+        ...source.matchAll(/\bfrom\s*['"]([^'"]+)['"]/g),
+        ...source.matchAll(/\bimport\s*\(?\s*['"]([^'"]+)['"]/g),
+      ].map((m) => m[1]!)
+      return specifiers
+        .filter((specifier) =>
+          specifier.startsWith('.')
+            ? !resolve(dirname(file), specifier).startsWith(`${consoleSrc}/`)
+            : !allowedPackages.test(specifier),
+        )
+        .map((specifier) => `${relative(consoleSrc, file)} imports ${specifier}`)
+    })
+    expect(breaches).toEqual([])
+  })
+
   it('has no source file over 600 lines (a longer one is split by role)', () => {
     const root = resolve(SRC, '..')
-    const everywhere = ['src', 'test', 'bench', 'scripts'].flatMap((dir) => filesUnder(join(root, dir), true))
+    const everywhere = [
+      ...['src', 'test', 'bench', 'scripts'].flatMap((dir) => filesUnder(join(root, dir), true)),
+      ...consoleFiles(join(root, 'console/src')),
+    ]
     const long = everywhere
       .map((file) => ({ file: relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length }))
       .filter((f) => f.lines > 600)

@@ -300,6 +300,8 @@ export interface BuildAppOptions {
   demo?: boolean
   /** The in-process indexer's commits (`strata serve` with an indexer): they wake the push parts at once. */
   commits?: CommitSignal
+  /** Where the web console's build is (console/dist by default). */
+  consoleDist?: string
 }
 
 /** Assembles the HTTP application. It never listens: `serve` does. */
@@ -511,7 +513,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   })
 
   // The web console (console/), served from its build.
-  registerConsole(app)
+  registerConsole(app, options.consoleDist)
 
   // The address `serve` prints, opened in a browser, leads to the reference page.
   for (const url of ['/', '/v1']) {

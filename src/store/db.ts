@@ -4,6 +4,7 @@ import pg from 'pg'
 import type { Awaitable } from '../awaitable.ts'
 import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts'
 import { createCommitProbe } from './commit-probe.ts'
+import { CurrentSchemaPostgresDialect } from './pg-introspector.ts'
 import type { Schema } from './schema.ts'
 import { type DatabaseSync, gatedSqliteDialect, openSqlite, SqliteGate } from './sqlite-driver.ts'
 import { isStoreUnavailable, StoreStartError } from './store-errors.ts'
@@ -235,9 +236,10 @@ function createPostgres(url: string, options: CreateDatabaseOptions, timeouts: D
   pool.on('error', () => {})
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
   // Migrations may rewrite large tables: one connection of their own, opened at their first use,
-  // waits as long as the indexer's batches may.
+  // waits as long as the indexer's batches may. Its introspection reads this store's schema alone
+  // (pg-introspector.ts).
   const migrationDb = new Kysely<Schema>({
-    dialect: new PostgresDialect({
+    dialect: new CurrentSchemaPostgresDialect({
       pool: async () => {
         const migrations = new pg.Pool({
           ...connection,
