@@ -5,7 +5,7 @@
  * operation), and the samples of the account's value over the indexed range.
  */
 import type { components, StrataClient } from '@strata/client'
-import { data, unwrap } from './api.ts'
+import { data, plain, unwrap } from './api.ts'
 import { apiKey } from './session.ts'
 
 export type AllPositions = components['schemas']['AllPositionsAnswer']
@@ -33,9 +33,9 @@ export interface LedgerAtTime {
 }
 
 /**
- * Operations this build's typed paths do not list (the demo's own endpoint, which only a demo
- * server has), called through the same client; the key is set here since the client only adds
- * it to the operations it knows.
+ * What this build's typed paths do not list (the demo's own endpoint, which only a demo server
+ * has, and the server's OpenAPI document), called through the same clients; the key is set here
+ * since the client only adds it to the operations it knows.
  */
 type Untyped = {
   GET(
@@ -102,9 +102,13 @@ let demoListed: Promise<boolean> | null = null
  * OpenAPI document (public) is read first and the operation called only when listed.
  */
 function demoAccountsListed(): Promise<boolean> {
-  demoListed ??= fetch('/v1/openapi.json', { headers: { accept: 'application/json' } })
-    .then((response) => (response.ok ? response.json() : { paths: {} }))
-    .then((document: { paths?: Record<string, unknown> }) => '/v1/demo/accounts' in (document.paths ?? {}))
+  const client = plain as StrataClient as unknown as Untyped
+  demoListed ??= client
+    .GET('/v1/openapi.json', {})
+    .then(
+      ({ data: document }) =>
+        '/v1/demo/accounts' in ((document as { paths?: object } | undefined)?.paths ?? {}),
+    )
     .catch(() => false)
   return demoListed
 }
