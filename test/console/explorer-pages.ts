@@ -343,6 +343,39 @@ export function describeExplorerPages(shared: () => ConsoleSuite): void {
       60_000,
     )
 
+    it('says in words what is wrong with a shared URL, and shows the API own message for an unknown transaction', async () => {
+      const { demo, browser } = shared()
+      const { page, context, problems } = await openPage(browser, demo.url)
+      // Refused before any request: a malformed address, a ledger that is not a number.
+      await page.goto(`${demo.url}/console/accounts/GABC`)
+      await pickKey(page, demo.demoKey)
+      await poll(() => page.getByRole('alert').textContent()).toContain(
+        'An address has 56 characters; this one has 4.',
+      )
+      await page.goto(`${demo.url}/console/accounts/${demo.accounts.several}/at/yesterday`)
+      await poll(() => page.getByRole('alert').textContent()).toContain('"yesterday" is not a ledger number')
+      expect(await page.getByTestId('as-of-ledger').count()).toBe(0)
+      await screenshot(page, 'explorer-09-bad-ledger')
+      expect(await seriousViolations(page)).toEqual([])
+      expect(problems).toEqual([])
+
+      // A hash nothing indexed holds: the API answers 404 and the page says what it said.
+      const unknown = '0'.repeat(64)
+      const refused = await fetch(`${demo.url}/v1/transactions/${unknown}`, {
+        headers: { 'x-svc-token': demo.demoKey },
+      })
+      expect(refused.status).toBe(404)
+      const message = ((await refused.json()) as Json).error.message as string
+      await page.goto(`${demo.url}/console/transactions/${unknown}`)
+      await poll(() => page.getByRole('alert').textContent()).toContain(message)
+      await screenshot(page, 'explorer-10-unknown-transaction')
+      expect(await seriousViolations(page)).toEqual([])
+      // The one refused request, and Chromium's console line about it: nothing else.
+      expect(problems.length).toBeGreaterThan(0)
+      expect(problems.filter((p) => !p.includes('404'))).toEqual([])
+      await context.close()
+    }, 60_000)
+
     it('fits an account at 360 px wide in the dark scheme', async () => {
       const { demo, browser } = shared()
       const address = demo.accounts.lendingprotocol
