@@ -160,6 +160,13 @@ export function describeProtocolPages(shared: () => ConsoleSuite): void {
       }
       await screenshot(page, 'protocols-list')
       expect(await seriousViolations(page)).toEqual([])
+
+      // A protocol the API does not have is said so, with no request made for it.
+      await page.goto(`${suite.demo.url}/console/protocols/nosuchprotocol`)
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent())
+        .toBe('Protocol not found')
+      expect(await page.locator('main').textContent()).toContain('No protocol is named “nosuchprotocol”')
       expect(problems).toEqual([])
       await context.close()
     }, 60_000)
@@ -275,6 +282,7 @@ export function describeProtocolPages(shared: () => ConsoleSuite): void {
         `over ledgers ${grouped(answer.meta.indexed_from_ledger)} to ${grouped(ledger)}`,
       )
       await expect.poll(() => seriesPixels(page), { timeout: 10_000 }).toBeGreaterThan(30)
+      await page.locator('#pool-chart-heading').scrollIntoViewIfNeeded()
       await screenshot(page, 'pool-lending')
       expect(await seriousViolations(page)).toEqual([])
       expect(problems).toEqual([])

@@ -36,7 +36,7 @@ export function LendingPoolDetails({ pool }: { pool: LendingPool }) {
         </div>
         <div class="card">
           <div class="label">Status</div>
-          <div class="value">{data.config?.status_name ?? '—'}</div>
+          <div class="value">{data.config?.status_name?.replaceAll('_', ' ') ?? '—'}</div>
           {data.config && (
             <div class="help">
               Backstop take rate {formatPercent(data.config.bstop_rate)}, at most{' '}
@@ -108,7 +108,7 @@ export function LendingPoolDetails({ pool }: { pool: LendingPool }) {
             (supply weekly, borrow daily). Emission APR is the BLND emitted per dollar held.
           </p>
           <TableWrap label="Reserves: rates">
-            <table data-testid="rates">
+            <table data-testid="rates" class="rates">
               <caption class="visually-hidden">Reserves: rates</caption>
               <thead>
                 <tr>

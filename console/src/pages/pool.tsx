@@ -92,7 +92,7 @@ function PoolView({
           {answer.error ? (
             <ErrorNote error={answer.error} title={`The ${noun.one} could not be loaded`} />
           ) : !answer.data ? (
-            <Placeholder lines={10} label={`Loading the ${noun.one}`} />
+            <Placeholder lines={22} label={`Loading the ${noun.one}`} />
           ) : (
             <>
               <p class="help" data-testid="pool-ledgers">

@@ -94,7 +94,7 @@ function ProtocolBody({
         ) : state.data ? (
           <TvlSummary tvl={state.data} />
         ) : (
-          <Placeholder lines={4} label="Loading the TVL" />
+          <Placeholder lines={14} label="Loading the TVL" />
         )}
         <h3>Over time</h3>
         {series.error ? (
