@@ -234,6 +234,19 @@ export function describeProtocolPages(shared: () => ConsoleSuite): void {
             )
           }
         }
+        if (protocol.name === 'lendingprotocol') {
+          // By keyboard: a pool's link takes focus and Enter opens the pool's page, at the same ledger.
+          const first = page.locator('tr[data-pool] a').first()
+          const name = await first.textContent()
+          await first.focus()
+          await page.keyboard.press('Enter')
+          await expect
+            .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 })
+            .toBe(name)
+          expect(new URL(page.url()).search).toBe(`?ledger=${ledger}`)
+          await page.goBack()
+          await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(protocol.name)
+        }
         await screenshot(page, `protocol-${protocol.name}`)
         expect(await seriousViolations(page)).toEqual([])
       }

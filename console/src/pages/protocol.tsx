@@ -99,6 +99,13 @@ function ProtocolBody({
         <h3>Over time</h3>
         {series.error ? (
           <ErrorNote error={series.error} title="The TVL series could not be loaded" />
+        ) : state.error ? (
+          <Empty>The series needs the TVL above, which could not be loaded.</Empty>
+        ) : from !== null && to !== null && to < from ? (
+          <Empty>
+            Ledger {formatInteger(to)} is before the first indexed ledger, {formatInteger(from)}: there is no
+            series to draw.
+          </Empty>
         ) : series.data ? (
           <TvlCharts protocol={protocol} series={series.data} enrichment={state.data?.enrichment} />
         ) : (
