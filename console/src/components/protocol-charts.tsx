@@ -8,6 +8,9 @@ import type { Enrichment, TvlSeries } from '../protocol-data.ts'
 import { Chart, type ChartSeries } from './chart.tsx'
 import { Empty } from './status.tsx'
 
+/** How many series a chart can tell apart by colour (Chart's palette). */
+const CHART_COLOURS = 5
+
 /** A y-axis value in USD, short: $1.2M, $350K, $12. */
 export function axisUsd(value: number): string {
   const size = Math.abs(value)
@@ -57,11 +60,19 @@ export function TvlCharts({
     for (const point of points)
       for (const asset of point.assets)
         if (asset.locked_usd !== null && !assets.includes(asset.asset)) assets.push(asset.asset)
-    const perAsset: ChartSeries[] = assets.map((asset) => ({
+    // The chart has five colours: past five assets, the five with the most USD locked at the last
+    // point are drawn (Number() only orders them), so no two lines share a colour.
+    const last = points[points.length - 1]
+    const lastUsd = (asset: string) => plotted(last?.assets.find((a) => a.asset === asset)?.locked_usd) ?? -1
+    const drawn =
+      assets.length > CHART_COLOURS
+        ? [...assets].sort((a, b) => lastUsd(b) - lastUsd(a)).slice(0, CHART_COLOURS)
+        : assets
+    const perAsset: ChartSeries[] = drawn.map((asset) => ({
       label: `${symbolFor(enrichment, asset)} locked (USD)`,
       values: points.map((p) => plotted(p.assets.find((a) => a.asset === asset)?.locked_usd)),
     }))
-    return { x, totals, perAsset }
+    return { x, totals, perAsset, left: assets.length - drawn.length }
   }, [points, enrichment])
   const every = series.data.interval === 'day' ? 'day' : 'hour'
   if (points.length === 0) {
@@ -82,6 +93,12 @@ export function TvlCharts({
       {built.perAsset.length > 0 && (
         <>
           <h3>Locked per asset</h3>
+          {built.left > 0 && (
+            <p class="help chart-note">
+              The {CHART_COLOURS} assets with the most USD locked at the last point; the {built.left} others
+              are in the table above.
+            </p>
+          )}
           <Chart
             title={`${protocol} USD locked per asset by ledger, one point per ${every}`}
             x={built.x}
