@@ -3,7 +3,7 @@ import { createDeflate, createGzip, deflateSync, gzipSync } from 'node:zlib'
 import cors from '@fastify/cors'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { CorsOrigins } from '../config.ts'
-import { tagAroundPart, takeBodyOffer, takeBodyTag, textTag } from '../positions/answer-tag.ts'
+import { takeBodyOffer, takeBodyTag, textTag } from '../positions/answer-tag.ts'
 import type { App } from './app-type.ts'
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency.ts'
 import { numericPinOf } from './route-helpers.ts'
@@ -209,7 +209,7 @@ const VOLATILE_MEMBERS =
   /"(?:response_time_ms|data_staleness_seconds|last_indexed_ledger)":(?:-?[0-9]+|null)/g
 
 /** `text` without the volatile `meta` members. */
-const stableText = (text: string): string => text.replace(VOLATILE_MEMBERS, '')
+export const stableText = (text: string): string => text.replace(VOLATILE_MEMBERS, '')
 
 /**
  * The weak ETag of a JSON data answer: what identifies the answer without its volatile `meta`
@@ -219,7 +219,7 @@ const stableText = (text: string): string => text.replace(VOLATILE_MEMBERS, '')
  * and identity forms of an answer share it.
  */
 export function answerTag(body: string): string {
-  const kept = takeBodyTag(body) ?? tagAroundPart(body, stableText)
+  const kept = takeBodyTag(body)
   if (kept !== null) return `W/"${kept}"`
   const meta = body.lastIndexOf('"meta":')
   return `W/"${textTag(meta < 0 ? body : body.slice(0, meta) + stableText(body.slice(meta)))}"`

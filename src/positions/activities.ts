@@ -12,7 +12,7 @@ import type {
   StoredTransaction,
 } from '../store/activities.ts'
 import { type ActivityItem, valueActions } from './activity-items.ts'
-import { keptTag, offerPartTag } from './answer-tag.ts'
+import { keptTag } from './answer-tag.ts'
 
 export type { ActivityItem, ActivityLeg } from './activity-items.ts'
 
@@ -34,6 +34,8 @@ interface RenderedPage {
 export interface ActivityPage {
   items: string
   next: string | null
+  /** The items' tag (the hash of `items`), kept with the rendered page. */
+  tag: string
 }
 
 /**
@@ -54,15 +56,11 @@ export interface ActivityPage {
 export type ActivityPages = ReturnType<typeof createActivityPages>
 
 /**
- * A page, its items' tag (hashed once per rendered page, kept beside it) offered to the answer
- * that will be written around them (see answer-tag.ts).
+ * What a page answers: its items and their tag, hashed once per rendered page and kept beside it,
+ * so the answer written around them is tagged without hashing its items again (answer-tag.ts).
  */
-function offered(page: RenderedPage): RenderedPage {
-  offerPartTag(
-    page.items,
-    keptTag(page, () => page.items),
-  )
-  return page
+function offered(page: RenderedPage): ActivityPage {
+  return { items: page.items, next: page.next, tag: keptTag(page, () => page.items) }
 }
 
 export function createActivityPages(

@@ -6,8 +6,7 @@ import { hash } from 'node:crypto'
  * activity page's items) and a few members of its own; hashing the whole body on every request
  * would cost as much as answering a large one. Instead each kept part's hash is computed once and
  * kept beside it, and an answer's tag hashes those and its own stable members. The writer hands the
- * tag to the reply with its body (`offerBodyTag`), or offers a kept part's tag for the reply to
- * find in its body (`offerPartTag`); a body nobody offered a tag for is hashed whole.
+ * tag to the reply with its body (`offerBodyTag`); a body nobody offered a tag for is hashed whole.
  */
 
 /** The hash of a text: SHA-1, base64url (27 characters). */
@@ -100,48 +99,4 @@ export function takeBodyOffer(body: string): { tag: string; partial: boolean | n
   if (offeredBody === null || offeredBody.length !== body.length || offeredBody !== body) return null
   offeredBody = null
   return { tag: offeredTag, partial: offeredPartial }
-}
-
-/** Below this a part is not worth finding in a body: hashing the body whole costs as little. */
-const PART_MIN_CHARS = 4096
-/** The start of a part looked for in a body. */
-const PROBE_CHARS = 64
-/** Parts offered and not yet found: requests in flight at once, at most. */
-const PARTS_KEPT = 16
-
-interface OfferedPart {
-  text: string
-  probe: string
-  tag: string
-}
-const offeredParts: OfferedPart[] = []
-
-/**
- * Offers a kept part's tag to the answer about to be written around it (an activity page's items
- * inside its envelope). The answer may be written after other requests ran (its handler waits),
- * so a few offers are kept until found.
- */
-export function offerPartTag(text: string, tag: string): void {
-  if (text.length < PART_MIN_CHARS) return
-  offeredParts.push({ text, probe: text.slice(0, PROBE_CHARS), tag })
-  if (offeredParts.length > PARTS_KEPT) offeredParts.shift()
-}
-
-/**
- * The tag of `body` when it contains an offered part, verified character for character (a string
- * comparison, far cheaper than a hash): the hash of the text around the part, with `stable` applied
- * to it, and the part's tag. Null when no offered part is in it.
- */
-export function tagAroundPart(body: string, stable: (text: string) => string): string | null {
-  for (let i = offeredParts.length - 1; i >= 0; i--) {
-    const part = offeredParts[i]!
-    if (part.text.length >= body.length) continue
-    const at = body.indexOf(part.probe)
-    if (at < 0 || body.slice(at, at + part.text.length) !== part.text) continue
-    offeredParts.splice(i, 1)
-    return textTag(
-      `${stable(body.slice(0, at))}\u0000${part.tag}\u0000${stable(body.slice(at + part.text.length))}`,
-    )
-  }
-  return null
 }

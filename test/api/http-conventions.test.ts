@@ -3,13 +3,7 @@ import { gunzipSync } from 'node:zlib'
 import Fastify from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { answerTag, compressAnswer, negotiateEncoding } from '../../src/api/http-conventions.ts'
-import {
-  offerBodyTag,
-  offerPartTag,
-  tagAroundPart,
-  takeBodyTag,
-  textTag,
-} from '../../src/positions/answer-tag.ts'
+import { offerBodyTag, takeBodyTag } from '../../src/positions/answer-tag.ts'
 import { buildReferenceModel } from '../positions/reference-model.ts'
 import { createTestApp, seedCheckpoint, type TestApp } from '../support/app.ts'
 import { apiKey, createKey } from '../support/factories.ts'
@@ -243,32 +237,6 @@ describe('compression', () => {
 })
 
 describe('tags of answers written from kept parts', () => {
-  const strip = (text: string) => text.replace(/"response_time_ms":[0-9]+/g, '')
-  const items = Array.from({ length: 200 }, (_, i) => `{"ledger":${1000 + i},"type":"deposit"}`).join(',')
-
-  it('finds an offered part in its answer and tags the answer by the part and the text around it', () => {
-    const answer = (part: string, ms: number) =>
-      `{"data":{"activities":[${part}]},"meta":{"limit":100,"response_time_ms":${ms}}}`
-    offerPartTag(items, textTag(items))
-    const first = tagAroundPart(answer(items, 3), strip)
-    offerPartTag(items, textTag(items))
-    expect(tagAroundPart(answer(items, 9), strip)).toBe(first)
-    // Found once: the offer is used up.
-    expect(tagAroundPart(answer(items, 9), strip)).toBeNull()
-    // A body holding a changed copy of the part (same length, one character differs) is not it.
-    offerPartTag(items, textTag(items))
-    const changed = items.replace('"ledger":1030', '"ledger":1031')
-    expect(changed.length).toBe(items.length)
-    expect(tagAroundPart(answer(changed, 3), strip)).toBeNull()
-    // The text around the part is in the tag (the offer left by the changed copy is found here).
-    const other = answer(items, 3).replace('"limit":100', '"limit":99')
-    const otherTag = tagAroundPart(other, strip)
-    expect(otherTag).not.toBeNull()
-    expect(otherTag).not.toBe(first)
-    expect(items.length).toBeGreaterThan(4096)
-    expect(first).toMatch(/^[A-Za-z0-9_-]{27}$/)
-  })
-
   it('gives an offered tag only to the very body it was offered for', () => {
     offerBodyTag('{"a":1}', 'tag-a')
     expect(takeBodyTag('{"a":2}')).toBeNull()

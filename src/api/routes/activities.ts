@@ -5,12 +5,14 @@ import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import {
   type ActivityItem,
+  type ActivityPage,
   buildTransactionAnswer,
   decodeActivityCursor,
   type Interval,
 } from '../../positions/activities.ts'
 import { Action } from '../../positions/activity-schema.ts'
 import { coverageComplete } from '../../positions/answer.ts'
+import { offerBodyTag, textTag } from '../../positions/answer-tag.ts'
 import { nullableInteger, nullableString, nullableTimestamp } from '../../protocols/kit/response-schema.ts'
 import { PROTOCOLS } from '../../protocols/registry.ts'
 import { type ActivityFilter, createActivitiesReader } from '../../store/activities.ts'
@@ -18,6 +20,7 @@ import type { IndexerHead } from '../../store/positions-read.ts'
 import type { App } from '../app-type.ts'
 import { metaOf, wantsCsv, withCsv } from '../csv.ts'
 import { csvLimit, sendActivitiesCsv, sendRecordsCsv } from '../csv-answers.ts'
+import { stableText } from '../http-conventions.ts'
 import { stringifyJson } from '../json.ts'
 import { AddressParam, HistoryLimit, LedgerPin, parseLedgerPin, requireAddress } from '../params.ts'
 import {
@@ -36,12 +39,16 @@ import { errorResponses, Timestamp } from '../schemas.ts'
 const EMPTY_LIST = '"activities":[]'
 
 /**
- * The page's body as the route's serializer (or, for an answer echoing a pin beyond 2^53,
- * `stringifyJson`) writes it, with the items' JSON spliced into the empty list it was written with.
+ * The page's body and its tag: the hash of the envelope's stable text around the items' kept tag
+ * (a few hundred characters hashed, not the page), offered to the caching step with whether the
+ * answer is partial, so it neither hashes nor searches the body (answer-tag.ts).
  */
-function spliceItems(envelope: string, items: string): string {
+function taggedPage(envelope: string, page: ActivityPage, partial: boolean): string {
   const at = envelope.indexOf(EMPTY_LIST) + EMPTY_LIST.length - 1
-  return envelope.slice(0, at) + items + envelope.slice(at)
+  const before = envelope.slice(0, at)
+  const after = envelope.slice(at)
+  const tag = textTag(`${stableText(before)}\u0000${page.tag}\u0000${stableText(after)}`)
+  return offerBodyTag(before + page.items + after, tag, partial)
 }
 
 /**
@@ -333,7 +340,7 @@ export function registerActivityRoutes(app: App, ctx: AppContext): void {
       // The schema serializer cannot write a BigInt; such an answer is serialized by hand.
       const exact = typeof range.from === 'bigint' || typeof range.to === 'bigint'
       const envelope = exact ? stringifyJson(response) : serializeEnvelope(reply)(response)
-      return sendJson(reply as FastifyReply, spliceItems(envelope, page.items))
+      return sendJson(reply as FastifyReply, taggedPage(envelope, page, known.partial_result))
     },
   )
 
