@@ -1,0 +1,55 @@
+/**
+ * What the organization pages ask the API, through the typed client with the signed-in person's
+ * access token. Each loader's cache key starts with the prefix the pages forget after a change.
+ */
+import type { components } from '@strata/client'
+import { manage, unwrap } from './api.ts'
+
+export type Organization = components['schemas']['Organization']
+export type ApiKeyRecord = components['schemas']['ApiKeyRecord']
+export type KeyCreationResult = components['schemas']['KeyCreationResult']
+export type AuditEvent = components['schemas']['AuditEvent']
+export type Plan = Organization['plan']
+
+/** The plans in order: an organization may choose any plan up to its `max_plan`. */
+export const PLANS: Plan[] = ['free', 'pro', 'enterprise']
+
+export function plansUpTo(max: Plan): Plan[] {
+  return PLANS.slice(0, PLANS.indexOf(max) + 1)
+}
+
+/** `GET /v1/org/usage`: the quota's current window, today, and the last 30 UTC days. */
+export interface OrganizationUsage {
+  plan: Plan
+  rate_limit: { limit: number; window_seconds: number; used: number; remaining: number; resets_at: string }
+  today: { date: string; requests: number }
+  days: Array<{ date: string; requests: number }>
+}
+
+export const loadOrganization = () => unwrap(manage.GET('/v1/org'))
+
+export const loadUsage = () =>
+  unwrap(
+    (
+      manage as unknown as {
+        GET(path: '/v1/org/usage'): Promise<{ data?: OrganizationUsage; error?: unknown; response: Response }>
+      }
+    ).GET('/v1/org/usage'),
+  )
+
+export const loadKeys = () => unwrap(manage.GET('/v1/org/api-keys'))
+
+export const loadAuditLog = (limit: number, cursor: string | undefined) =>
+  unwrap(
+    manage.GET('/v1/org/audit-log', {
+      params: { query: cursor ? { limit, cursor } : { limit } },
+    }),
+  )
+
+/** A key's state as a person reads it, from the list's fields at `now`. */
+export function keyState(key: ApiKeyRecord, now: number): { label: string; active: boolean } {
+  if (key.revoked) return { label: 'Revoked', active: false }
+  if (key.expires_at && Date.parse(key.expires_at) <= now) return { label: 'Expired', active: false }
+  if (key.expires_at) return { label: 'Active, expires', active: true }
+  return { label: 'Active', active: true }
+}
