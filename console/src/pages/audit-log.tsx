@@ -135,7 +135,7 @@ function Filters({ view, onApply }: { view: AuditView; onApply: (view: AuditView
 function EventTable({ events }: { events: AuditEvent[] }) {
   return (
     <div class="table-wrap">
-      <table data-testid="audit-table">
+      <table class="org-table" data-testid="audit-table">
         <caption class="visually-hidden">Audit events, newest first</caption>
         <thead>
           <tr>

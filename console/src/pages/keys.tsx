@@ -97,7 +97,7 @@ function KeyTable({ keys, onAction }: { keys: ApiKeyRecord[]; onAction: (action:
   const now = Date.now()
   return (
     <div class="table-wrap">
-      <table data-testid="keys-table">
+      <table class="org-table" data-testid="keys-table">
         <caption class="visually-hidden">The organization's API keys, newest first</caption>
         <thead>
           <tr>
