@@ -21,7 +21,15 @@ export function plansUpTo(max: Plan): Plan[] {
 /** `GET /v1/org/usage`: the quota's current window, today, and the last 30 UTC days. */
 export interface OrganizationUsage {
   plan: Plan
-  rate_limit: { limit: number; window_seconds: number; used: number; remaining: number; resets_at: string }
+  rate_limit: {
+    limit: number
+    window_seconds: number
+    used: number
+    remaining: number
+    resets_at: string
+    /** True when the shared counter did not answer: `used` and `limit` are this server's share alone. */
+    local?: boolean
+  }
   today: { date: string; requests: number }
   days: Array<{ date: string; requests: number }>
 }

@@ -82,6 +82,12 @@ function UsageFigures({ usage }: { usage: OrganizationUsage }) {
             {formatInteger(window.remaining)} left; the window resets at{' '}
             <time dateTime={window.resets_at}>{resetsAt(window.resets_at)}</time>.
           </div>
+          {window.local && (
+            <p class="warning" data-testid="usage-local">
+              The shared counter did not answer: these are this server's requests alone, against its share of
+              the quota.
+            </p>
+          )}
         </div>
         <div class="card" data-testid="usage-today">
           <div class="label">Requests today ({today.date}, UTC)</div>
