@@ -5,8 +5,10 @@
  * the dialog), its audit log (filtered and paged), and log out and in again. Every value a page shows
  * is compared with what the API answers to this test's own requests.
  */
+import { spawnSync } from 'node:child_process'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
+import { CLI } from '../support/process.ts'
 import type { ConsoleSuite } from './console.test.ts'
 import { openPage, screenshot, seriousViolations } from './harness.ts'
 
@@ -186,7 +188,7 @@ export function describeOrganizationPages(shared: () => ConsoleSuite): void {
       if (org.body.max_plan === 'free') {
         await expect.poll(() => page.getByText('there is no other plan to choose').count()).toBe(1)
       } else {
-        expect(await page.getByLabel('Plan', { exact: true }).count()).toBe(1)
+        expect(await page.getByLabel('New plan').count()).toBe(1)
       }
 
       if (usageServed) {
@@ -216,6 +218,53 @@ export function describeOrganizationPages(shared: () => ConsoleSuite): void {
       expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(17, 19, 24)')
       await screenshot(page, 'org-02-organization-dark')
       expect(await seriousViolations(page)).toEqual([])
+      expect(unexpected(problems)).toEqual([])
+      await context.close()
+    })
+
+    it('changes the plan within the highest plan the operator allows, after a confirmation', async () => {
+      const { demo } = shared()
+      const { slug } = started()
+      // The operator grants pro with the CLI on the demo's own database (its banner names it).
+      const databaseUrl = /DATABASE_URL=(\S+)/.exec(demo.server.output())?.[1]
+      expect(databaseUrl).toBeTruthy()
+      const granted = spawnSync(process.execPath, [CLI, 'set-plan', '--org', slug, '--plan', 'pro'], {
+        env: { ...process.env, DATABASE_URL: databaseUrl ?? '', STRATA_TEST_DB: '', LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+      })
+      expect(granted.status, granted.stderr).toBe(0)
+
+      const { page, context, problems } = await signedInPage()
+      await page.goto(`${demo.url}/console/organization`)
+      await expect.poll(() => page.getByTestId('org-plan').textContent()).toBe('pro')
+      expect(await page.getByTestId('org-max-plan').textContent()).toBe('pro')
+      const plan = page.getByLabel('New plan')
+      expect(await plan.locator('option').allTextContents()).toEqual(['free', 'pro (current)'])
+      await plan.selectOption('free')
+      await page.getByRole('button', { name: 'Change plan' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Change the plan to free?' })
+      await expect.poll(() => dialog.isVisible()).toBe(true)
+      expect(await page.evaluate("document.activeElement?.closest('dialog') != null")).toBe(true)
+      // Escape cancels: the plan stays.
+      await page.keyboard.press('Escape')
+      await expect.poll(() => dialog.isVisible()).toBe(false)
+      expect((await api<{ plan: string }>('/v1/org')).body.plan).toBe('pro')
+
+      await page.getByRole('button', { name: 'Change plan' }).click()
+      await expect.poll(() => dialog.isVisible()).toBe(true)
+      await screenshot(page, 'org-02b-plan-dialog')
+      expect(await seriousViolations(page)).toEqual([])
+      await dialog.getByRole('button', { name: 'Change to free' }).click()
+      await expect.poll(() => page.getByTestId('org-plan').textContent()).toBe('free')
+      const org = await api<{ plan: string; max_plan: string; rate_limit: { limit: number } }>('/v1/org')
+      expect(org.body).toMatchObject({ plan: 'free', max_plan: 'pro' })
+      const said = await page.getByRole('status').filter({ hasText: 'The plan is now free' }).textContent()
+      expect(said?.replace(/,/g, '')).toContain(`${org.body.rate_limit.limit} requests`)
+      const log = await api<{
+        data: Array<{ action: string; actor: string | null; details: { to?: string } }>
+      }>('/v1/org/audit-log?limit=1')
+      expect(log.body.data[0]).toMatchObject({ action: 'organization.plan_changed', details: { to: 'free' } })
+      expect(log.body.data[0]?.actor).not.toBe('admin')
       expect(unexpected(problems)).toEqual([])
       await context.close()
     })

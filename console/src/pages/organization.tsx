@@ -146,7 +146,7 @@ function PlanChange({ org, onChanged }: { org: Organization; onChanged: () => vo
           }}
         >
           <div class="field org-inline">
-            <label for="plan">Plan</label>
+            <label for="plan">New plan</label>
             <select
               id="plan"
               value={chosen}
