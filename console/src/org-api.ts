@@ -54,10 +54,28 @@ export const loadAuditLog = (limit: number, cursor: string | undefined) =>
     }),
   )
 
+/**
+ * How many keys the API counts as active for "the last active key": neither revoked nor expired,
+ * and not rotated out (a rotation gives the old key an expiry and creates a newer key of the same
+ * name; the API does not count an old key in its overlap). The list has no rotation field, so this
+ * reads it from names and times; when it is wrong the API's refusal says so in words.
+ */
+export function activeKeyCount(keys: ApiKeyRecord[], now: number): number {
+  return keys.filter((key) => {
+    if (!keyState(key, now).active) return false
+    const rotatedOut =
+      key.expires_at !== null &&
+      keys.some(
+        (other) => other.id !== key.id && other.name === key.name && other.created_at > key.created_at,
+      )
+    return !rotatedOut
+  }).length
+}
+
 /** A key's state as a person reads it, from the list's fields at `now`. */
 export function keyState(key: ApiKeyRecord, now: number): { label: string; active: boolean } {
   if (key.revoked) return { label: 'Revoked', active: false }
   if (key.expires_at && Date.parse(key.expires_at) <= now) return { label: 'Expired', active: false }
-  if (key.expires_at) return { label: 'Active, expires', active: true }
+  if (key.expires_at) return { label: 'Active', active: true }
   return { label: 'Active', active: true }
 }

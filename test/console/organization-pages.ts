@@ -397,6 +397,27 @@ export function describeOrganizationPages(shared: () => ConsoleSuite): void {
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360)
       await screenshot(page, 'org-07-key-revoked-360')
       expect(await seriousViolations(page)).toEqual([])
+
+      // The signup key is now the last active one (the rotated-out key in its overlap does not
+      // count): the dialog asks for the explicit confirmation before revoking it.
+      const listed = await api<Array<{ id: string; prefix: string }>>('/v1/org/api-keys')
+      const first = listed.body.find((key) => started().signupKey.startsWith(key.prefix))
+      expect(first).toBeDefined()
+      await page
+        .locator(`tr[data-key-id="${first?.id}"]`)
+        .getByRole('button', { name: /^Revoke / })
+        .click()
+      const lastDialog = page.getByRole('dialog', { name: /^Revoke / })
+      await expect.poll(() => lastDialog.isVisible()).toBe(true)
+      const confirm = lastDialog.getByLabel(/last active key/)
+      expect(await confirm.isChecked()).toBe(false)
+      expect(await lastDialog.getByRole('button', { name: 'Revoke key' }).isDisabled()).toBe(true)
+      await confirm.check()
+      await lastDialog.getByRole('button', { name: 'Revoke key' }).click()
+      await expect
+        .poll(() => page.locator(`tr[data-key-id="${first?.id}"]`).textContent())
+        .toContain('Revoked')
+      expect(await dataRequest(started().signupKey)).toBe(401)
       expect(problems).toEqual([])
       await context.close()
     })

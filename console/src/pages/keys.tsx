@@ -12,7 +12,7 @@ import { type KeyAction, KeyDialogs } from '../components/org-key-dialogs.tsx'
 import { NewSecret } from '../components/org-secret.tsx'
 import { Empty, ErrorNote, PageTitle, Placeholder } from '../components/status.tsx'
 import { formatTime } from '../format.ts'
-import { type ApiKeyRecord, keyState, loadKeys } from '../org-api.ts'
+import { type ApiKeyRecord, activeKeyCount, keyState, loadKeys } from '../org-api.ts'
 import { forget, useQuery } from '../query.ts'
 
 export function KeysPage() {
@@ -39,7 +39,7 @@ function Keys() {
     keys.reload()
     setNotice(message)
   }
-  const activeCount = (keys.data ?? []).filter((key) => keyState(key, Date.now()).active).length
+  const activeCount = activeKeyCount(keys.data ?? [], Date.now())
   return (
     <>
       <PageTitle title="API keys">
