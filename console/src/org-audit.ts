@@ -3,6 +3,7 @@
  * API pages them), `action` (shows only that action among the page's events) and `cursor` (the
  * page, as the API's `next_cursor` named it).
  */
+import { formatTime } from './format.ts'
 import type { AuditEvent } from './org-api.ts'
 import { paths } from './paths.ts'
 
@@ -56,11 +57,15 @@ export function viewUrl(view: AuditView): string {
   return query ? `${paths.audit}?${query}` : paths.audit
 }
 
-/** An event's details as `name: value` pairs in the order the API gave them. */
+/** An event's details as `name: value` pairs in the order the API gave them; times in the reader's locale. */
 export function detailPairs(details: AuditEvent['details']): Array<[string, string]> {
   if (!details) return []
   return Object.entries(details).map(([name, value]) => [
     name,
-    Array.isArray(value) ? value.join(', ') : String(value),
+    Array.isArray(value)
+      ? value.join(', ')
+      : name.endsWith('_at')
+        ? formatTime(String(value))
+        : String(value),
   ])
 }

@@ -156,7 +156,7 @@ function EventTable({ events }: { events: AuditEvent[] }) {
                 </time>
               </td>
               <td>
-                <code>{event.action}</code>
+                <code class="org-nowrap">{event.action}</code>
               </td>
               <td>{event.actor ? <code>{event.actor}</code> : <span class="help">none</span>}</td>
               <td>{event.target ? <code>{event.target}</code> : '—'}</td>
