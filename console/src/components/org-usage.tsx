@@ -21,7 +21,8 @@ function resetsAt(value: string): string {
   return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' })
 }
 
-const requestsAxis = (value: number) => formatInteger(Math.round(value))
+/** Requests are whole: a fractional tick of the axis is left unlabelled rather than rounded onto a neighbour. */
+const requestsAxis = (value: number) => (Number.isInteger(value) ? formatInteger(value) : '')
 
 /** The epoch seconds of a UTC day `YYYY-MM-DD`, for the chart's time axis. */
 function daySeconds(day: string): number {
