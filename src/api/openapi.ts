@@ -110,6 +110,7 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /v1/org/api-keys/{id}': 'revokeApiKey',
   'POST /v1/org/api-keys/{id}/rotate': 'rotateApiKey',
   'GET /v1/org': 'getOrganization',
+  'GET /v1/org/usage': 'getOrganizationUsage',
   'PATCH /v1/org/billing': 'updateBilling',
   'GET /v1/org/audit-log': 'listAuditLog',
   'GET /v1/users/{address}/positions': 'getAllPositions',
