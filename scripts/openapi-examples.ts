@@ -102,7 +102,20 @@ export async function collectExamples(): Promise<Record<string, OperationExample
     const ctx = await createContext(config, quiet, { database, clock: { now: () => nowMs } })
     const app = await buildApp(ctx, { demo: true })
     try {
-      return await askEveryOperation(app, ctx.keyPepper, database, nowMs, head, config.bodyLimitBytes)
+      // What the timers write, written when the walk needs it written (a key's last use, the day's requests).
+      const flushUsage = async () => {
+        await ctx.keyUsage.flush()
+        await ctx.orgUsage.flush()
+      }
+      return await askEveryOperation(
+        app,
+        ctx.keyPepper,
+        database,
+        nowMs,
+        head,
+        config.bodyLimitBytes,
+        flushUsage,
+      )
     } finally {
       await app.close()
       await ctx.close()
@@ -123,6 +136,7 @@ async function askEveryOperation(
   nowMs: number,
   head: number,
   bodyLimit: number,
+  flushUsage: () => Promise<void>,
 ): Promise<Record<string, OperationExample>> {
   const key = async (slug: string, scopes: string[]) =>
     (
@@ -191,7 +205,7 @@ async function askEveryOperation(
     email: 'ops@example.com',
     password: 'correct horse battery staple',
   }
-  const state: { access?: string; refresh?: string; keyId?: string } = {}
+  const state: { access?: string; refresh?: string; keyId?: string; firstKey?: string } = {}
   const credentialOf = (scheme: string): Record<string, string> =>
     scheme === 'apiKey'
       ? { 'x-svc-token': dataKey }
@@ -298,6 +312,13 @@ async function askEveryOperation(
       { variant: 'The next page', query: { limit: '2', cursor: listCursor } },
     ])
 
+  // The ledger at a time: within the indexed range, then before it and after the checkpoint.
+  await record('getLedgerAtTime', [
+    { query: { time: '2026-01-01T02:00:02Z', ...min } },
+    { variant: 'Before the first indexed ledger: unknown', query: { time: '2025-12-31T23:00:00Z' } },
+    { variant: 'After the checkpoint: the checkpoint, partial', query: { time: '2026-01-02T00:00:00Z' } },
+  ])
+
   for (const protocol of protocols) {
     const name = protocol.name as string
     const P = protocolWord(name)
@@ -396,7 +417,10 @@ async function askEveryOperation(
 
   // The management walk: sign up, log in, use the account, and finally log out.
   const idempotency = (n: number) => ({ 'idempotency-key': `example-${n}` })
-  await record('signUp', [{ headers: idempotency(1), body: account }], undefined, [
+  const firstKey = (body: Json) => {
+    state.firstKey = (body.api_key as { key: string }).key
+  }
+  await record('signUp', [{ headers: idempotency(1), body: account }], firstKey, [
     { headers: idempotency(1), body: { ...account, organization_name: 'Another Org' } },
   ])
   await record('logIn', [{ body: { email: account.email, password: account.password } }], (body) => {
@@ -405,6 +429,11 @@ async function askEveryOperation(
   })
   await record('refreshAccessToken', [{ body: { refresh_token: state.refresh } }])
   await record('getOrganization', [{}])
+  // Three data requests of the organization's first key: its usage shows them.
+  for (let i = 0; i < 3; i++)
+    await send('GET', '/v1/protocols', { query: { limit: '1' } }, { 'x-svc-token': state.firstKey as string })
+  await flushUsage()
+  await record('getOrganizationUsage', [{}])
   await record('updateBilling', [{ body: { billing_email: 'billing@example.com' } }], undefined, [
     { body: { plan: 'pro' } },
   ])
