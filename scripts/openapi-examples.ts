@@ -29,7 +29,10 @@ import { createLogger } from '../src/logger.ts'
 import { protocolWord } from '../src/protocols/kit/response-schema.ts'
 import { createDatabase } from '../src/store/db.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
+import { canonicalText, comparable } from './openapi-examples-compare.ts'
 import { askWebhookOperations } from './openapi-examples-webhooks.ts'
+
+export { comparable }
 
 /** The demo network's first ledger closes at 2026-01-01T00:00:00Z, whenever the examples are made. */
 const GENESIS_CLOSE_TIME_S = 1_767_225_600
@@ -538,50 +541,6 @@ async function askEveryOperation(
 }
 
 /**
- * Fields each run draws afresh (ids, secrets, tokens and what names them) or that follow the
- * release (`version`): compared by type, not value.
- */
-const DRAWN = new Set([
-  'id',
-  // A redelivery's outcome depends on the network the examples are asked from (no receiver answers).
-  'last_error',
-  'key',
-  'key_prefix',
-  'prefix',
-  'api_key_id',
-  'new_key_id',
-  'organization_id',
-  'user_id',
-  'access_token',
-  'refresh_token',
-  'secret',
-  'actor',
-  'target',
-  'next_cursor',
-  'version',
-])
-
-/**
- * `value` with drawn fields replaced by their type. A list of records with an `id` (keys, audit
- * events) is put in a fixed order: records made in the same millisecond are ordered by their drawn
- * id. Every other list keeps its order, which is part of the answer.
- */
-export function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    const items = value.map(comparable)
-    const byId = value.every((item) => item !== null && typeof item === 'object' && 'id' in item)
-    return byId ? items.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : items
-  }
-  if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [
-      key,
-      DRAWN.has(key) && item !== null ? `<${typeof item}>` : comparable(item),
-    ]),
-  )
-}
-
-/**
  * Writes every example, one file per operation, formatted as the repository formats JSON. A file
  * whose answers are unchanged but for drawn values is left as it is, so a run changes only what
  * changed.
@@ -598,15 +557,6 @@ export function writeExamples(examples: Record<string, OperationExample>): void 
     writeFileSync(join(EXAMPLES_DIRECTORY, `${id}.json`), `${JSON.stringify(example, null, 2)}\n`)
   }
   spawnSync('npx', ['biome', 'format', '--write', EXAMPLES_DIRECTORY], { stdio: 'inherit' })
-}
-
-/** JSON text of `value` with every object's keys in order. */
-function canonicalText(value: unknown): string {
-  return JSON.stringify(value, (_key, item) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  )
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
