@@ -1,5 +1,7 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../support/app.ts'
+import { TEST_DB_KIND } from '../support/database.ts'
 import { apiKey, createKey } from '../support/factories.ts'
 
 /** 2026-01-01T00:00:00Z in epoch seconds. */
@@ -129,6 +131,21 @@ describe('GET /v1/ledgers/at-time', () => {
       })
     }
   })
+
+  it.runIf(TEST_DB_KIND === 'sqlite')(
+    'finds it by one seek of the close-time index, with no sort',
+    async () => {
+      const plan = await sql<{ detail: string }>`EXPLAIN QUERY PLAN SELECT sequence, close_time FROM ledgers
+      WHERE close_time <= ${T0 + 20} AND sequence <= ${105} ORDER BY close_time DESC, sequence DESC LIMIT 1`.execute(
+        t.database.db,
+      )
+      const details = plan.rows.map((row) => row.detail)
+      expect(details.join('\n')).toMatch(
+        /SEARCH ledgers USING COVERING INDEX ledgers_close_time \(close_time<\?\)/,
+      )
+      expect(details.join('\n')).not.toMatch(/TEMP B-TREE/)
+    },
+  )
 
   it('refuses a time that is not RFC 3339, or none, with 400 naming the field', async () => {
     for (const time of [
