@@ -3100,7 +3100,7 @@ export interface components {
       /** @example 60 */
       window_seconds: number
       /**
-       * @description Requests counted in the current window
+       * @description Requests counted in the current window, refused ones included (so it may exceed `limit`)
        * @example 3
        */
       used: number

@@ -54,7 +54,10 @@ const UsageSchema = Type.Object(
           "Requests per window, shared by every key of the organization (when `local`, this instance's share of it)",
       }),
       window_seconds: Type.Integer(),
-      used: Type.Integer({ description: 'Requests counted in the current window' }),
+      used: Type.Integer({
+        description:
+          'Requests counted in the current window, refused ones included (so it may exceed `limit`)',
+      }),
       remaining: Type.Integer({ description: 'limit − used, at least 0' }),
       resets_at: {
         ...Timestamp,
