@@ -29,7 +29,10 @@ import { createLogger } from '../src/logger.ts'
 import { protocolWord } from '../src/protocols/kit/response-schema.ts'
 import { createDatabase } from '../src/store/db.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
+import { canonicalText, comparable } from './openapi-examples-compare.ts'
 import { askWebhookOperations } from './openapi-examples-webhooks.ts'
+
+export { comparable }
 
 /** The demo network's first ledger closes at 2026-01-01T00:00:00Z, whenever the examples are made. */
 const GENESIS_CLOSE_TIME_S = 1_767_225_600
@@ -102,7 +105,20 @@ export async function collectExamples(): Promise<Record<string, OperationExample
     const ctx = await createContext(config, quiet, { database, clock: { now: () => nowMs } })
     const app = await buildApp(ctx, { demo: true })
     try {
-      return await askEveryOperation(app, ctx.keyPepper, database, nowMs, head, config.bodyLimitBytes)
+      // What the timers write, written when the walk needs it written (a key's last use, the day's requests).
+      const flushUsage = async () => {
+        await ctx.keyUsage.flush()
+        await ctx.orgUsage.flush()
+      }
+      return await askEveryOperation(
+        app,
+        ctx.keyPepper,
+        database,
+        nowMs,
+        head,
+        config.bodyLimitBytes,
+        flushUsage,
+      )
     } finally {
       await app.close()
       await ctx.close()
@@ -123,6 +139,7 @@ async function askEveryOperation(
   nowMs: number,
   head: number,
   bodyLimit: number,
+  flushUsage: () => Promise<void>,
 ): Promise<Record<string, OperationExample>> {
   const key = async (slug: string, scopes: string[]) =>
     (
@@ -191,7 +208,7 @@ async function askEveryOperation(
     email: 'ops@example.com',
     password: 'correct horse battery staple',
   }
-  const state: { access?: string; refresh?: string; keyId?: string } = {}
+  const state: { access?: string; refresh?: string; keyId?: string; firstKey?: string } = {}
   const credentialOf = (scheme: string): Record<string, string> =>
     scheme === 'apiKey'
       ? { 'x-svc-token': dataKey }
@@ -298,6 +315,13 @@ async function askEveryOperation(
       { variant: 'The next page', query: { limit: '2', cursor: listCursor } },
     ])
 
+  // The ledger at a time: within the indexed range, then before it and after the checkpoint.
+  await record('getLedgerAtTime', [
+    { query: { time: '2026-01-01T02:00:02Z', ...min } },
+    { variant: 'Before the first indexed ledger: unknown', query: { time: '2025-12-31T23:00:00Z' } },
+    { variant: 'After the checkpoint: the checkpoint, partial', query: { time: '2026-01-02T00:00:00Z' } },
+  ])
+
   for (const protocol of protocols) {
     const name = protocol.name as string
     const P = protocolWord(name)
@@ -396,7 +420,10 @@ async function askEveryOperation(
 
   // The management walk: sign up, log in, use the account, and finally log out.
   const idempotency = (n: number) => ({ 'idempotency-key': `example-${n}` })
-  await record('signUp', [{ headers: idempotency(1), body: account }], undefined, [
+  const firstKey = (body: Json) => {
+    state.firstKey = (body.api_key as { key: string }).key
+  }
+  await record('signUp', [{ headers: idempotency(1), body: account }], firstKey, [
     { headers: idempotency(1), body: { ...account, organization_name: 'Another Org' } },
   ])
   await record('logIn', [{ body: { email: account.email, password: account.password } }], (body) => {
@@ -405,6 +432,11 @@ async function askEveryOperation(
   })
   await record('refreshAccessToken', [{ body: { refresh_token: state.refresh } }])
   await record('getOrganization', [{}])
+  // Three data requests of the organization's first key: its usage shows them.
+  for (let i = 0; i < 3; i++)
+    await send('GET', '/v1/protocols', { query: { limit: '1' } }, { 'x-svc-token': state.firstKey as string })
+  await flushUsage()
+  await record('getOrganizationUsage', [{}])
   await record('updateBilling', [{ body: { billing_email: 'billing@example.com' } }], undefined, [
     { body: { plan: 'pro' } },
   ])
@@ -509,50 +541,6 @@ async function askEveryOperation(
 }
 
 /**
- * Fields each run draws afresh (ids, secrets, tokens and what names them) or that follow the
- * release (`version`): compared by type, not value.
- */
-const DRAWN = new Set([
-  'id',
-  // A redelivery's outcome depends on the network the examples are asked from (no receiver answers).
-  'last_error',
-  'key',
-  'key_prefix',
-  'prefix',
-  'api_key_id',
-  'new_key_id',
-  'organization_id',
-  'user_id',
-  'access_token',
-  'refresh_token',
-  'secret',
-  'actor',
-  'target',
-  'next_cursor',
-  'version',
-])
-
-/**
- * `value` with drawn fields replaced by their type. A list of records with an `id` (keys, audit
- * events) is put in a fixed order: records made in the same millisecond are ordered by their drawn
- * id. Every other list keeps its order, which is part of the answer.
- */
-export function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) {
-    const items = value.map(comparable)
-    const byId = value.every((item) => item !== null && typeof item === 'object' && 'id' in item)
-    return byId ? items.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))) : items
-  }
-  if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [
-      key,
-      DRAWN.has(key) && item !== null ? `<${typeof item}>` : comparable(item),
-    ]),
-  )
-}
-
-/**
  * Writes every example, one file per operation, formatted as the repository formats JSON. A file
  * whose answers are unchanged but for drawn values is left as it is, so a run changes only what
  * changed.
@@ -569,15 +557,6 @@ export function writeExamples(examples: Record<string, OperationExample>): void 
     writeFileSync(join(EXAMPLES_DIRECTORY, `${id}.json`), `${JSON.stringify(example, null, 2)}\n`)
   }
   spawnSync('npx', ['biome', 'format', '--write', EXAMPLES_DIRECTORY], { stdio: 'inherit' })
-}
-
-/** JSON text of `value` with every object's keys in order. */
-function canonicalText(value: unknown): string {
-  return JSON.stringify(value, (_key, item) =>
-    item !== null && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  )
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

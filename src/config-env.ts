@@ -231,7 +231,8 @@ export const ENV_VARS = defineEnv({
     default: '1000',
     min: 10,
     max: 5000,
-    meaning: "how often API keys' `last_used_at` times are written, in milliseconds",
+    meaning:
+      "how often API keys' `last_used_at` times and organizations' daily request counts are written, in milliseconds",
   },
   STRATA_ACTIVITY_CACHE_MB: {
     default: '48',

@@ -7,6 +7,7 @@ import { type Clock, systemClock } from './clock.ts'
 import { type Config, PLAN_QUOTA_MULTIPLIER, type Plan } from './config.ts'
 import { createHealthBoard, type HealthBoard } from './health.ts'
 import type { Logger } from './logger.ts'
+import { createOrganizationUsageRecorder, type OrganizationUsageRecorder } from './org/usage.ts'
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
@@ -30,6 +31,8 @@ export interface AppContext {
   adminToken: string
   adminTokenGenerated: boolean
   keyUsage: KeyUsageRecorder
+  /** Each organization's requests counted against its quota, per UTC day (`GET /v1/org/usage`). */
+  orgUsage: OrganizationUsageRecorder
   /** Point-in-time reads (checkpoint, snapshots, rates, prices), prepared once per process. */
   reader: PositionsReader
   metrics: ApiMetrics
@@ -84,6 +87,7 @@ export async function createContext(
     refreshTtlS: config.refreshTokenTtlS,
   })
   const keyUsage = createKeyUsageRecorder(database.db, logger, config.lastUsedFlushMs, health)
+  const orgUsage = createOrganizationUsageRecorder(database.db, logger, config.lastUsedFlushMs, health)
   const reader = createPositionsReader(database)
   const adminToken = config.adminToken ?? `adm_${randomBytes(24).toString('base64url')}`
   const metrics = createApiMetrics(
@@ -102,6 +106,7 @@ export async function createContext(
     adminToken,
     adminTokenGenerated: config.adminToken === null,
     keyUsage,
+    orgUsage,
     reader,
     metrics,
     health,
@@ -112,6 +117,7 @@ export async function createContext(
     },
     async close() {
       await keyUsage.close()
+      await orgUsage.close()
       await rateLimiter.close()
       if (!options.database) await database.close()
     },

@@ -82,7 +82,10 @@ export function RequireSession({ children }: { children: ComponentChildren }) {
   const { route, url } = useLocation()
   const signedIn = session.value !== null
   useEffect(() => {
-    if (!signedIn && !resuming.value) route(`${paths.login}?next=${encodeURIComponent(url)}`, true)
+    // The signals' values now, not the render's: a render that began before a refresh finished can
+    // carry `signedIn` false into an effect that runs after the session arrived.
+    if (session.value === null && !resuming.value)
+      route(`${paths.login}?next=${encodeURIComponent(url)}`, true)
   }, [signedIn, resuming.value, url])
   return signedIn ? <>{children}</> : null
 }

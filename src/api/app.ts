@@ -43,6 +43,7 @@ import { registerAuthRoutes } from './routes/auth.ts'
 import { registerDemoRoutes } from './routes/demo.ts'
 import { registerHealthRoutes } from './routes/health.ts'
 import { registerKeyRoutes } from './routes/keys.ts'
+import { registerLedgerRoutes } from './routes/ledgers.ts'
 import { registerOrgRoutes } from './routes/org.ts'
 import { registerPositionRoutes } from './routes/positions.ts'
 import { registerProtocolListRoute } from './routes/protocol-list.ts'
@@ -498,6 +499,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerPositionRoutes(app, ctx)
   registerAllPositionsRoute(app, ctx)
   registerProtocolListRoute(app, ctx)
+  registerLedgerRoutes(app, ctx)
   registerActivityRoutes(app, ctx)
   registerTvlRoutes(app, ctx)
   registerProtocolRoutes(app, ctx)

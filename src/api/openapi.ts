@@ -45,6 +45,11 @@ export const TAG_GROUPS: Array<{ name: string; tags: Array<{ name: string; descr
         description: 'The protocols indexed, their pools, reserves and emissions at a ledger.',
       },
       {
+        name: 'Ledgers',
+        description:
+          'The indexed ledgers: which was the latest closed at a time, the ledger to pin for an answer as it stood then.',
+      },
+      {
         name: 'TVL',
         description: "A protocol's total value locked at a ledger, or its series over a range.",
       },
@@ -105,11 +110,13 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /v1/org/api-keys/{id}': 'revokeApiKey',
   'POST /v1/org/api-keys/{id}/rotate': 'rotateApiKey',
   'GET /v1/org': 'getOrganization',
+  'GET /v1/org/usage': 'getOrganizationUsage',
   'PATCH /v1/org/billing': 'updateBilling',
   'GET /v1/org/audit-log': 'listAuditLog',
   'GET /v1/users/{address}/positions': 'getAllPositions',
   'GET /v1/users/{address}/positions/at/{ledger}': 'getAllPositionsAt',
   'GET /v1/protocols': 'listProtocols',
+  'GET /v1/ledgers/at-time': 'getLedgerAtTime',
   'GET /v1/transactions/{hash}': 'getTransaction',
   'GET /v1/users/{address}/activities': 'listActivities',
   'GET /v1/users/{address}/activities/series': 'getActivitySeries',

@@ -35,12 +35,25 @@ export interface RateLimiter {
    * Asks nobody: for refusing before any costly work.
    */
   refusing(subject: string, limit: number, windowS: number): number
+  /**
+   * How many requests the subject's current window has counted, without counting one: the same
+   * counter `consume` increments. `fallback` as in a decision: Redis is configured but did not
+   * answer (or its breaker is open), so the count is this process's alone.
+   */
+  peek(subject: string, windowS: number): Awaitable<RateLimitCount>
   close(): Promise<void>
+}
+
+/** A window's count as `peek` read it. */
+export interface RateLimitCount {
+  count: number
+  fallback: boolean
 }
 
 /** The in-memory limiter: it always decides in the same turn. */
 export interface MemoryRateLimiter extends RateLimiter {
   consume(subject: string, limit: number, windowS: number): RateLimitDecision
+  peek(subject: string, windowS: number): RateLimitCount
 }
 
 function windowOf(nowMs: number, windowS: number): { start: number; resetS: number } {
@@ -79,6 +92,11 @@ export function createMemoryRateLimiter(clock: Clock): MemoryRateLimiter {
       const { start, resetS } = windowOf(clock.now(), windowS)
       const counter = counters.get(`${subject}:${windowS}`)
       return counter !== undefined && counter.start === start && counter.count >= limit ? resetS : 0
+    },
+    peek(subject, windowS) {
+      const { start } = windowOf(clock.now(), windowS)
+      const counter = counters.get(`${subject}:${windowS}`)
+      return { count: counter !== undefined && counter.start === start ? counter.count : 0, fallback: false }
     },
     async close() {},
   }
@@ -233,6 +251,23 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
         return 0
       }
       return Math.ceil((end - now) / 1000)
+    },
+    peek(subject, windowS) {
+      const own = (): RateLimitCount => ({ ...local.peek(subject, windowS), fallback: true })
+      // Only a closed breaker is asked: the probe of an open one is `consume`'s to send.
+      if (breaker.state() !== 'closed') return own()
+      const { start } = windowOf(clock.now(), windowS)
+      return redis.get(`strata:rl:${subject}:${windowS}:${start}`).then(
+        (value) => {
+          breaker.succeeded('call')
+          return { count: value === null ? 0 : Number(value), fallback: false }
+        },
+        (error: unknown) => {
+          breaker.failed('call', error)
+          warn(error, 'rate limiter: Redis command failed; reading the local count')
+          return own()
+        },
+      )
     },
     async close() {
       redis.disconnect()

@@ -94,6 +94,13 @@ export interface ServerSecretsTable {
   value: string
 }
 
+/** Requests of an organization counted against its quota on one UTC day (`YYYY-MM-DD`). */
+export interface OrganizationUsageTable {
+  organization_id: string
+  day: string
+  requests: number
+}
+
 export interface LedgersTable {
   sequence: number
   hash: string
@@ -263,6 +270,7 @@ export interface Schema {
   audit_events: AuditEventsTable
   server_secrets: ServerSecretsTable
   idempotency_keys: IdempotencyKeysTable
+  organization_usage: OrganizationUsageTable
   ledgers: LedgersTable
   indexer_state: IndexerStateTable
   snapshots: SnapshotsTable

@@ -21,6 +21,7 @@ interface ProtectedRoute {
 /** Every protected route. The last test fails when the API grows a route this table lacks. */
 const ROUTES: ProtectedRoute[] = [
   { method: 'GET', path: '/v1/org', url: '/v1/org', auth: 'bearer' },
+  { method: 'GET', path: '/v1/org/usage', url: '/v1/org/usage', auth: 'bearer' },
   { method: 'PATCH', path: '/v1/org/billing', url: '/v1/org/billing', auth: 'bearer', body: { plan: 'pro' } },
   { method: 'GET', path: '/v1/org/api-keys', url: '/v1/org/api-keys', auth: 'bearer' },
   {
@@ -135,6 +136,12 @@ const ROUTES: ProtectedRoute[] = [
     method: 'GET',
     path: '/v1/users/{address}/positions',
     url: `/v1/users/${ADDRESS}/positions`,
+    auth: 'api_key',
+  },
+  {
+    method: 'GET',
+    path: '/v1/ledgers/at-time',
+    url: '/v1/ledgers/at-time?time=2026-01-01T00:00:00Z',
     auth: 'api_key',
   },
   {

@@ -84,6 +84,27 @@ describe('the Redis rate limiter', () => {
     expect(dead.refusing(who, 5, WINDOW_S)).toBe(60)
   })
 
+  it("peeks at the window's shared count without counting, and at its own count when Redis fails", async () => {
+    const { limiter: a } = limiter(REDIS_URL)
+    const { limiter: b } = limiter(REDIS_URL)
+    const who = subject()
+    expect(await b.peek(who, WINDOW_S)).toEqual({ count: 0, fallback: false })
+    for (let i = 0; i < 3; i++) await a.consume(who, 10, WINDOW_S)
+    await b.consume(who, 10, WINDOW_S)
+    // Both read the one counter; reading it twice counts nothing.
+    expect(await b.peek(who, WINDOW_S)).toEqual({ count: 4, fallback: false })
+    expect(await a.peek(who, WINDOW_S)).toEqual({ count: 4, fallback: false })
+    expect((await a.consume(who, 10, WINDOW_S)).remaining).toBe(10 - 5)
+
+    const { limiter: dead } = limiter(DEAD_REDIS_URL, { breakerFailures: 3 })
+    const alone = subject()
+    await dead.consume(alone, 10, WINDOW_S)
+    await dead.consume(alone, 10, WINDOW_S)
+    // A failed GET, then (breaker open) no command: this instance's own count, said to be.
+    expect(await dead.peek(alone, WINDOW_S)).toEqual({ count: 2, fallback: true })
+    expect(dead.peek(alone, WINDOW_S)).toEqual({ count: 2, fallback: true })
+  })
+
   it('closes the breaker after a successful probe once the cool-down is over, and clears health', async () => {
     const proxy = await startTcpProxy({ host: redisHost.hostname, port: Number(redisHost.port || 6379) })
     try {
@@ -147,5 +168,19 @@ describe('the in-memory rate limiter', () => {
     expect(memory.refusing('b', 2, WINDOW_S)).toBe(0)
     clock.advance(50_000)
     expect(memory.refusing('a', 2, WINDOW_S)).toBe(0)
+  })
+
+  it('peeks at the current window without counting', () => {
+    const clock = createManualClock(120_000)
+    const memory = createMemoryRateLimiter(clock)
+    expect(memory.peek('a', WINDOW_S)).toEqual({ count: 0, fallback: false })
+    memory.consume('a', 5, WINDOW_S)
+    memory.consume('a', 5, WINDOW_S)
+    expect(memory.peek('a', WINDOW_S)).toEqual({ count: 2, fallback: false })
+    expect(memory.peek('a', WINDOW_S)).toEqual({ count: 2, fallback: false })
+    expect(memory.consume('a', 5, WINDOW_S).remaining).toBe(2)
+    expect(memory.peek('b', WINDOW_S)).toEqual({ count: 0, fallback: false })
+    clock.advance(60_000)
+    expect(memory.peek('a', WINDOW_S)).toEqual({ count: 0, fallback: false })
   })
 })

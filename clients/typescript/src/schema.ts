@@ -341,6 +341,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  '/v1/org/usage': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Get the organization's usage
+     * @description The organization's quota and how much of it its API keys have used: the requests counted in the current rate-limit window (every key of the organization shares it), and the requests of each of the last 30 UTC days. A request counts when the quota counts it: every data request made with one of its keys, including one refused with 429 because the quota was spent. Reading this answer counts nothing. The day counts include this instance's requests at once and other instances' within `LAST_USED_FLUSH_MS` (about a second).
+     */
+    get: operations['getOrganizationUsage']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   '/v1/org/billing': {
     parameters: {
       query?: never
@@ -673,6 +693,26 @@ export interface paths {
      * @description Every protocol Strata answers for, in a fixed order and paged like every list, with its kind, the network's contracts it reads (contract address, name, version, status, position types, whether their whole history is indexed) and the indexed ledger range. A protocol the network has no contract of is listed with none.
      */
     get: operations['listProtocols']
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  '/v1/ledgers/at-time': {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Find the ledger at a time
+     * @description The latest indexed ledger closed at or before `time`: the ledger to pin (`as_of_ledger`, `/at/{ledger}`) for an answer as it stood then. `data` is null when `time` is before the first indexed ledger's close time (what closed then is unknown, not nothing). After the checkpoint's close time the answer is the checkpoint, with `partial_result: true`: later ledgers are not indexed yet. Only ledgers at or below the checkpoint are considered.
+     */
+    get: operations['getLedgerAtTime']
     put?: never
     post?: never
     delete?: never
@@ -1541,11 +1581,11 @@ export interface components {
       unavailable_reason: 'history_missing' | 'price_missing' | 'price_stale' | null
     }
     ApiKeyRecord: {
-      /** @example key_TW-BkG-8G02qkEBV */
+      /** @example key_tzXeXPzwaE-y1ru6 */
       id: string
       /** @example dashboard */
       name: string
-      /** @example strata_sNtUc */
+      /** @example strata_WGeOB */
       prefix: string
       scopes: string[]
       /** @example false */
@@ -2285,6 +2325,48 @@ export interface components {
       key: string
       expires_at: string | null
     }
+    LedgerAtTime: {
+      /**
+       * @description The latest indexed ledger closed at or before `time`
+       * @example 2440
+       */
+      ledger: number
+      /**
+       * Format: date-time
+       * @description Its close time, RFC 3339 in UTC
+       * @example 2026-01-01T02:00:00.000Z
+       */
+      closed_at: string
+    }
+    LedgerAtTimeAnswer: {
+      data: components['schemas']['LedgerAtTime'] | null
+      meta: components['schemas']['LedgerAtTimeAnswerMeta']
+    }
+    LedgerAtTimeAnswerMeta: {
+      /**
+       * Format: date-time
+       * @description `time` as understood, in UTC
+       * @example 2026-01-01T02:00:02.000Z
+       */
+      requested_time: string
+      /**
+       * @description The indexer checkpoint
+       * @example 3999
+       */
+      last_indexed_ledger: number | null
+      /**
+       * @description The first ledger the store ingested
+       * @example 1000
+       */
+      indexed_from_ledger: number | null
+      /**
+       * @description true when the answer may be another ledger than the network's: `time` is after the checkpoint's close time (later ledgers are not indexed yet), before the first indexed ledger's, or nothing is indexed
+       * @example false
+       */
+      partial_result: boolean
+      /** @example 1 */
+      response_time_ms: number
+    }
     LendingEmission: {
       /**
        * @description reserve index × 2 for the d-token, × 2 + 1 for the b-token
@@ -3002,6 +3084,43 @@ export interface components {
       /** @example 60 */
       window_seconds: number
     }
+    OrganizationUsage: {
+      plan: 'free' | 'pro' | 'enterprise'
+      rate_limit: components['schemas']['OrganizationUsageRateLimit']
+      today: components['schemas']['UsageDay']
+      /** @description The last 30 UTC days, oldest first, today last; a day without requests is 0 */
+      days: components['schemas']['UsageDay'][]
+    }
+    OrganizationUsageRateLimit: {
+      /**
+       * @description Requests per window, shared by every key of the organization (when `local`, this instance's share of it)
+       * @example 600
+       */
+      limit: number
+      /** @example 60 */
+      window_seconds: number
+      /**
+       * @description Requests counted in the current window, refused ones included (so it may exceed `limit`)
+       * @example 3
+       */
+      used: number
+      /**
+       * @description limit − used, at least 0
+       * @example 597
+       */
+      remaining: number
+      /**
+       * Format: date-time
+       * @description When the current window ends (windows are aligned to the epoch)
+       * @example 2026-01-01T04:12:00.000Z
+       */
+      resets_at: string
+      /**
+       * @description true when Redis is configured but did not answer: `used` is this instance's count alone and `limit` its share of the quota (what `Strata-RateLimit-Scope: local` says on a data answer)
+       * @example false
+       */
+      local: boolean
+    }
     PageMeta: {
       /**
        * @description The page size used
@@ -3429,6 +3548,19 @@ export interface components {
       /** @description A note of the organization: what the endpoint is (at most 200 characters) */
       description?: string | null
       status?: 'enabled' | 'disabled'
+    }
+    UsageDay: {
+      /**
+       * Format: date
+       * @description A UTC day, YYYY-MM-DD
+       * @example 2026-01-01
+       */
+      date: string
+      /**
+       * @description Requests of the organization's API keys counted against its quota that day
+       * @example 3
+       */
+      requests: number
     }
     UsdTotals: {
       /**
@@ -5245,9 +5377,9 @@ export interface operations {
           /**
            * @example [
            *       {
-           *         "id": "key_TW-BkG-8G02qkEBV",
+           *         "id": "key_tzXeXPzwaE-y1ru6",
            *         "name": "dashboard",
-           *         "prefix": "strata_sNtUc",
+           *         "prefix": "strata_WGeOB",
            *         "scopes": [
            *           "data:read"
            *         ],
@@ -5257,15 +5389,15 @@ export interface operations {
            *         "expires_at": null
            *       },
            *       {
-           *         "id": "key_2iNdaVELGd4sTaJK",
+           *         "id": "key_tYGogiEA2mvKH6iR",
            *         "name": "default",
-           *         "prefix": "strata_bca8M",
+           *         "prefix": "strata_hHXY6",
            *         "scopes": [
            *           "data:read"
            *         ],
            *         "revoked": false,
            *         "created_at": "2026-01-01T04:11:00.000Z",
-           *         "last_used_at": null,
+           *         "last_used_at": "2026-01-01T04:11:00.000Z",
            *         "expires_at": null
            *       }
            *     ]
@@ -7911,6 +8043,276 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['Organization']
+        }
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes a bearer access token in the authorization header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getOrganizationUsage: {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK: get the organization's usage */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "plan": "free",
+           *       "rate_limit": {
+           *         "limit": 600,
+           *         "window_seconds": 60,
+           *         "used": 3,
+           *         "remaining": 597,
+           *         "resets_at": "2026-01-01T04:12:00.000Z",
+           *         "local": false
+           *       },
+           *       "today": {
+           *         "date": "2026-01-01",
+           *         "requests": 3
+           *       },
+           *       "days": [
+           *         {
+           *           "date": "2025-12-03",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-04",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-05",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-06",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-07",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-08",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-09",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-10",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-11",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-12",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-13",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-14",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-15",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-16",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-17",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-18",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-19",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-20",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-21",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-22",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-23",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-24",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-25",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-26",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-27",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-28",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-29",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-30",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2025-12-31",
+           *           "requests": 0
+           *         },
+           *         {
+           *           "date": "2026-01-01",
+           *           "requests": 3
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['OrganizationUsage']
         }
       }
       /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
@@ -13457,6 +13859,232 @@ export interface operations {
         }
         content: {
           'application/json': components['schemas']['ListProtocolsResponse']
+        }
+      }
+      /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */
+      304: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description `invalid_request`: A body, query or path value failed validation; `details` names each field. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "invalid_request",
+           *         "message": "unknown_parameter is not a known field",
+           *         "details": [
+           *           {
+           *             "field": "unknown_parameter",
+           *             "message": "unknown_parameter is not a known field"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unauthorized`: The credential is missing, malformed, unknown, revoked, expired or of the wrong type. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "missing credential: this endpoint takes an API key in the x-svc-token header"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `insufficient_scope`: The API key lacks the scope this endpoint needs. */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "insufficient_scope",
+           *         "message": "the API key lacks the scope \"data:read\""
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `request_timeout`: The request (its headers and body) did not arrive within the time allowed; the connection is closed. */
+      408: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "request_timeout",
+           *         "message": "the request did not arrive within 30000 ms"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `ledger_not_indexed`: The index has not reached `min_ledger` yet: the answer would be older than a state the client saw; retry after `Retry-After` seconds. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "ledger_not_indexed",
+           *         "message": "the index has reached ledger 3999, below min_ledger 9999999999",
+           *         "details": [
+           *           {
+           *             "field": "min_ledger",
+           *             "message": "the index has reached ledger 3999, below min_ledger 9999999999"
+           *           }
+           *         ]
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `rate_limited`: The organization's quota, or the login or signup throttle, is exhausted; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "the organization's quota of 600 requests per 60 s is exhausted"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `internal`: An unexpected error; it is logged with the request id. */
+      500: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal",
+           *         "message": "internal error; quote request id 8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+      /** @description `unavailable`: A dependency (the database) cannot be reached. */
+      503: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unavailable",
+           *         "message": "the database cannot be reached; see /v1/health"
+           *       },
+           *       "meta": {
+           *         "request_id": "8e3b1c2a-5f1e-4d6b-9a57-2c0d4e6f8a10",
+           *         "response_time_ms": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelope']
+        }
+      }
+    }
+  }
+  getLedgerAtTime: {
+    parameters: {
+      query: {
+        /**
+         * @description An RFC 3339 time with its offset, such as 2026-01-31T12:00:00Z
+         * @example 2026-01-01T02:00:02Z
+         */
+        time: string
+        /**
+         * @description A ledger number (a whole number from 0 to 2^63-1), one the index has reached (until it has, the answer is 409 ledger_not_indexed)
+         * @example 3989
+         */
+        min_ledger?: number
+      }
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description OK: find the ledger at a time */
+      200: {
+        headers: {
+          /** @description Identifies the answer's data (not its timings): send it back in `If-None-Match` to be answered 304 while the data is unchanged */
+          ETag?: string
+          /** @description `public, max-age=31536000, immutable` on an answer pinned at or below the indexed checkpoint (it never changes); `no-cache` on every other data answer */
+          'Cache-Control'?: string
+          [name: string]: unknown
+        }
+        content: {
+          'application/json': components['schemas']['LedgerAtTimeAnswer']
         }
       }
       /** @description Not Modified: `If-None-Match` names the answer's current `ETag`; no body, the cached answer stands */

@@ -378,6 +378,14 @@ describe('the typed client against a live server', () => {
       `/v1/protocols?cursor=${encodeURIComponent(first.meta.next_cursor!)}`,
     )
     expect(rest.data.map((p) => p.name)).toEqual(['ammprotocol', 'yieldprotocol'])
+    // Long after the checkpoint closed: the checkpoint, partial.
+    const time = '2100-01-01T00:00:00Z'
+    const at = await same(
+      await data.GET('/v1/ledgers/at-time', { params: { query: { time } } }),
+      `/v1/ledgers/at-time?time=${encodeURIComponent(time)}`,
+    )
+    expect(at.data?.ledger).toBe(at.meta.last_indexed_ledger)
+    expect(at.meta.partial_result).toBe(true)
     // A contract of each kind the holders hold a position in.
     const groupOf = async (protocol: 'lendingprotocol' | 'ammprotocol' | 'yieldprotocol') => {
       const answer = await plain(`/v1/users/${holders[protocol]}/positions/${protocol}`, {
@@ -503,6 +511,12 @@ describe('the typed client against a live server', () => {
       params: { path: { address: vault } },
     })
     expect(withOwn.data!.data.address).toBe(vault)
+    // That request is the organization's usage, in its window and its day.
+    const usage = await same(await member.GET('/v1/org/usage'), '/v1/org/usage', 200, bearer())
+    expect(usage.rate_limit.used).toBeGreaterThanOrEqual(1)
+    expect(usage.today.requests).toBeGreaterThanOrEqual(1)
+    expect(usage.days).toHaveLength(30)
+    expect(usage.days.at(-1)).toEqual(usage.today)
 
     const rotated = await member.POST('/v1/org/api-keys/{id}/rotate', {
       params: { path: { id: own.api_key_id } },

@@ -14,7 +14,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     }
   }
   return (
-    <button type="button" class="copy" onClick={copy} aria-label={`${label}: ${text}`}>
+    <button type="button" class="copy" onClick={copy} aria-label={`${copied ? 'Copied' : label}: ${text}`}>
       {copied ? 'Copied' : label}
     </button>
   )

@@ -1,5 +1,184 @@
-import { PageTitle } from '../components/status.tsx'
+/**
+ * The organization's audit log, newest first, a page at a time with the API's cursor. The view
+ * (page size, action, page) lives in the URL, so it can be shared and survives a reload.
+ */
+import '../org.css'
+import { useEffect, useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
+import { RequireSession } from '../app.tsx'
+import { Empty, ErrorNote, PageTitle, Placeholder } from '../components/status.tsx'
+import { formatInteger, formatTime } from '../format.ts'
+import { type AuditEvent, loadAuditLog } from '../org-api.ts'
+import { AUDIT_ACTIONS, type AuditView, detailPairs, PAGE_SIZES, readView, viewUrl } from '../org-audit.ts'
+import { useQuery } from '../query.ts'
 
 export function AuditLogPage() {
-  return <PageTitle title="AuditLogPage">Being built.</PageTitle>
+  return (
+    <RequireSession>
+      <AuditLog />
+    </RequireSession>
+  )
+}
+
+function AuditLog() {
+  const { query, route } = useLocation()
+  const view = readView(query)
+  const log = useQuery(`audit:${view.limit}:${view.cursor ?? ''}`, () =>
+    loadAuditLog(view.limit, view.cursor),
+  )
+  const events = log.data?.data ?? []
+  const shown = view.action ? events.filter((event) => event.action === view.action) : events
+  const nextCursor = log.data?.meta.next_cursor ?? null
+  return (
+    <>
+      <PageTitle title="Audit log">
+        Security events of the organization, newest first: sign-ups and logins, keys, plan changes, webhooks.
+      </PageTitle>
+      <Filters view={view} onApply={(next) => route(viewUrl(next))} />
+      {log.error && <ErrorNote error={log.error} title="Could not load the audit log" />}
+      {!log.data && !log.error && (
+        <Placeholder lines={Math.min(view.limit, 10) + 1} label="Loading the audit log" />
+      )}
+      {log.data && (
+        <>
+          <p class="help" role="status" data-testid="audit-summary">
+            {view.action
+              ? `${formatInteger(shown.length)} of this page's ${formatInteger(events.length)} events are ${view.action}.`
+              : `${formatInteger(events.length)} events on this page.`}
+            {view.cursor ? ' This is a later page.' : ''}
+          </p>
+          {shown.length === 0 ? (
+            <Empty>
+              {events.length === 0
+                ? 'No events here: the organization has none on this page.'
+                : `None of this page's events is ${view.action}; the next page may have some.`}
+            </Empty>
+          ) : (
+            <EventTable events={shown} />
+          )}
+          <nav class="pager" aria-label="Audit log pages">
+            {view.cursor ? (
+              <a href={viewUrl({ ...view, cursor: undefined })}>First page</a>
+            ) : (
+              <span>First page</span>
+            )}
+            {nextCursor ? (
+              <a href={viewUrl({ ...view, cursor: nextCursor })} rel="next">
+                Next page
+              </a>
+            ) : (
+              <span>No later events</span>
+            )}
+          </nav>
+        </>
+      )}
+    </>
+  )
+}
+
+function Filters({ view, onApply }: { view: AuditView; onApply: (view: AuditView) => void }) {
+  const [limit, setLimit] = useState(view.limit)
+  const [action, setAction] = useState(view.action)
+  // Back, forward and links change the view: the form follows the URL.
+  useEffect(() => {
+    setLimit(view.limit)
+    setAction(view.action)
+  }, [view.limit, view.action])
+  return (
+    <form
+      class="row org-filters"
+      aria-label="Filter the audit log"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onApply({ limit, action, cursor: undefined })
+      }}
+    >
+      <div class="field org-inline">
+        <label for="audit-action">Action</label>
+        <select
+          id="audit-action"
+          value={action}
+          onChange={(event) => setAction((event.target as HTMLSelectElement).value as AuditView['action'])}
+        >
+          <option value="">Every action</option>
+          {AUDIT_ACTIONS.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field org-inline">
+        <label for="audit-limit">Events per page</label>
+        <select
+          id="audit-limit"
+          value={String(limit)}
+          onChange={(event) => setLimit(Number((event.target as HTMLSelectElement).value))}
+        >
+          {[...new Set([...PAGE_SIZES, view.limit])]
+            .sort((a, b) => a - b)
+            .map((size) => (
+              <option key={size} value={String(size)}>
+                {size}
+              </option>
+            ))}
+        </select>
+      </div>
+      <button type="submit">Apply</button>
+      <p class="help org-filter-help">
+        The action is picked among each page's events; paging goes through every event.
+      </p>
+    </form>
+  )
+}
+
+function EventTable({ events }: { events: AuditEvent[] }) {
+  return (
+    <div class="table-wrap">
+      <table class="org-table" data-testid="audit-table">
+        <caption class="visually-hidden">Audit events, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Action</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Target</th>
+            <th scope="col">IP</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.id} data-event-id={event.id}>
+              <td>
+                <time dateTime={event.at} title={event.at}>
+                  {formatTime(event.at)}
+                </time>
+              </td>
+              <td>
+                <code class="org-nowrap">{event.action}</code>
+              </td>
+              <td>{event.actor ? <code>{event.actor}</code> : <span class="help">none</span>}</td>
+              <td>{event.target ? <code>{event.target}</code> : '—'}</td>
+              <td>{event.client_ip ?? '—'}</td>
+              <td>
+                {detailPairs(event.details).length === 0 ? (
+                  '—'
+                ) : (
+                  <dl class="org-event-details">
+                    {detailPairs(event.details).map(([name, value]) => (
+                      <div key={name}>
+                        <dt>{name}</dt>
+                        <dd>{value}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
 }

@@ -88,8 +88,11 @@ export function SignupPage() {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<ApiError | null>(null)
   const [created, setCreated] = useState<{ key: string; slug: string } | null>(null)
-  const set = (name: keyof typeof form) => (event: Event) =>
-    setForm({ ...form, [name]: (event.target as HTMLInputElement).value })
+  // From the latest state, not this render's: two inputs before a render (autofill, fast typing) both stay.
+  const set = (name: keyof typeof form) => (event: Event) => {
+    const value = (event.target as HTMLInputElement).value
+    setForm((current) => ({ ...current, [name]: value }))
+  }
   const submit = async (event: Event) => {
     event.preventDefault()
     setBusy(true)

@@ -181,6 +181,8 @@ export function enforceRateLimit(ctx: AppContext, caller: Caller, reply: Fastify
   if (caller.kind !== 'api_key') return
   const quota = ctx.quotaFor(caller.plan)
   const windowS = ctx.config.rateLimitWindowS
+  // The day's usage counts the very event the window's counter counts: admitted or refused.
+  ctx.orgUsage.record(caller.organizationId, ctx.clock.now())
   return andThen(ctx.rateLimiter.consume(`org:${caller.organizationId}`, quota, windowS), (decision) => {
     const limit = decision.limit
     reply.header('RateLimit-Policy', `"org";q=${limit};w=${windowS}`)

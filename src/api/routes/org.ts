@@ -3,6 +3,8 @@ import type { Plan } from '../../config.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
 import { changePlan } from '../../org/plans.ts'
+import { utcDay } from '../../org/usage.ts'
+import { named } from '../../protocols/kit/response-schema.ts'
 import {
   getOrganization,
   type Organization,
@@ -28,6 +30,51 @@ const BillingSchema = Type.Object({
   billing_email: Type.Union([Type.String(), Type.Null()]),
   rate_limit: RateLimitSchema,
 })
+
+/** Days of `GET /v1/org/usage`, today included. */
+export const USAGE_DAYS = 30
+const DAY_MS = 86_400_000
+
+const UsageDay = named(
+  'UsageDay',
+  Type.Object({
+    date: Type.String({ format: 'date', description: 'A UTC day, YYYY-MM-DD' }),
+    requests: Type.Integer({
+      description: "Requests of the organization's API keys counted against its quota that day",
+    }),
+  }),
+)
+
+const UsageSchema = Type.Object(
+  {
+    plan: PlanSchema,
+    rate_limit: Type.Object({
+      limit: Type.Integer({
+        description:
+          "Requests per window, shared by every key of the organization (when `local`, this instance's share of it)",
+      }),
+      window_seconds: Type.Integer(),
+      used: Type.Integer({
+        description:
+          'Requests counted in the current window, refused ones included (so it may exceed `limit`)',
+      }),
+      remaining: Type.Integer({ description: 'limit − used, at least 0' }),
+      resets_at: {
+        ...Timestamp,
+        description: 'When the current window ends (windows are aligned to the epoch)',
+      },
+      local: Type.Boolean({
+        description:
+          "true when Redis is configured but did not answer: `used` is this instance's count alone and `limit` its share of the quota (what `Strata-RateLimit-Scope: local` says on a data answer)",
+      }),
+    }),
+    today: UsageDay,
+    days: Type.Array(UsageDay, {
+      description: `The last ${USAGE_DAYS} UTC days, oldest first, today last; a day without requests is 0`,
+    }),
+  },
+  { title: 'OrganizationUsage' },
+)
 
 export function registerOrgRoutes(app: App, ctx: AppContext): void {
   const rateLimitOf = (org: Organization) => ({
@@ -81,6 +128,55 @@ export function registerOrgRoutes(app: App, ctx: AppContext): void {
         rate_limit: rateLimitOf(org),
         billing_email: org.billing_email,
         created_at: toRfc3339(org.created_at),
+      }
+    },
+  )
+
+  app.get(
+    '/v1/org/usage',
+    {
+      config: { auth: 'bearer' },
+      schema: {
+        summary: "Get the organization's usage",
+        description: `The organization's quota and how much of it its API keys have used: the requests counted in the current rate-limit window (every key of the organization shares it), and the requests of each of the last ${USAGE_DAYS} UTC days. A request counts when the quota counts it: every data request made with one of its keys, including one refused with 429 because the quota was spent. Reading this answer counts nothing. The day counts include this instance's requests at once and other instances' within \`LAST_USED_FLUSH_MS\` (about a second).`,
+        tags: ['Organization'],
+        security: [{ bearer: [] }],
+        response: {
+          200: UsageSchema,
+          ...errorResponses('unauthorized'),
+        },
+      },
+    },
+    async (request) => {
+      const org = await requireOrganization(requireBearer(request).organizationId)
+      const now = ctx.clock.now()
+      const windowS = ctx.config.rateLimitWindowS
+      const windowMs = windowS * 1000
+      const quota = ctx.quotaFor(org.plan)
+      const today = utcDay(now)
+      const from = utcDay(now - (USAGE_DAYS - 1) * DAY_MS)
+      const [count, daily] = await Promise.all([
+        ctx.rateLimiter.peek(`org:${org.id}`, windowS),
+        ctx.orgUsage.daily(org.id, from, today),
+      ])
+      // While Redis cannot count, this instance decides against its share of the quota.
+      const limit = count.fallback ? Math.max(1, Math.ceil(quota / ctx.config.replicas)) : quota
+      const days = Array.from({ length: USAGE_DAYS }, (_, i) => {
+        const date = utcDay(now - (USAGE_DAYS - 1 - i) * DAY_MS)
+        return { date, requests: daily.get(date) ?? 0 }
+      })
+      return {
+        plan: org.plan as Plan,
+        rate_limit: {
+          limit,
+          window_seconds: windowS,
+          used: count.count,
+          remaining: Math.max(0, limit - count.count),
+          resets_at: toRfc3339(Math.floor(now / windowMs) * windowMs + windowMs),
+          local: count.fallback,
+        },
+        today: { date: today, requests: daily.get(today) ?? 0 },
+        days,
       }
     },
   )
