@@ -22,20 +22,12 @@ export interface DemoAccount {
   protocols: string[]
 }
 
-export interface LedgerAtTime {
-  data: { ledger: number; closed_at: string } | null
-  meta: {
-    requested_time: string
-    last_indexed_ledger: number | null
-    indexed_from_ledger: number | null
-    partial_result: boolean
-  }
-}
+export type LedgerAtTime = components['schemas']['LedgerAtTimeAnswer']
 
 /**
- * What this build's typed paths do not list (the demo's own endpoint, which only a demo server
- * has, and the server's OpenAPI document), called through the same clients; the key is set here
- * since the client only adds it to the operations it knows.
+ * What the typed paths do not list (the demo's own endpoint, which only a demo server has, and
+ * the server's OpenAPI document), called through the same clients; the key is set here since the
+ * client only adds it to the operations it knows.
  */
 type Untyped = {
   GET(
@@ -92,7 +84,7 @@ export function loadTransaction(hash: string): Promise<TransactionAnswer> {
 
 /** The latest indexed ledger closed at or before `time` (RFC 3339). */
 export function ledgerAtTime(time: string): Promise<LedgerAtTime> {
-  return untypedGet<LedgerAtTime>('/v1/ledgers/at-time', { time })
+  return unwrap(data.GET('/v1/ledgers/at-time', { params: { query: { time } } }))
 }
 
 let demoListed: Promise<boolean> | null = null

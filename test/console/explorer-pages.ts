@@ -4,14 +4,10 @@
  * the value chart, choosing a ledger by number and by date, activities and a transaction. Every
  * expected string is formatted here, from the API's answer, by this file's own formatters.
  */
-import { existsSync } from 'node:fs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import type { ConsoleSuite } from './console.test.ts'
 import { openPage, screenshot, seriousViolations } from './harness.ts'
-
-/** Whether this checkout serves GET /v1/ledgers/at-time (the date picker's question). */
-const LEDGER_AT_TIME = existsSync(new URL('../../src/api/routes/ledgers.ts', import.meta.url))
 
 // biome-ignore lint/suspicious/noExplicitAny: the answers are read as plain JSON here, on purpose untyped
 type Json = any
@@ -309,39 +305,33 @@ export function describeExplorerPages(shared: () => ConsoleSuite): void {
       await context.close()
     }, 90_000)
 
-    it.skipIf(!LEDGER_AT_TIME)(
-      'moves to the ledger closed at a date and time chosen',
-      async () => {
-        const { demo, browser } = shared()
-        const address = demo.accounts.several
-        const activities = (await api(demo.url, demo.demoKey, `/v1/users/${address}/activities?limit=5`)).data
-          .activities as Json[]
-        // An activity's ledger closed at its closed_at: the ledger at that time is that ledger.
-        const known = activities.find((a) => a.closed_at !== null)
-        expect(known).toBeDefined()
-        const { page, context, problems } = await openPage(browser, demo.url)
-        await page.goto(`${demo.url}/console/accounts/${address}`)
-        await pickKey(page, demo.demoKey)
-        await page.getByTestId('last-indexed').waitFor()
-        // datetime-local takes the browser's own time zone: the instant written in it.
-        const local = await page.evaluate((iso) => {
-          const d = new Date(iso)
-          const pad = (n: number) => String(n).padStart(2, '0')
-          return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
-        }, known.closed_at as string)
-        await page.getByLabel('Date and time (your time zone)').fill(local)
-        await page.getByRole('button', { name: 'Show at that time' }).click()
-        await poll(() => new URL(page.url()).pathname).toBe(`/console/accounts/${address}/at/${known.ledger}`)
-        const answer = await api(demo.url, demo.demoKey, `/v1/users/${address}/positions/at/${known.ledger}`)
-        await poll(() => page.getByTestId('valuation-ledger').textContent()).toBe(
-          digits(String(known.ledger)),
-        )
-        await expectPositions(page, answer)
-        await finish(page, problems, 'explorer-07-account-at-time')
-        await context.close()
-      },
-      60_000,
-    )
+    it('moves to the ledger closed at a date and time chosen', async () => {
+      const { demo, browser } = shared()
+      const address = demo.accounts.several
+      const activities = (await api(demo.url, demo.demoKey, `/v1/users/${address}/activities?limit=5`)).data
+        .activities as Json[]
+      // An activity's ledger closed at its closed_at: the ledger at that time is that ledger.
+      const known = activities.find((a) => a.closed_at !== null)
+      expect(known).toBeDefined()
+      const { page, context, problems } = await openPage(browser, demo.url)
+      await page.goto(`${demo.url}/console/accounts/${address}`)
+      await pickKey(page, demo.demoKey)
+      await page.getByTestId('last-indexed').waitFor()
+      // datetime-local takes the browser's own time zone: the instant written in it.
+      const local = await page.evaluate((iso) => {
+        const d = new Date(iso)
+        const pad = (n: number) => String(n).padStart(2, '0')
+        return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+      }, known.closed_at as string)
+      await page.getByLabel('Date and time (your time zone)').fill(local)
+      await page.getByRole('button', { name: 'Show at that time' }).click()
+      await poll(() => new URL(page.url()).pathname).toBe(`/console/accounts/${address}/at/${known.ledger}`)
+      const answer = await api(demo.url, demo.demoKey, `/v1/users/${address}/positions/at/${known.ledger}`)
+      await poll(() => page.getByTestId('valuation-ledger').textContent()).toBe(digits(String(known.ledger)))
+      await expectPositions(page, answer)
+      await finish(page, problems, 'explorer-07-account-at-time')
+      await context.close()
+    }, 60_000)
 
     it('says in words what is wrong with a shared URL, and shows the API own message for an unknown transaction', async () => {
       const { demo, browser } = shared()
