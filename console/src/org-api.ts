@@ -19,31 +19,11 @@ export function plansUpTo(max: Plan): Plan[] {
 }
 
 /** `GET /v1/org/usage`: the quota's current window, today, and the last 30 UTC days. */
-export interface OrganizationUsage {
-  plan: Plan
-  rate_limit: {
-    limit: number
-    window_seconds: number
-    used: number
-    remaining: number
-    resets_at: string
-    /** True when the shared counter did not answer: `used` and `limit` are this server's share alone. */
-    local?: boolean
-  }
-  today: { date: string; requests: number }
-  days: Array<{ date: string; requests: number }>
-}
+export type OrganizationUsage = components['schemas']['OrganizationUsage']
 
 export const loadOrganization = () => unwrap(manage.GET('/v1/org'))
 
-export const loadUsage = () =>
-  unwrap(
-    (
-      manage as unknown as {
-        GET(path: '/v1/org/usage'): Promise<{ data?: OrganizationUsage; error?: unknown; response: Response }>
-      }
-    ).GET('/v1/org/usage'),
-  )
+export const loadUsage = () => unwrap(manage.GET('/v1/org/usage'))
 
 export const loadKeys = () => unwrap(manage.GET('/v1/org/api-keys'))
 

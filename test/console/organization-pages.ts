@@ -21,8 +21,6 @@ interface Journey {
   signupKey: string
   /** The refresh token the console stored after signup: later pages start signed in with it. */
   refreshToken: string
-  /** Whether this server answers GET /v1/org/usage (it is added by another change). */
-  usageServed: boolean
   /** The key the keys page created, then its rotated successor. */
   created?: { name: string; secret: string; id: string }
   rotated?: { secret: string; id: string }
@@ -79,24 +77,6 @@ export function describeOrganizationPages(shared: () => ConsoleSuite): void {
       return opened
     }
 
-    /**
-     * Until GET /v1/org/usage is served, the organization page's one request to it answers 404: that
-     * answer (and the console error Chromium logs for it) is the only problem allowed, and only then.
-     */
-    function unexpected(problems: string[]): string[] {
-      if (started().usageServed) return problems
-      const usage = problems.filter((p) => p.includes('/v1/org/usage'))
-      let allowedLogs = usage.length
-      return problems.filter((p) => {
-        if (p.includes('/v1/org/usage')) return false
-        if (allowedLogs > 0 && p.includes('status of 404')) {
-          allowedLogs -= 1
-          return false
-        }
-        return true
-      })
-    }
-
     async function heading(page: Page): Promise<string | null> {
       return page.getByRole('heading', { level: 1 }).textContent()
     }
@@ -148,21 +128,20 @@ export function describeOrganizationPages(shared: () => ConsoleSuite): void {
         password,
         signupKey,
         refreshToken: refreshToken ?? '',
-        usageServed: false,
       }
       const usage = await api('/v1/org/usage')
-      journey.usageServed = usage.status === 200
+      expect(usage.status).toBe(200)
 
       await page.getByRole('button', { name: 'Continue to your organization' }).click()
       await expect.poll(() => heading(page)).toBe('Organization')
       await expect.poll(() => page.getByTestId('org-slug').textContent()).toBe(slug)
-      expect(unexpected(problems)).toEqual([])
+      expect(problems).toEqual([])
       await context.close()
     })
 
     it('shows the organization, its plan and its usage as the API counts them, in the dark theme', async () => {
       const { demo } = shared()
-      const { signupKey, usageServed } = started()
+      const { signupKey } = started()
       const requests = 7
       for (let i = 0; i < requests; i += 1) expect(await dataRequest(signupKey)).toBe(200)
 
@@ -191,34 +170,29 @@ export function describeOrganizationPages(shared: () => ConsoleSuite): void {
         expect(await page.getByLabel('New plan').count()).toBe(1)
       }
 
-      if (usageServed) {
-        await expect.poll(() => page.getByTestId('usage-today-requests').count()).toBe(1)
-        const shownToday = Number(
-          (await page.getByTestId('usage-today-requests').textContent())?.replace(/,/g, ''),
-        )
-        const shownUsed = Number((await page.getByTestId('usage-used').textContent())?.replace(/,/g, ''))
-        const shownLimit = Number((await page.getByTestId('usage-limit').textContent())?.replace(/,/g, ''))
-        const shownResets = await page.getByTestId('usage-window').locator('time').getAttribute('datetime')
-        const usage = await api<{
-          rate_limit: { used: number; limit: number; resets_at: string }
-          today: { requests: number }
-        }>('/v1/org/usage')
-        // Reading usage is no data request, and nothing else used this organization's keys since the
-        // page asked: the API's counts now are the ones the page showed (the signup key made
-        // `requests` + 1 data requests).
-        expect(shownToday).toBe(usage.body.today.requests)
-        expect(shownToday).toBeGreaterThanOrEqual(requests + 1)
-        expect(shownLimit).toBe(usage.body.rate_limit.limit)
-        if (shownResets === usage.body.rate_limit.resets_at)
-          expect(shownUsed).toBe(usage.body.rate_limit.used)
-      } else {
-        await expect.poll(() => page.getByText('Could not load the usage').count()).toBe(1)
-      }
+      await expect.poll(() => page.getByTestId('usage-today-requests').count()).toBe(1)
+      const shownToday = Number(
+        (await page.getByTestId('usage-today-requests').textContent())?.replace(/,/g, ''),
+      )
+      const shownUsed = Number((await page.getByTestId('usage-used').textContent())?.replace(/,/g, ''))
+      const shownLimit = Number((await page.getByTestId('usage-limit').textContent())?.replace(/,/g, ''))
+      const shownResets = await page.getByTestId('usage-window').locator('time').getAttribute('datetime')
+      const usage = await api<{
+        rate_limit: { used: number; limit: number; resets_at: string }
+        today: { requests: number }
+      }>('/v1/org/usage')
+      // Reading usage is no data request, and nothing else used this organization's keys since the
+      // page asked: the API's counts now are the ones the page showed (the signup key made
+      // `requests` + 1 data requests).
+      expect(shownToday).toBe(usage.body.today.requests)
+      expect(shownToday).toBeGreaterThanOrEqual(requests + 1)
+      expect(shownLimit).toBe(usage.body.rate_limit.limit)
+      if (shownResets === usage.body.rate_limit.resets_at) expect(shownUsed).toBe(usage.body.rate_limit.used)
       // The dark theme follows the system: the page's background is the dark one.
       expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(17, 19, 24)')
       await screenshot(page, 'org-02-organization-dark')
       expect(await seriousViolations(page)).toEqual([])
-      expect(unexpected(problems)).toEqual([])
+      expect(problems).toEqual([])
       await context.close()
     })
 
@@ -265,7 +239,7 @@ export function describeOrganizationPages(shared: () => ConsoleSuite): void {
       }>('/v1/org/audit-log?limit=1')
       expect(log.body.data[0]).toMatchObject({ action: 'organization.plan_changed', details: { to: 'free' } })
       expect(log.body.data[0]?.actor).not.toBe('admin')
-      expect(unexpected(problems)).toEqual([])
+      expect(problems).toEqual([])
       await context.close()
     })
 
