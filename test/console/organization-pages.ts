@@ -468,6 +468,8 @@ export function describeOrganizationPages(shared: () => ConsoleSuite): void {
       const { page, context, problems } = await signedInPage()
       await page.goto(`${demo.url}/console/keys`)
       await expect.poll(() => heading(page)).toBe('API keys')
+      // The list is in before the reload, so the reload cuts no request of the page short.
+      await expect.poll(() => page.locator('[data-testid=keys-table] tbody tr').count()).toBeGreaterThan(0)
       // A reload has no access token in memory: the stored refresh token gets a new one, silently.
       await page.reload()
       await expect.poll(() => heading(page)).toBe('API keys')
