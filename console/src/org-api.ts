@@ -27,10 +27,14 @@ export const loadUsage = () => unwrap(manage.GET('/v1/org/usage'))
 
 export const loadKeys = () => unwrap(manage.GET('/v1/org/api-keys'))
 
-export const loadAuditLog = (limit: number, cursor: string | undefined) =>
+export const loadAuditLog = (
+  limit: number,
+  cursor: string | undefined,
+  filter: { action?: AuditEvent['action']; since?: string; until?: string } = {},
+) =>
   unwrap(
     manage.GET('/v1/org/audit-log', {
-      params: { query: cursor ? { limit, cursor } : { limit } },
+      params: { query: { limit, ...filter, ...(cursor ? { cursor } : {}) } },
     }),
   )
 

@@ -89,16 +89,29 @@ export async function insertAuditEvent(db: Kysely<Schema>, event: AuditEventInpu
     .execute()
 }
 
-/** One page of the organization's events, newest first: those written before `beforeSeq`, if given. */
+/** Which of an organization's events a page lists: one action, and a time range (ms, `since` included, `until` not). */
+export interface AuditFilter {
+  action: AuditAction | null
+  sinceMs: number | null
+  untilMs: number | null
+}
+
+/**
+ * One page of the organization's events, newest first: those written before `beforeSeq`, if given,
+ * that the filter admits.
+ */
 export async function listAuditEvents(
   db: Kysely<Schema>,
   organizationId: string,
-  options: { limit: number; beforeSeq: number | null },
+  options: { limit: number; beforeSeq: number | null } & Partial<AuditFilter>,
 ): Promise<AuditEvent[]> {
   let query = db
     .selectFrom('audit_events')
     .select(['seq', 'id', 'at', 'action', 'actor', 'target', 'client_ip', 'details'])
     .where('organization_id', '=', organizationId)
+  if (options.action) query = query.where('action', '=', options.action)
+  if (options.sinceMs != null) query = query.where('at', '>=', options.sinceMs)
+  if (options.untilMs != null) query = query.where('at', '<', options.untilMs)
   if (options.beforeSeq !== null) query = query.where('seq', '<', options.beforeSeq)
   const rows = await query.orderBy('seq', 'desc').limit(options.limit).execute()
   return rows.map((row) => ({

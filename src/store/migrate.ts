@@ -18,7 +18,7 @@ import * as authGeneration from './migrations/009-auth-generation.ts'
 import * as activities from './migrations/010-activities.ts'
 import * as idempotency from './migrations/011-idempotency.ts'
 import * as webhooks from './migrations/012-webhooks.ts'
-import * as organizationUsage from './migrations/013-organization-usage.ts'
+import * as consoleReads from './migrations/013-console-reads.ts'
 import { classifyStoreError, StoreStartError } from './store-errors.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -35,7 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-activities': activities,
   '011-idempotency': idempotency,
   '012-webhooks': webhooks,
-  '013-organization-usage': organizationUsage,
+  '013-console-reads': consoleReads,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -390,7 +390,7 @@ export interface paths {
     }
     /**
      * List the organization's security events
-     * @description Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked; webhook subscription created, updated, enabled, disabled, its secret rotated, and deleted. Each event is written in the same transaction as the change it records.
+     * @description Newest first, filtered by `action`, `since` and `until` when given (ask every page with the same filter): organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked; webhook subscription created, updated, enabled, disabled, its secret rotated, and deleted. Each event is written in the same transaction as the change it records.
      */
     get: operations['listAuditLog']
     put?: never
@@ -3676,7 +3676,7 @@ export interface components {
       totals: components['schemas']['UsdTotals']
     }
     Webhook: {
-      /** @example wh_3LtEMzJFUZETUk2s */
+      /** @example wh_9oXdL3ME9GZjo1VS */
       id: string
       /** @example https://hooks.example.com/activity */
       url: string
@@ -6539,7 +6539,7 @@ export interface operations {
         limit?: number
         /**
          * @description The next_cursor of an earlier page, unchanged
-         * @example dzE6MTc2NzI0MDY2MDAwMDp3aF8zTHRFTXpKRlVaRVRVazJz
+         * @example dzE6MTc2NzI0MDY2MDAwMDp3aF85b1hkTDNNRTlHWmpvMVZT
          */
         cursor?: string
       }
@@ -8661,6 +8661,30 @@ export interface operations {
          * @example YTE6MTA
          */
         cursor?: string
+        /**
+         * @description Only the events of this action
+         * @example organization.created
+         */
+        action?:
+          | 'organization.created'
+          | 'organization.plan_changed'
+          | 'user.created'
+          | 'user.login'
+          | 'user.login_failed'
+          | 'user.logout'
+          | 'api_key.created'
+          | 'api_key.rotated'
+          | 'api_key.revoked'
+          | 'webhook.created'
+          | 'webhook.updated'
+          | 'webhook.enabled'
+          | 'webhook.disabled'
+          | 'webhook.secret_rotated'
+          | 'webhook.deleted'
+        /** @description Only the events at or after this time (RFC 3339) */
+        since?: string
+        /** @description Only the events before this time (RFC 3339) */
+        until?: string
       }
       header?: never
       path?: never

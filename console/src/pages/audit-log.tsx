@@ -1,6 +1,7 @@
 /**
- * The organization's audit log, newest first, a page at a time with the API's cursor. The view
- * (page size, action, page) lives in the URL, so it can be shared and survives a reload.
+ * The organization's audit log, newest first, a page at a time with the API's cursor, filtered by
+ * the API (an action, a range of UTC days). The view lives in the URL, so it can be shared and
+ * survives a reload.
  */
 import '../org.css'
 import { useEffect, useState } from 'preact/hooks'
@@ -9,7 +10,15 @@ import { RequireSession } from '../app.tsx'
 import { Empty, ErrorNote, PageTitle, Placeholder } from '../components/status.tsx'
 import { formatInteger, formatTime } from '../format.ts'
 import { type AuditEvent, loadAuditLog } from '../org-api.ts'
-import { AUDIT_ACTIONS, type AuditView, detailPairs, PAGE_SIZES, readView, viewUrl } from '../org-audit.ts'
+import {
+  AUDIT_ACTIONS,
+  type AuditView,
+  apiFilter,
+  detailPairs,
+  PAGE_SIZES,
+  readView,
+  viewUrl,
+} from '../org-audit.ts'
 import { useQuery } from '../query.ts'
 
 export function AuditLogPage() {
@@ -23,11 +32,12 @@ export function AuditLogPage() {
 function AuditLog() {
   const { query, route } = useLocation()
   const view = readView(query)
-  const log = useQuery(`audit:${view.limit}:${view.cursor ?? ''}`, () =>
-    loadAuditLog(view.limit, view.cursor),
+  const filter = apiFilter(view)
+  const log = useQuery(`audit:${view.limit}:${JSON.stringify(filter)}:${view.cursor ?? ''}`, () =>
+    loadAuditLog(view.limit, view.cursor, filter),
   )
   const events = log.data?.data ?? []
-  const shown = view.action ? events.filter((event) => event.action === view.action) : events
+  const filtered = Boolean(view.action || view.from || view.to)
   const nextCursor = log.data?.meta.next_cursor ?? null
   return (
     <>
@@ -42,19 +52,17 @@ function AuditLog() {
       {log.data && (
         <>
           <p class="help" role="status" data-testid="audit-summary">
-            {view.action
-              ? `${formatInteger(shown.length)} of this page's ${formatInteger(events.length)} events are ${view.action}.`
-              : `${formatInteger(events.length)} events on this page.`}
+            {`${formatInteger(events.length)} ${filtered ? 'matching ' : ''}events on this page.`}
             {view.cursor ? ' This is a later page.' : ''}
           </p>
-          {shown.length === 0 ? (
+          {events.length === 0 ? (
             <Empty>
-              {events.length === 0
-                ? 'No events here: the organization has none on this page.'
-                : `None of this page's events is ${view.action}; the next page may have some.`}
+              {filtered
+                ? 'No event of the organization matches this filter.'
+                : 'No events here: the organization has none on this page.'}
             </Empty>
           ) : (
-            <EventTable events={shown} />
+            <EventTable events={events} />
           )}
           <nav class="pager" aria-label="Audit log pages">
             {view.cursor ? (
@@ -79,18 +87,22 @@ function AuditLog() {
 function Filters({ view, onApply }: { view: AuditView; onApply: (view: AuditView) => void }) {
   const [limit, setLimit] = useState(view.limit)
   const [action, setAction] = useState(view.action)
+  const [from, setFrom] = useState(view.from)
+  const [to, setTo] = useState(view.to)
   // Back, forward and links change the view: the form follows the URL.
   useEffect(() => {
     setLimit(view.limit)
     setAction(view.action)
-  }, [view.limit, view.action])
+    setFrom(view.from)
+    setTo(view.to)
+  }, [view.limit, view.action, view.from, view.to])
   return (
     <form
       class="row org-filters"
       aria-label="Filter the audit log"
       onSubmit={(event) => {
         event.preventDefault()
-        onApply({ limit, action, cursor: undefined })
+        onApply({ limit, action, from, to, cursor: undefined })
       }}
     >
       <div class="field org-inline">
@@ -109,6 +121,26 @@ function Filters({ view, onApply }: { view: AuditView; onApply: (view: AuditView
         </select>
       </div>
       <div class="field org-inline">
+        <label for="audit-from">From (UTC day)</label>
+        <input
+          id="audit-from"
+          type="date"
+          value={from}
+          max={to || undefined}
+          onInput={(event) => setFrom((event.target as HTMLInputElement).value)}
+        />
+      </div>
+      <div class="field org-inline">
+        <label for="audit-to">To (UTC day, included)</label>
+        <input
+          id="audit-to"
+          type="date"
+          value={to}
+          min={from || undefined}
+          onInput={(event) => setTo((event.target as HTMLInputElement).value)}
+        />
+      </div>
+      <div class="field org-inline">
         <label for="audit-limit">Events per page</label>
         <select
           id="audit-limit"
@@ -125,9 +157,7 @@ function Filters({ view, onApply }: { view: AuditView; onApply: (view: AuditView
         </select>
       </div>
       <button type="submit">Apply</button>
-      <p class="help org-filter-help">
-        The action is picked among each page's events; paging goes through every event.
-      </p>
+      <p class="help org-filter-help">Every page of a filtered log holds only matching events.</p>
     </form>
   )
 }

@@ -5,6 +5,7 @@ import { AUDIT_ACTIONS, type AuditAction, listAuditEvents } from '../../store/au
 import type { App } from '../app-type.ts'
 import { requireBearer } from '../caller.ts'
 import { invalidCursor, PageCursor, PageLimit, PageMeta, parsePageLimit } from '../params.ts'
+import { invalid } from '../route-helpers.ts'
 import { errorResponses, Timestamp, toRfc3339 } from '../schemas.ts'
 
 const described = (description: string, example?: string) =>
@@ -63,6 +64,16 @@ const AuditEventSchema = Type.Object({
 })
 named('AuditEvent', AuditEventSchema)
 
+/** A filter's time in epoch milliseconds, or null when not given. */
+function timeOf(field: 'since' | 'until', value: string | undefined): number | null {
+  if (value === undefined) return null
+  const ms = Date.parse(value)
+  // The format admits what Date cannot hold (a leap second, a year beyond its range).
+  if (Number.isNaN(ms))
+    throw invalid(field, `${field} must be an RFC 3339 timestamp such as 2026-01-31T00:00:00Z`)
+  return ms
+}
+
 const CURSOR_VERSION = 'a1'
 
 /** Opaque to clients: the write-order position after which the next page starts. */
@@ -84,10 +95,30 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
       schema: {
         summary: "List the organization's security events",
         description:
-          'Newest first: organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked; webhook subscription created, updated, enabled, disabled, its secret rotated, and deleted. Each event is written in the same transaction as the change it records.',
+          'Newest first, filtered by `action`, `since` and `until` when given (ask every page with the same filter): organization created and plan changed; user created, login, failed login and logout; API key created, rotated and revoked; webhook subscription created, updated, enabled, disabled, its secret rotated, and deleted. Each event is written in the same transaction as the change it records.',
         tags: ['Audit log'],
         security: [{ bearer: [] }],
-        querystring: Type.Object({ limit: Type.Optional(PageLimit), cursor: Type.Optional(PageCursor) }),
+        querystring: Type.Object({
+          limit: Type.Optional(PageLimit),
+          cursor: Type.Optional(PageCursor),
+          action: Type.Optional(
+            Type.Unsafe<AuditAction>(
+              Type.Union(
+                AUDIT_ACTIONS.map((action) => Type.Literal(action)),
+                { description: 'Only the events of this action' },
+              ),
+            ),
+          ),
+          since: Type.Optional(
+            Type.String({
+              format: 'date-time',
+              description: 'Only the events at or after this time (RFC 3339)',
+            }),
+          ),
+          until: Type.Optional(
+            Type.String({ format: 'date-time', description: 'Only the events before this time (RFC 3339)' }),
+          ),
+        }),
         response: {
           200: Type.Object({ data: Type.Array(AuditEventSchema), meta: PageMeta }),
           ...errorResponses('invalid_request', 'unauthorized'),
@@ -98,10 +129,19 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
       const caller = requireBearer(request)
       const limit = parsePageLimit(request.query.limit)
       const beforeSeq = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor)
-      // One row more than the page tells whether another page follows.
+      const sinceMs = timeOf('since', request.query.since)
+      const untilMs = timeOf('until', request.query.until)
+      if (sinceMs !== null && untilMs !== null && untilMs <= sinceMs) {
+        throw invalid('until', 'until must be later than since')
+      }
+      // One row more than the page tells whether another page follows. A cursor is a position in
+      // the log: the next page is asked with the same filter.
       const rows = await listAuditEvents(ctx.database.db, caller.organizationId, {
         limit: limit + 1,
         beforeSeq,
+        action: request.query.action ?? null,
+        sinceMs,
+        untilMs,
       })
       const page = rows.slice(0, limit)
       const last = page.at(-1)

@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely'
  * - `ledgers_close_time`: the latest ledger closed at or before a time is one seek
  *   (`GET /v1/ledgers/at-time`); with the sequence in the index, the checkpoint bound and the
  *   order are answered from it too.
+ * - `audit_events_org_action_seq`: one organization's events of one action, newest first
+ *   (`GET /v1/org/audit-log?action=…`), read from the index however long the log.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -20,5 +22,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createIndex('ledgers_close_time')
     .on('ledgers')
     .columns(['close_time', 'sequence'])
+    .execute()
+  await db.schema
+    .createIndex('audit_events_org_action_seq')
+    .on('audit_events')
+    .columns(['organization_id', 'action', 'seq'])
     .execute()
 }
