@@ -9,7 +9,7 @@
 //      the account at the latest ledger drawn (the first table of positions visible), the data
 //      asked of the API included;
 //    each in a fresh browser context (nothing cached), the key set in the tab's storage as the
-//    key picker sets it.
+//    key picker sets it; and the layout shift of the whole load (every answer in, the network idle).
 //
 //   node bench/console.ts        (npm run bench:console)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -72,7 +72,11 @@ try {
   /** One cold load: its FCP, the time `ready` appeared, and the bytes it transferred. */
   const load = async (path: string, ready: (page: Page) => Promise<unknown>) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    await context.addInitScript(`sessionStorage.setItem('strata.console.api-key', ${JSON.stringify(key)})`)
+    await context.addInitScript(`sessionStorage.setItem('strata.console.api-key', ${JSON.stringify(key)})
+      window.__layoutShift = 0
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value
+      }).observe({ type: 'layout-shift', buffered: true })`)
     const page = await context.newPage()
     const transferred: Array<{ url: string; bytes: number }> = []
     page.on('requestfinished', async (request) => {
@@ -87,8 +91,10 @@ try {
       `performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null`,
     )) as number | null
     await page.waitForLoadState('networkidle')
+    // Every answer in and drawn: the layout shift of the whole load.
+    const shift = (await page.evaluate('window.__layoutShift')) as number
     await context.close()
-    return { readyMs, fcpMs: fcpMs ?? Number.NaN, transferred }
+    return { readyMs, fcpMs: fcpMs ?? Number.NaN, shift, transferred }
   }
 
   const pages = {
@@ -125,6 +131,7 @@ try {
         median: Math.round(median(runs.map((r) => r.readyMs))),
         all: runs.map((r) => Math.round(r.readyMs)),
       },
+      layout_shift: { max: Math.round(Math.max(...runs.map((r) => r.shift)) * 1000) / 1000 },
       console_files: own.length,
       console_kb_transferred: kb(own.reduce((s, t) => s + t.bytes, 0)),
       api_requests: api.length,

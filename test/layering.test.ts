@@ -210,7 +210,7 @@ describe('the architecture holds', () => {
     const breaches = sources.flatMap((file) => {
       const source = readFileSync(file, 'utf8')
       const specifiers = [
-        ...source.matchAll(/\bfrom\s*['"]([^'"]+)['"]/g),
+        ...source.matchAll(/(?:^|[\s}])from\s*['"]([^'"]+)['"]/gm),
         ...source.matchAll(/\bimport\s*\(?\s*['"]([^'"]+)['"]/g),
       ].map((m) => m[1]!)
       return specifiers

@@ -111,7 +111,11 @@ export async function openPage(
   })
   await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
     console.error('policy violation: ' + event.violatedDirective + ' ' + event.blockedURI)
-  })`)
+  })
+  window.__layoutShift = 0
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value
+  }).observe({ type: 'layout-shift', buffered: true })`)
   return { page, context, problems }
 }
 
@@ -131,6 +135,19 @@ export async function seriousViolations(page: Page): Promise<string[]> {
       .flatMap((v) => v.nodes.map((n) => v.id + ': ' + n.target.join(' ') + ' (' + (n.failureSummary || '').split('\\n').join(' ') + ')'))
   })()`)) as string[]
   return found
+}
+
+/**
+ * The layout shift the page has had since it was loaded, or since the last `resetLayoutShift`: the
+ * sum of the browser's layout-shift scores not caused by input (the Cumulative Layout Shift of the
+ * Web Vitals, without its session windows). 0 when nothing on screen moved as data arrived.
+ */
+export async function layoutShift(page: Page): Promise<number> {
+  return (await page.evaluate('window.__layoutShift')) as number
+}
+
+export async function resetLayoutShift(page: Page): Promise<void> {
+  await page.evaluate('window.__layoutShift = 0')
 }
 
 /** Saves a screenshot of the viewport under `name` and returns its path. */
