@@ -18,17 +18,10 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium, type Page } from 'playwright-core'
 import { CONSOLE_DIST } from '../src/api/console-page.ts'
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/console/harness.ts'
 import { startServerProcess } from '../test/support/process.ts'
 
 const RUNS = Number(process.env.BENCH_CONSOLE_RUNS) || 7
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-]
 
 if (!existsSync(join(CONSOLE_DIST, 'index.html'))) {
   throw new Error('the console is not built: run `npm run console:build` first')
@@ -67,7 +60,7 @@ try {
   const key = /demo API key: (strata_\w+)/.exec(demo.output())?.[1]
   const account = /^\s+several:\s+(G[A-Z2-7]{55})/m.exec(demo.output())?.[1]
   if (!key || !account) throw new Error(`the demo banner names no key or account:\n${demo.output()}`)
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
 
   /** One cold load: its FCP, the time `ready` appeared, and the bytes it transferred. */
   const load = async (path: string, ready: (page: Page) => Promise<unknown>) => {

@@ -6,6 +6,7 @@
  */
 import type { components, StrataClient } from '@strata/client'
 import { data, plain, unwrap } from './api.ts'
+import { mapLimited, spreadLedgers } from './sampling.ts'
 import { apiKey } from './session.ts'
 
 export type AllPositions = components['schemas']['AllPositionsAnswer']
@@ -115,31 +116,9 @@ export async function loadDemoAccounts(): Promise<DemoAccount[] | null> {
 /** How many ledgers the value chart samples across the indexed range. */
 export const SAMPLES = 32
 
-/** `count` ledgers spread evenly from `from` to `to`, both included, without repeats. */
+/** The ledgers the value chart samples: `count` spread evenly across the indexed range. */
 export function sampleLedgers(from: number, to: number, count = SAMPLES): number[] {
-  if (to <= from) return [to]
-  const steps = Math.min(count - 1, to - from)
-  const ledgers: number[] = []
-  for (let i = 0; i <= steps; i++) ledgers.push(from + Math.round(((to - from) * i) / steps))
-  return [...new Set(ledgers)]
-}
-
-/** Runs `task` over `items` with at most `limit` at a time, answers in the items' order. */
-export async function mapLimited<T, R>(
-  items: T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await task(items[index] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
+  return spreadLedgers(from, to, count)
 }
 
 export interface ValueSamples {

@@ -25,6 +25,11 @@ export const AUDIT_ACTIONS = [
   'webhook.deleted',
 ] as const satisfies ReadonlyArray<AuditEvent['action']>
 
+/** Every action the API can answer is offered: a new one fails the type check until it is listed. */
+type Unlisted = Exclude<AuditEvent['action'], (typeof AUDIT_ACTIONS)[number]>
+const everyActionListed: [Unlisted] extends [never] ? true : Unlisted = true
+void everyActionListed
+
 export const PAGE_SIZES = [10, 25, 50, 100] as const
 export const DEFAULT_PAGE_SIZE = 25
 

@@ -5,6 +5,7 @@
  */
 import type { components } from '@strata/client'
 import { data, unwrap } from './api.ts'
+import { mapLimited, spreadLedgers } from './sampling.ts'
 
 export type ProtocolEntry = components['schemas']['ListProtocolsResponseDataItem']
 export type ContractEntry = components['schemas']['ListProtocolsResponseDataItemContract']
@@ -192,32 +193,6 @@ export async function loadPool(
   return { protocol, answer }
 }
 
-/** `count` ledgers spread evenly over `from..to`, both ends included, ascending and distinct. */
-export function sampleLedgers(from: number, to: number, count: number): number[] {
-  if (to <= from) return [to]
-  const ledgers = new Set<number>()
-  for (let i = 0; i < count; i++) ledgers.add(Math.round(from + ((to - from) * i) / (count - 1)))
-  return [...ledgers].sort((a, b) => a - b)
-}
-
-/** Runs `work` over `items`, at most `limit` at a time, answers in the items' order. */
-export async function mapLimited<T, R>(
-  items: T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length)
-  let next = 0
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await work(items[index] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
-}
-
 /** How many ledgers a pool's chart samples, and how many requests run at once. */
 export const POOL_SAMPLES = 16
 export const POOL_CONCURRENCY = 4
@@ -229,7 +204,7 @@ export async function loadPoolSamples(
   from: number,
   to: number,
 ): Promise<Array<{ ledger: number; pool: PoolAnswer }>> {
-  const ledgers = sampleLedgers(from, to, POOL_SAMPLES)
+  const ledgers = spreadLedgers(from, to, POOL_SAMPLES)
   const answers = await mapLimited(ledgers, POOL_CONCURRENCY, (ledger) => loadPool(protocol, pool, ledger))
   return ledgers.map((ledger, i) => ({ ledger, pool: answers[i] as PoolAnswer }))
 }
