@@ -3676,7 +3676,7 @@ export interface components {
       totals: components['schemas']['UsdTotals']
     }
     Webhook: {
-      /** @example wh_9oXdL3ME9GZjo1VS */
+      /** @example wh_3LtEMzJFUZETUk2s */
       id: string
       /** @example https://hooks.example.com/activity */
       url: string
@@ -6539,7 +6539,7 @@ export interface operations {
         limit?: number
         /**
          * @description The next_cursor of an earlier page, unchanged
-         * @example dzE6MTc2NzI0MDY2MDAwMDp3aF85b1hkTDNNRTlHWmpvMVZT
+         * @example dzE6MTc2NzI0MDY2MDAwMDp3aF8zTHRFTXpKRlVaRVRVazJz
          */
         cursor?: string
       }
