@@ -8681,9 +8681,15 @@ export interface operations {
           | 'webhook.disabled'
           | 'webhook.secret_rotated'
           | 'webhook.deleted'
-        /** @description Only the events at or after this time (RFC 3339) */
+        /**
+         * @description Only the events at or after this time (RFC 3339)
+         * @example 2026-01-01T00:00:00Z
+         */
         since?: string
-        /** @description Only the events before this time (RFC 3339) */
+        /**
+         * @description Only the events before this time (RFC 3339)
+         * @example 2026-02-01T00:00:00Z
+         */
         until?: string
       }
       header?: never

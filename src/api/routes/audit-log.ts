@@ -113,10 +113,15 @@ export function registerAuditLogRoutes(app: App, ctx: AppContext): void {
             Type.String({
               format: 'date-time',
               description: 'Only the events at or after this time (RFC 3339)',
+              examples: ['2026-01-01T00:00:00Z'],
             }),
           ),
           until: Type.Optional(
-            Type.String({ format: 'date-time', description: 'Only the events before this time (RFC 3339)' }),
+            Type.String({
+              format: 'date-time',
+              description: 'Only the events before this time (RFC 3339)',
+              examples: ['2026-02-01T00:00:00Z'],
+            }),
           ),
         }),
         response: {
