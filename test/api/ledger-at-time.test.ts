@@ -44,7 +44,7 @@ describe('GET /v1/ledgers/at-time', () => {
     expect(response.json()).toMatchObject({
       data: null,
       meta: {
-        requested_time: '2026-01-01T00:00:00.000Z',
+        requested_at: '2026-01-01T00:00:00.000Z',
         last_indexed_ledger: null,
         indexed_from_ledger: null,
         partial_result: true,
@@ -122,7 +122,7 @@ describe('GET /v1/ledgers/at-time', () => {
         const body = response.json()
         expect(body.data).toEqual(ledger === null ? null : { ledger, closed_at: closedAt })
         expect(body.meta).toMatchObject({
-          requested_time: new Date(time).toISOString(),
+          requested_at: new Date(time).toISOString(),
           last_indexed_ledger: 105,
           indexed_from_ledger: 100,
           partial_result: partial,

@@ -2348,7 +2348,7 @@ export interface components {
        * @description `time` as understood, in UTC
        * @example 2026-01-01T02:00:02.000Z
        */
-      requested_time: string
+      requested_at: string
       /**
        * @description The indexer checkpoint
        * @example 3999

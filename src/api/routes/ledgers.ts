@@ -20,7 +20,7 @@ const LedgerAtTimeSchema = named(
       Type.Null(),
     ]),
     meta: Type.Object({
-      requested_time: { ...Timestamp, description: '`time` as understood, in UTC' },
+      requested_at: { ...Timestamp, description: '`time` as understood, in UTC' },
       last_indexed_ledger: nullableInteger('The indexer checkpoint'),
       indexed_from_ledger: nullableInteger('The first ledger the store ingested'),
       partial_result: Type.Boolean({
@@ -76,7 +76,7 @@ export function registerLedgerRoutes(app: App, ctx: AppContext): void {
         data:
           found === null ? null : { ledger: found.sequence, closed_at: toRfc3339(found.closeTime * 1000) },
         meta: {
-          requested_time: toRfc3339(ms),
+          requested_at: toRfc3339(ms),
           last_indexed_ledger: last,
           indexed_from_ledger: head.firstIndexedLedger,
           partial_result: partial,
