@@ -8,8 +8,8 @@ import type { Activity } from '../explorer-api.ts'
 import { formatInteger, formatTime, shortAddress } from '../format.ts'
 import { paths } from '../paths.ts'
 import { Address } from './address.tsx'
-import { TableWrap } from './explorer-table.tsx'
 import { Amount, AssetName, Usd } from './explorer-values.tsx'
+import { TableWrap } from './table-wrap.tsx'
 
 const DIRECTION: Record<string, string> = {
   sent: 'sent',

@@ -8,10 +8,11 @@ import type { components } from '@strata/client'
 import type { AllPositions, Enrichment, ProtocolName } from '../explorer-api.ts'
 import { sectionRows } from '../explorer-api.ts'
 import { formatDecimal, formatInteger, formatPercent } from '../format.ts'
+import { reasonText } from '../reasons.ts'
 import { Address } from './address.tsx'
-import { TableWrap } from './explorer-table.tsx'
-import { Amount, AssetName, reasonText, Usd } from './explorer-values.tsx'
+import { Amount, AssetName, Usd } from './explorer-values.tsx'
 import { Empty } from './status.tsx'
+import { TableWrap } from './table-wrap.tsx'
 
 type Sections = AllPositions['data']['protocols']
 type Row = {

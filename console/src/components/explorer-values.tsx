@@ -3,24 +3,7 @@
  * words (null is never shown as 0), and an asset by its symbol with its contract on hover.
  */
 import { formatDecimal, formatUsd, shortAddress } from '../format.ts'
-
-const REASONS: Record<string, string> = {
-  price_missing: 'no price',
-  price_stale: 'price too old',
-  rate_missing: 'rate unknown',
-  config_missing: 'reserve configuration unknown',
-  reserves_missing: 'reserves unknown',
-  protocol_token: 'protocol token, not valued',
-  no_amount: 'no amount',
-  asset_unknown: 'asset unknown',
-  valuation_ledgers_differ: 'protocols valued at different ledgers',
-}
-
-/** The API's reason code in words (an unknown code is shown as the API sent it). */
-export function reasonText(reason: string | null | undefined): string | null {
-  if (!reason) return null
-  return REASONS[reason] ?? reason.replaceAll('_', ' ')
-}
+import { reasonText } from '../reasons.ts'
 
 /** A USD value, or "—" followed by why it is unknown. */
 export function Usd({ value, reason }: { value: string | null | undefined; reason?: string | null }) {

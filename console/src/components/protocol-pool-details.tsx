@@ -8,8 +8,9 @@ import { paths } from '../paths.ts'
 import type { AmmPool, LendingPool, YieldPool } from '../protocol-data.ts'
 import { Address } from './address.tsx'
 import { symbolFor } from './protocol-charts.tsx'
-import { TableWrap, Unknown } from './protocol-table.tsx'
 import { Empty } from './status.tsx'
+import { TableWrap } from './table-wrap.tsx'
+import { Unknown } from './unknown.tsx'
 
 /** Basis points as a percentage: 1000 → 10.00%. */
 export function formatBps(bps: number | null): string {

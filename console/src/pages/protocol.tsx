@@ -8,8 +8,8 @@ import { Address } from '../components/address.tsx'
 import { KeyPicker } from '../components/key-picker.tsx'
 import { symbolFor, TvlCharts } from '../components/protocol-charts.tsx'
 import { LedgerPin } from '../components/protocol-ledger-pin.tsx'
-import { reasonWords, TableWrap } from '../components/protocol-table.tsx'
 import { Empty, ErrorNote, PageTitle, Placeholder } from '../components/status.tsx'
+import { TableWrap } from '../components/table-wrap.tsx'
 import { formatDecimal, formatInteger, formatUsd } from '../format.ts'
 import { paths } from '../paths.ts'
 import {
@@ -25,6 +25,7 @@ import {
   type TvlState,
 } from '../protocol-data.ts'
 import { useQuery } from '../query.ts'
+import { reasonText } from '../reasons.ts'
 import { apiKey } from '../session.ts'
 
 const LEAD: Record<ProtocolName, string> = {
@@ -142,7 +143,7 @@ function TvlSummary({ tvl }: { tvl: TvlState }) {
             {formatUsd(data.tvl_usd)}
           </div>
           {data.tvl_usd === null && data.usd_unavailable_reason && (
-            <div class="help">Unknown: {reasonWords(data.usd_unavailable_reason)}</div>
+            <div class="help">Unknown: {reasonText(data.usd_unavailable_reason)}</div>
           )}
         </div>
         <div class="card">
@@ -256,7 +257,7 @@ function Pools({
                   {showUsd && (
                     <td class="num">
                       {formatUsd(pool.usd)}
-                      {pool.usd === null && pool.usdReason ? ` (${reasonWords(pool.usdReason)})` : ''}
+                      {pool.usd === null && pool.usdReason ? ` (${reasonText(pool.usdReason)})` : ''}
                     </td>
                   )}
                 </tr>
