@@ -34,6 +34,8 @@ let passed = 0
 let failed = 0
 let skipped = 0
 let exitCode = 0
+/** Each failed test, named with its file and its error's first lines: printed again at the very end. */
+const failures: string[] = []
 
 /** Where the store is chosen or opened: a file importing one of these, or reading the choice, reaches it. */
 const STORE_ENTRY = [resolve('test/support/database.ts'), resolve('src/store/db.ts')]
@@ -95,19 +97,45 @@ for (const store of stores) {
       numFailedTests: number
       numPendingTests: number
       numTodoTests: number
+      testResults: {
+        name: string
+        message?: string
+        assertionResults: { status: string; fullName: string; failureMessages: string[] }[]
+      }[]
     }
     passed += result.numPassedTests
     failed += result.numFailedTests
     // A skipped test is said, not hidden: each skips on purpose (a store it does not apply to, a
     // tool this machine lacks) and says why in its own title or output.
     skipped += result.numPendingTests + result.numTodoTests
+    for (const file of result.testResults) {
+      const where = `${store}: ${file.name.replace(`${process.cwd()}/`, '')}`
+      const failedTests = file.assertionResults.filter((test) => test.status === 'failed')
+      for (const test of failedTests) {
+        failures.push(`${where} > ${test.fullName}\n${firstLines(test.failureMessages.join('\n'))}`)
+      }
+      // A file that failed before any test ran (an import, a hook) has its message on the file.
+      if (failedTests.length === 0 && file.message) failures.push(`${where}\n${firstLines(file.message)}`)
+    }
   } catch {
     exitCode = 1
     process.stdout.write(`no test report for ${store}\n`)
   }
 }
 
+/** The first lines of an error, indented: enough to name it where only the log's end is kept. */
+function firstLines(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !line.includes('node_modules'))
+    .slice(0, 12)
+    .map((line) => `    ${line}`)
+    .join('\n')
+}
+
 if (passed === 0) exitCode = 1
+// The closing lines name every failure, so a log cut to its end still says what failed and why.
+if (failures.length > 0) process.stdout.write(`\nfailed:\n${failures.map((entry) => `  ${entry}`).join('\n')}\n`)
 process.stdout.write(
   `\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped (${stores.join(' and ')}${quick ? ', quick: without the slow end-to-end files' : ''}) in ${Math.round((performance.now() - startedAt) / 1000)} s\n`,
 )
