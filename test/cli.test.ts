@@ -61,7 +61,7 @@ describe('the strata command', () => {
     const first = strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` })
     expect(first.code).toBe(0)
     expect(first.stdout).toBe(
-      'applied: 001-organizations, 002-ledger-data, 003-network, 004-mainnet-layout, 005-coverage, 006-contract-state, 007-management, 008-actions, 009-auth-generation, 010-activities, 011-idempotency, 012-webhooks, 013-console-reads\n',
+      'applied: 001-organizations, 002-ledger-data, 003-network, 004-mainnet-layout, 005-coverage, 006-contract-state, 007-management, 008-actions, 009-auth-generation, 010-activities, 011-idempotency, 012-webhooks, 013-console-reads, 014-state-notifications\n',
     )
     expect(strata(['migrate'], { DATABASE_URL: `sqlite:${fresh}` }).stdout).toBe('database is up to date\n')
     const key = strata(['create-key', '--org', 'cli-org', '--org-name', 'CLI Org', '--name', 'ops'], db.env)

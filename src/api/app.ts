@@ -61,6 +61,8 @@ export type { App }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+/** Methods that change nothing: their answers wait for no replica. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
  * How often the HTTP server looks for requests over their time (Node's default is 30 s, which
@@ -439,6 +441,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // A successful GET data answer gets its ETag and Cache-Control, and a 304 when the caller holds it
   // (after the rate limit, which counted it: see docs/api.md). Last, the answer is compressed when
   // the request asks (see `compressAnswer`).
+  const settle = ctx.database.committed.settle
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff')
     if (draining) reply.header('connection', 'close')
@@ -454,7 +457,15 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       config?.auth === 'api_key' && reply.statusCode === 200 && request.method !== 'POST'
         ? cacheDataAnswer(request, reply, payload)
         : payload
-    done(null, compressAnswer(request, reply, sent))
+    const answer = compressAnswer(request, reply, sent)
+    // A write the API answers is seen by every replica's next request: on PostgreSQL it is
+    // answered once every replica that answers from memory has received it (CommitWatch.settle).
+    if (settle !== null && !READ_METHODS.has(request.method) && reply.statusCode < 400) {
+      settle().then(
+        () => done(null, answer),
+        () => done(null, answer),
+      )
+    } else done(null, answer)
   })
 
   // A callback hook: no promise per request.

@@ -33,10 +33,11 @@ export interface ReadCaches {
   keyRecords: KeyRecordCache
   /**
    * The request views (`store/request-state.ts`): the one statement an API-key request begins
-   * with (generation, checkpoint, the route's serving snapshots). On PostgreSQL nothing is kept:
-   * every request reads. On SQLite what a statement read is kept while the commit probe says no
-   * connection of any process has committed since: the generation and the checkpoint until any
-   * commit; a seek's serving snapshots while the first indexed ledger is unchanged and the
+   * with (generation, checkpoint, the route's serving snapshots). What a statement read is kept
+   * while the store says nothing it read has changed: on SQLite the commit probe (no connection
+   * of any process has committed since), on PostgreSQL the commit watch (no change to the
+   * generation or the checkpoint was notified, and its lease holds): the generation and the
+   * checkpoint until then; a seek's serving snapshots while the first indexed ledger is unchanged and the
    * checkpoint has not gone back, a pin at or below the checkpoint it was found under surviving
    * later batches (its snapshots are final), any other seek until the checkpoint moves. At most
    * 10 000 seeks are kept; one more empties them all.

@@ -4,6 +4,7 @@ import pg from 'pg'
 import type { Awaitable } from '../awaitable.ts'
 import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts'
 import { createCommitProbe } from './commit-probe.ts'
+import { createCommitWatch } from './commit-watch.ts'
 import { CurrentSchemaPostgresDialect } from './pg-introspector.ts'
 import type { Schema } from './schema.ts'
 import { type DatabaseSync, gatedSqliteDialect, openSqlite, SqliteGate } from './sqlite-driver.ts'
@@ -30,12 +31,25 @@ export interface PreparedQuery {
  * - SQLite: a second connection of the process, that never writes (the first one's open
  *   transactions are invisible to it), and a CommitProbe on the WAL index: `commitVersion()`
  *   returns the same number twice only if no connection of any process committed in between.
- * - PostgreSQL: the pool (a statement outside a transaction reads committed data); no probe, so
- *   `commitVersion` is null and every request reads.
+ * - PostgreSQL: the pool (a statement outside a transaction reads committed data), and a
+ *   CommitWatch (src/store/commit-watch.ts): `commitVersion()` returns the same number twice only
+ *   while its notification connection's lease holds and no change to the authentication
+ *   generation or the checkpoint was notified in between. It covers those two rows, not every
+ *   commit: what is remembered across other commits is what request-state.ts keeps across them.
  */
 export interface CommittedReads {
   prepare(sql: string, name: string): PreparedQuery
   commitVersion: (() => number) | null
+  /**
+   * Waits, after a commit of this process that changes authentication, until every replica
+   * answering from memory has received it (PostgreSQL: CommitWatch.settle). Null where a commit is
+   * seen by every reader once it returns (SQLite's probe).
+   */
+  settle: (() => Promise<void>) | null
+  /** Whether requests are answered from memory now; null where nothing is remembered. */
+  live: (() => boolean) | null
+  /** Starts telling of commits now, rather than at the first request state (a serving process). */
+  listen: (() => void) | null
 }
 
 /**
@@ -149,7 +163,7 @@ export function postgresPoolSettings(timeoutMs: number): pg.PoolConfig {
 export function createDatabase(config: DatabaseConfig, options: CreateDatabaseOptions = {}): Database {
   if (config.kind === 'sqlite') return createSqlite(config.path)
   const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...config.timeouts, ...options.timeouts }
-  return createPostgres(config.url, options, timeouts)
+  return createPostgres(config.url, { ...options, poolSize: options.poolSize ?? config.poolSize }, timeouts)
 }
 
 /** A statement of `connection`, prepared at its first use; `$n` placeholders as PreparedQuery says. */
@@ -211,6 +225,9 @@ function createSqlite(path: string): Database {
     committed: {
       prepare: (sql) => prepareSqlite(inMemory ? () => raw : readerConnection, sql),
       commitVersion: probe && (() => probe.version()),
+      settle: null,
+      live: null,
+      listen: null,
     },
     async close() {
       await db.destroy()
@@ -235,6 +252,8 @@ function createPostgres(url: string, options: CreateDatabaseOptions, timeouts: D
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) })
+  // Opens its connection at the first request's state: commands that serve nothing never listen.
+  const watch = createCommitWatch({ ...connection, ...postgresPoolSettings(timeouts.timeoutMs) }, schema)
   // Migrations may rewrite large tables: one connection of their own, opened at their first use,
   // waits as long as the indexer's batches may. Its introspection reads this store's schema alone
   // (pg-introspector.ts).
@@ -278,9 +297,17 @@ function createPostgres(url: string, options: CreateDatabaseOptions, timeouts: D
         onWait,
       ),
     migrationSchema: schema ?? undefined,
-    // A statement outside a transaction reads committed data; nothing tells of commits cheaply.
-    committed: { prepare: (sql, name) => preparePostgres(pool, sql, name), commitVersion: null },
+    // A statement outside a transaction reads committed data; the watch tells of the commits that
+    // change a request's state.
+    committed: {
+      prepare: (sql, name) => preparePostgres(pool, sql, name),
+      commitVersion: () => watch.version(),
+      settle: () => watch.settle(),
+      live: () => watch.live(),
+      listen: () => watch.listen(),
+    },
     async close() {
+      await watch.close()
       await db.destroy()
       await migrationDb.destroy()
     },

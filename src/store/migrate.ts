@@ -19,6 +19,7 @@ import * as activities from './migrations/010-activities.ts'
 import * as idempotency from './migrations/011-idempotency.ts'
 import * as webhooks from './migrations/012-webhooks.ts'
 import * as consoleReads from './migrations/013-console-reads.ts'
+import * as stateNotifications from './migrations/014-state-notifications.ts'
 import { classifyStoreError, StoreStartError } from './store-errors.ts'
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-idempotency': idempotency,
   '012-webhooks': webhooks,
   '013-console-reads': consoleReads,
+  '014-state-notifications': stateNotifications,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

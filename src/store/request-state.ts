@@ -111,9 +111,9 @@ const FROM = `FROM auth_generation g
 
 /**
  * The statement with `count` seeks: $1 the checkpoint's stream, $2 the pin (null: none), $3 the
- * address, then each protocol's name.
+ * address, then each protocol's name. Exported for bench/pg-pool.ts, which measures it.
  */
-function stateSql(count: number): string {
+export function requestStateSql(count: number): string {
   if (count === 0) return `SELECT ${BASE_COLUMNS} ${FROM}`
   // The effective ledger: the pin, capped at the checkpoint (the checkpoint for no pin).
   const bound =
@@ -139,7 +139,9 @@ const KEPT_STATES_MAX = 10_000
  * what the statement read is remembered: the generation and the checkpoint until any connection of
  * any process commits (a revoked key, a plan change, an indexed batch, the batched last-used
  * times), and each seek's serving snapshots for as long as the indexed history they were found in
- * stays as it was (see `rememberBetweenCommits`). On PostgreSQL every request reads.
+ * stays as it was (see `rememberBetweenCommits`). On PostgreSQL the commit watch stands for the
+ * probe: it tells of changes to the generation and the checkpoint, and while its lease does not
+ * hold every request reads (src/store/commit-watch.ts).
  *
  * A returned view may be shared by several requests: it is frozen, and its reader holds nothing
  * of any one request.
@@ -149,7 +151,7 @@ export function createRequestViews(database: Database, store: PositionsReader): 
   const statement = (count: number): PreparedQuery => {
     let prepared = statements.get(count)
     if (prepared === undefined) {
-      prepared = database.committed.prepare(stateSql(count), `request_state_${count}`)
+      prepared = database.committed.prepare(requestStateSql(count), `request_state_${count}`)
       statements.set(count, prepared)
     }
     return prepared
@@ -191,6 +193,9 @@ export function createRequestViews(database: Database, store: PositionsReader): 
   }
   const commitVersion = database.committed.commitVersion
   if (commitVersion === null) return read
+  // A serving process listens from its start: its first requests, and the writes it settles,
+  // find the watch live.
+  database.committed.listen?.()
   return rememberBetweenCommits(read, commitVersion, (generation, head, seek) =>
     freezeView(store, generation, head, seek),
   )

@@ -62,6 +62,8 @@ describe('GET /v1/ledgers/at-time', () => {
         .insertInto('indexer_state')
         .values({ name: 'ledgers', last_ledger: 105, first_ledger: 100, updated_at: t.clock.now() })
         .execute()
+      // Written by hand, as the indexer would: the app has received the checkpoint (PostgreSQL).
+      await t.database.committed.settle?.()
     })
 
     const cases: Array<[string, string, number | null, string | null, boolean]> = [

@@ -98,6 +98,8 @@ export async function seedCheckpoint(t: TestApp, sequence: number, ageS: number)
     .insertInto('indexer_state')
     .values({ name: 'ledgers', last_ledger: sequence, first_ledger: sequence, updated_at: t.clock.now() })
     .execute()
+  // On PostgreSQL the app learns of a checkpoint by notification: wait until it has arrived.
+  await t.database.committed.settle?.()
 }
 
 /** What `strata set-plan` does: the operator puts the organization on a plan and allows it. */
@@ -107,4 +109,6 @@ export async function grantPlan(t: TestApp, organizationId: string, plan: Plan):
     .execute((trx) =>
       changePlan(trx, { organizationId, plan, by: { kind: 'admin' }, clientIp: null, now: t.clock.now() }),
     )
+  // As `strata set-plan` does: every instance answering from memory has the new plan.
+  await t.database.committed.settle?.()
 }

@@ -67,3 +67,18 @@ export async function createTestDatabase(
     },
   }
 }
+
+/**
+ * Waits until `database` answers request state from memory: at once on SQLite (its commit probe
+ * needs no start), on PostgreSQL once its commit watch's lease holds (its connection listens and
+ * a heartbeat was answered).
+ */
+export async function untilStateLive(database: Database, timeoutMs = 10_000): Promise<void> {
+  const live = database.committed.live
+  if (live === null) return
+  const until = Date.now() + timeoutMs
+  while (!live()) {
+    if (Date.now() > until) throw new Error(`the commit watch was not live within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

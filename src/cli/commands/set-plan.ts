@@ -41,6 +41,8 @@ line on stderr names the database it writes to (DATABASE_URL): use the server's.
           now: Date.now(),
         }),
       )
+      // Every replica serving from memory applies the new plan before this command says it did.
+      await database.committed.settle?.()
       process.stdout.write(
         `${JSON.stringify({
           organization_id: changed.id,
