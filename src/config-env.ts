@@ -37,6 +37,13 @@ export const ENV_VARS = defineEnv({
     meaning:
       'PostgreSQL: the longest the API waits for the database (a connection, a statement, a transaction left idle), in milliseconds; past it the request answers `503 unavailable`',
   },
+  STRATA_DB_POOL_SIZE: {
+    default: '10',
+    min: 1,
+    max: 1000,
+    meaning:
+      'PostgreSQL: the most connections one process opens for its requests and writes (besides its notification connection and, when it indexes, its lock connection); see docs/operations.md for N replicas',
+  },
   STRATA_DB_WRITE_TIMEOUT_MS: {
     default: '300000',
     min: 1000,

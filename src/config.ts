@@ -28,7 +28,7 @@ export interface DatabaseTimeouts {
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string; timeouts?: DatabaseTimeouts }
+  | { kind: 'postgres'; url: string; timeouts?: DatabaseTimeouts; poolSize?: number }
 
 export interface Config {
   port: number
@@ -175,10 +175,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     port: int('PORT'),
     host: text('HOST'),
     metricsPort: str('METRICS_PORT') === null ? null : int('METRICS_PORT'),
-    database: parseDatabaseUrl(text('DATABASE_URL'), problems, {
-      timeoutMs: int('STRATA_DB_TIMEOUT_MS'),
-      writeTimeoutMs: int('STRATA_DB_WRITE_TIMEOUT_MS'),
-    }),
+    database: parseDatabaseUrl(
+      text('DATABASE_URL'),
+      problems,
+      { timeoutMs: int('STRATA_DB_TIMEOUT_MS'), writeTimeoutMs: int('STRATA_DB_WRITE_TIMEOUT_MS') },
+      int('STRATA_DB_POOL_SIZE'),
+    ),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     redisTimeoutMs: int('STRATA_REDIS_TIMEOUT_MS'),
     redisBreakerFailures: int('STRATA_REDIS_BREAKER_FAILURES'),
@@ -336,14 +338,19 @@ function parseTrustProxy(value: string | null, problems: string[]): TrustProxy {
   return entries
 }
 
-function parseDatabaseUrl(value: string, problems: string[], timeouts: DatabaseTimeouts): DatabaseConfig {
+function parseDatabaseUrl(
+  value: string,
+  problems: string[],
+  timeouts: DatabaseTimeouts,
+  poolSize: number,
+): DatabaseConfig {
   if (value.startsWith('sqlite:')) {
     const path = value.slice('sqlite:'.length).replace(/^\/\//, '')
     if (path === '') problems.push('DATABASE_URL sqlite: needs a file path, e.g. sqlite:./strata.db')
     return { kind: 'sqlite', path: path || './strata.db' }
   }
   if (value.startsWith('postgres://') || value.startsWith('postgresql://')) {
-    return { kind: 'postgres', url: value, timeouts }
+    return { kind: 'postgres', url: value, timeouts, poolSize }
   }
   problems.push(`DATABASE_URL must be sqlite:<path> or postgres://..., got "${value}"`)
   return { kind: 'sqlite', path: './strata.db' }

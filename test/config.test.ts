@@ -18,8 +18,14 @@ describe('configuration', () => {
       kind: 'postgres',
       url: 'postgres://u@h:5432/db',
       timeouts: { timeoutMs: 5000, writeTimeoutMs: 300_000 },
+      poolSize: 10,
     })
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379')
+    const small = loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', STRATA_DB_POOL_SIZE: '3' })
+    expect(small.database).toMatchObject({ kind: 'postgres', poolSize: 3 })
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', STRATA_DB_POOL_SIZE: '0' })).toThrow(
+      /STRATA_DB_POOL_SIZE/,
+    )
   })
 
   it('lists every bad variable in one error', () => {
