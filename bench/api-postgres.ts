@@ -23,6 +23,13 @@ export const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgr
 /** The Redis the servers on PostgreSQL count their rate limits in. */
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
+/** A URL as messages show it: its password, if any, as `***`. */
+export function shownUrl(url: string): string {
+  const parsed = new URL(url)
+  if (parsed.password) parsed.password = '***'
+  return parsed.toString()
+}
+
 /** Begins every comment the bench puts on a schema of its own: no other schema is ever dropped. */
 const MARKER = 'strata bench:api copy'
 
