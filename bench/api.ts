@@ -64,12 +64,13 @@ import {
   redisVersion,
   shownUrl,
 } from './api-postgres.ts'
-import { measureReplicas, runLoadGenerator } from './api-replicas.ts'
+import { measureReplicas, type ReplicaResult, runLoadGenerator } from './api-replicas.ts'
 import { type PostgresReport, type Report, renderReport, type SqliteReport } from './api-report.ts'
 import {
   type CaseResult,
   ceilingFile,
   load,
+  type Measured,
   measureCase,
   measureHostScale,
   measureRevalidation,
@@ -263,7 +264,7 @@ async function measurePostgres(
 ): Promise<PostgresReport> {
   const api = await startApi(store)
   const results: CaseResult[] = []
-  let half: Awaited<ReturnType<typeof load>>
+  let half: Measured
   try {
     for (const c of cases) {
       await warmPaths(api, key, c.paths)
@@ -278,7 +279,7 @@ async function measurePostgres(
   const replicaEnv = { STRATA_REPLICAS: '2' }
   const first = await startApi(store, undefined, replicaEnv, CLI, { cores: '0', discardLog: true })
   const second = await startApi(store, undefined, replicaEnv, CLI, { cores: '1', discardLog: true })
-  let replicas: Awaited<ReturnType<typeof measureReplicas>>
+  let replicas: ReplicaResult
   try {
     replicas = await measureReplicas([first, second], cases[0]!.paths, key)
   } finally {
