@@ -2,6 +2,7 @@
 // the environment), reading a child's output, CPU time from /proc, and pinning a server to core 0.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { cpus } from 'node:os'
 import { join } from 'node:path'
 
 export const ROOT = new URL('..', import.meta.url).pathname
@@ -69,9 +70,26 @@ export function cpuUs(pid: number): number | null {
 
 /** `node args…` on core 0 (when taskset exists). */
 export function spawnOnServerCore(args: string[], env: NodeJS.ProcessEnv, stdio: Array<'ignore' | 'pipe'>) {
+  return spawnOnCores('0', args, env, stdio)
+}
+
+/**
+ * `node args…` on the cores of a taskset list (`0`, `1`, `0-1`; when taskset exists). A child
+ * inherits this process's affinity (core 1 once pinned), so a child meant to run anywhere is given
+ * every core: `ALL_CORES`.
+ */
+export function spawnOnCores(
+  cores: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdio: Array<'ignore' | 'pipe'>,
+) {
   return HAS_TASKSET
-    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio, env })
+    ? spawn('taskset', ['-c', cores, process.execPath, ...args], { stdio, env })
     : spawn(process.execPath, args, { stdio, env })
 }
+
+/** Every core of the host, as a taskset list. */
+export const ALL_CORES = `0-${Math.max(0, cpus().length - 1)}`
 
 export const round3 = (value: number) => Math.round(value * 1000) / 1000

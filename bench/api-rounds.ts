@@ -16,8 +16,16 @@ import {
   ROOT,
   readLine,
   round3,
+  spawnOnCores,
   spawnOnServerCore,
 } from './api-env.ts'
+import {
+  type PostgresStore,
+  postgresServerEnv,
+  readSideCpu,
+  type SideCpu,
+  sideCpuBetween,
+} from './api-postgres.ts'
 import type { BenchCase, BuiltStore } from './api-stores.ts'
 import { type CpuProfile, type ProfileSummary, summarizeProfile } from './cpu-profile.ts'
 
@@ -67,6 +75,11 @@ export interface Measured {
   server?: { p50Ms: number; p99Ms: number }
   /** Answer-cache lookups in the round (a snapshot surface, or a whole all-protocols answer), from the server's metrics. */
   cache?: { hits: number; misses: number }
+  /**
+   * On PostgreSQL, what the server's requests cost beside its own process, µs per request: its
+   * database backends' CPU (null when PostgreSQL runs on another host) and Redis's (all its clients).
+   */
+  side?: { databaseCpuUsPerRequest: number | null; redisCpuUsPerRequest: number | null }
 }
 
 export interface ServerProcess {
@@ -80,6 +93,8 @@ export interface ApiProcess extends ServerProcess {
   takeServerTimes(): number[]
   /** The answer cache's hit and miss counts so far (its Prometheus counters). */
   cacheCounts(): Promise<{ hits: number; misses: number }>
+  /** On PostgreSQL: the CPU its database backends and Redis spent so far (see api-postgres.ts). */
+  sideCpu?: () => Promise<SideCpu>
 }
 
 export async function load(
@@ -101,6 +116,7 @@ export async function load(
   options.api?.takeServerTimes()
   // Scraped outside the CPU window: the scrape is not part of the requests' cost.
   const cacheBefore = await options.api?.cacheCounts()
+  const sideBefore = await options.api?.sideCpu?.()
   const cpuBefore = cpuUs(target.pid)
   const clientBefore = process.cpuUsage()
   const result = await autocannon({
@@ -130,6 +146,7 @@ export async function load(
   const cpuAfter = cpuUs(target.pid)
   const client = process.cpuUsage(clientBefore)
   const cacheAfter = await options.api?.cacheCounts()
+  const sideAfter = await options.api?.sideCpu?.()
   const requests = result.requests.total
   const measured: Measured = {
     requestsPerSecond: Math.round(result.requests.average),
@@ -154,25 +171,52 @@ export async function load(
       misses: cacheAfter.misses - cacheBefore.misses,
     }
   }
+  if (sideBefore && sideAfter) measured.side = sidePerRequest(sideBefore, sideAfter, requests)
   return measured
 }
+
+/** The side CPU between two readings, per request, µs. */
+export function sidePerRequest(
+  before: SideCpu,
+  after: SideCpu,
+  requests: number,
+): NonNullable<Measured['side']> {
+  const { databaseUs, redisUs } = sideCpuBetween(before, after)
+  const per = (us: number | null) =>
+    us === null || requests === 0 ? null : Math.round((us / requests) * 10) / 10
+  return { databaseCpuUsPerRequest: per(databaseUs), redisCpuUsPerRequest: per(redisUs) }
+}
+
+/** Servers started by this process, naming each one's PostgreSQL connections apart. */
+let serversStarted = 0
 
 /**
  * `strata serve` on a store, pinned to core 0, with rate limiting out of the way and its metrics on
  * a port of their own. `cli` is another checkout's entry point when comparing with a baseline.
+ * On PostgreSQL the store's URL names the server's connections (their backends' CPU is read per
+ * round) and Redis counts the rate limits, as in production. `placement.cores` pins it elsewhere
+ * (a taskset list); `placement.discardLog` sends its request log nowhere instead of to this
+ * process, which then reads no handling times from it (and spends no CPU reading them).
  */
 export async function startApi(
-  store: Pick<BuiltStore, 'path'>,
+  store: Pick<BuiltStore, 'path'> | PostgresStore,
   profileTo?: string,
   env: Record<string, string> = {},
   cli: string = CLI,
+  placement: { cores?: string; discardLog?: boolean } = {},
 ): Promise<ApiProcess> {
   const hook = join(ROOT, 'bench/cpu-prof-hook.ts')
-  const child = spawnOnServerCore(
+  const applicationName = `strata-bench-${process.pid}-${++serversStarted}`
+  const onPostgres = 'kind' in store
+  const storeEnv = onPostgres
+    ? postgresServerEnv(store, applicationName)
+    : { DATABASE_URL: `sqlite:${store.path}` }
+  const child = spawnOnCores(
+    placement.cores ?? '0',
     [...(profileTo ? ['--import', hook] : []), cli, 'serve', '--port', '0'],
     {
       ...process.env,
-      DATABASE_URL: `sqlite:${store.path}`,
+      ...storeEnv,
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
       RATE_LIMIT_PER_MINUTE: '1000000',
@@ -181,7 +225,7 @@ export async function startApi(
       ...(profileTo ? { BENCH_CPU_PROFILE: profileTo } : {}),
       ...env,
     },
-    ['ignore', 'pipe', 'pipe'],
+    ['ignore', placement.discardLog ? 'ignore' : 'pipe', 'pipe'],
   )
   // The request log is the server's own record of how long each request took.
   let times: number[] = []
@@ -216,6 +260,7 @@ export async function startApi(
       times = []
       return taken
     },
+    ...(onPostgres ? { sideCpu: () => readSideCpu(applicationName) } : {}),
     stop: () => child.kill(),
   }
 }
@@ -238,6 +283,27 @@ export async function startCeiling(
   )
   const match = await readLine(child, 'stderr', /listening on (http:\/\/\S+)/)
   return { url: `${match[1]!}`, pid: child.pid!, stop: () => child.kill() }
+}
+
+/**
+ * Asks every path once (CONNECTIONS at a time), so a server's answer cache holds what the rounds
+ * will ask. A warm-up round reaches every path of a case only on a server fast enough to go round
+ * its list in the round's time; a slower one (PostgreSQL, a second replica) would otherwise be
+ * measured partly cold.
+ */
+export async function warmPaths(target: ServerProcess, key: string, paths: string[]): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < paths.length) {
+      const path = paths[next++]!
+      const response = await fetch(`${target.url}${path}`, { headers: { 'x-svc-token': key } })
+      const body = await response.arrayBuffer()
+      if (response.status !== 200) {
+        throw new Error(`${path} answered ${response.status}: ${Buffer.from(body).toString().slice(0, 500)}`)
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker))
 }
 
 /** The largest of the first answers of a case: the ceiling serves a body of that size. */
@@ -268,6 +334,9 @@ export interface CaseResult {
   ceilingClientCpuUs: number
   /** Answer-cache hits over lookups in the measured rounds (null: none looked up). */
   cacheHitRate: number | null
+  /** On PostgreSQL, the endpoint's database backends' and Redis's CPU per request (µs), medians; else null. */
+  apiDatabaseCpuUs: number | null
+  apiRedisCpuUs: number | null
   profile?: ProfileSummary
 }
 
@@ -310,8 +379,11 @@ export async function alternatePairs(
       ratio: round3(a.requestsPerSecond / b.requestsPerSecond),
       cpuRatio: a.cpuUsPerRequest && b.cpuUsPerRequest ? round3(b.cpuUsPerRequest / a.cpuUsPerRequest) : null,
     })
+    const side = a.side
+      ? `, database ${a.side.databaseCpuUsPerRequest} and Redis ${a.side.redisCpuUsPerRequest} µs/req`
+      : ''
     process.stderr.write(
-      `  ${name} pair ${i + 1}: ${a.requestsPerSecond} vs ${b.requestsPerSecond} req/s (ratio ${pairs.at(-1)!.ratio}), CPU ${a.cpuUsPerRequest} vs ${b.cpuUsPerRequest} µs/req, client CPU ${a.clientCpuUsPerRequest} vs ${b.clientCpuUsPerRequest} µs/req\n`,
+      `  ${name} pair ${i + 1}: ${a.requestsPerSecond} vs ${b.requestsPerSecond} req/s (ratio ${pairs.at(-1)!.ratio}), CPU ${a.cpuUsPerRequest} vs ${b.cpuUsPerRequest} µs/req${side}, client CPU ${a.clientCpuUsPerRequest} vs ${b.clientCpuUsPerRequest} µs/req\n`,
     )
   }
   return pairs
@@ -336,6 +408,8 @@ export function summarizePairs(name: string, body: string, pairs: Pair[]): CaseR
     apiClientCpuUs: round3(median(pairs.map((p) => p.api.clientCpuUsPerRequest))),
     ceilingClientCpuUs: round3(median(pairs.map((p) => p.ceiling.clientCpuUsPerRequest))),
     cacheHitRate: hitRate(pairs.map((p) => p.api)),
+    apiDatabaseCpuUs: cpu(pairs.map((p) => p.api.side?.databaseCpuUsPerRequest ?? null)),
+    apiRedisCpuUs: cpu(pairs.map((p) => p.api.side?.redisCpuUsPerRequest ?? null)),
   }
 }
 

@@ -23,39 +23,65 @@
 //      compressing the same way (beside step 1's, where the load generator asks for no encoding);
 //      revalidation (If-None-Match answered 304) against plain requests (200), side by side; and,
 //      in this process, the ETag's CPU time per answer and each codec's cost and size on its body.
+//
+// Then on PostgreSQL (at 127.0.0.1:5432, database test, or BENCH_POSTGRES_URL), with Redis for the
+// rate limiter (127.0.0.1:6379, or BENCH_REDIS_URL), as production runs:
+//   7. The large store copied into a PostgreSQL schema of its own, bench_api_large (migrated by the
+//      project's migrations; its rows copied, not re-indexed; kept until the SQLite store is rebuilt).
+//   8. The same data endpoints against the same ceiling in alternating pairs, each server's database
+//      backends' and Redis's CPU per request beside its own.
+//   9. The vault endpoint at half its PostgreSQL peak rate: p99, in the server and the client.
+//  10. Two replicas: two servers on that schema and one Redis, one pinned to each core, against one
+//      of them alone, in alternating rounds (api-replicas.ts): requests/s per replica and in total.
+// BENCH_API_STORES=sqlite (or =postgres) measures one store only; both by default.
+//
 // The parts: api-env.ts (settings, processes), api-stores.ts (stores and what is queried),
-// api-rounds.ts (rounds, pairs, ceilings, profiles), api-http.ts (the conventions' own costs),
-// api-report.ts (the written report).
+// api-postgres.ts (the PostgreSQL copy, the database's and Redis's CPU), api-rounds.ts (rounds,
+// pairs, ceilings, profiles), api-replicas.ts (the two-replica run), api-http.ts (the conventions'
+// own costs), api-report.ts (the written report).
 //
 //   npm run bench:api
 //   BENCH_API_DURATION_S=20 BENCH_API_PAIRS=6 npm run bench:api
 //   validation at a small size: BENCH_API_LARGE_ACCOUNTS=3000 BENCH_API_LARGE_LEDGERS=1500 \
 //     BENCH_API_SMALL_ACCOUNTS=1000 BENCH_API_SMALL_LEDGERS=1000 BENCH_API_DURATION_S=3 \
 //     BENCH_API_PAIRS=2 npm run bench:api
+//   one store only: BENCH_API_STORES=sqlite npm run bench:api   (or BENCH_API_STORES=postgres)
 //   before and after a change: BENCH_API_BASELINE=../strata-before npm run bench:api
-//     (BENCH_API_ONLY=vault compares only the endpoints whose name has that word)
+//     (BENCH_API_ONLY=vault compares only the endpoints whose name has that word; SQLite only)
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
 import { PROTOCOLS } from '../src/protocols/registry.ts'
 import { compareWithBaseline } from './api-compare.ts'
-import { CACHE, CONNECTIONS, DURATION_S, HAS_TASKSET, PAIRS, PROFILE, round3 } from './api-env.ts'
+import { CACHE, CLI, CONNECTIONS, DURATION_S, HAS_TASKSET, PAIRS, PROFILE, round3 } from './api-env.ts'
 import { measureHttpCosts } from './api-http.ts'
-import { type Report, renderReport } from './api-report.ts'
+import {
+  copyToPostgres,
+  POSTGRES_URL,
+  type PostgresStore,
+  REDIS_URL,
+  redisVersion,
+  shownUrl,
+} from './api-postgres.ts'
+import { measureReplicas, type ReplicaResult, runLoadGenerator } from './api-replicas.ts'
+import { type PostgresReport, type Report, renderReport, type SqliteReport } from './api-report.ts'
 import {
   type CaseResult,
   ceilingFile,
   load,
+  type Measured,
   measureCase,
   measureHostScale,
   measureRevalidation,
   profileCase,
   serveCeiling,
   startApi,
+  warmPaths,
 } from './api-rounds.ts'
 import {
   type BenchCase,
+  type BuiltStore,
   buildStore,
   EXTRA_CASES,
   LARGE,
@@ -65,6 +91,18 @@ import {
   serveDevnet,
 } from './api-stores.ts'
 import { updateBenchSection } from './report.ts'
+
+/** The stores the run measures: BENCH_API_STORES=sqlite or =postgres for one of them, both by default. */
+const STORES = (() => {
+  const named = (process.env.BENCH_API_STORES ?? 'sqlite,postgres').split(',').map((s) => s.trim())
+  const unknown = named.filter((s) => s !== 'sqlite' && s !== 'postgres')
+  if (unknown.length > 0 || named.length === 0) {
+    throw new Error(
+      `BENCH_API_STORES names sqlite, postgres or both (comma-separated), got ${unknown.join(', ')}`,
+    )
+  }
+  return new Set(named)
+})()
 
 async function main(): Promise<void> {
   if (!process.env.BENCH_PINNED && HAS_TASKSET) {
@@ -78,9 +116,7 @@ async function main(): Promise<void> {
   const baseline = process.env.BENCH_API_BASELINE
   if (baseline) return compareWithBaseline(baseline)
   const large = await buildStore(LARGE)
-  const small = await buildStore(SMALL)
   const largeQueries = await prepareStore(large)
-  const smallQueries = await prepareStore(small)
   const key = largeQueries.key
 
   const cases: BenchCase[] = [
@@ -92,10 +128,43 @@ async function main(): Promise<void> {
   ]
   const skipped = cases.filter((c) => c.paths.length === 0).map((c) => c.name)
   for (const name of skipped) process.stderr.write(`  ${name}: no snapshots in the store, skipped\n`)
+  const measured = cases.filter((c) => c.paths.length > 0)
 
+  // The PostgreSQL copy first: a database or a Redis that does not answer stops the run before the
+  // SQLite part rather than after it.
+  const pgStore = STORES.has('postgres') ? await preparePostgres(large) : null
+  const sqlite = STORES.has('sqlite') ? await measureSqlite(large, key, measured) : null
+  const postgres = pgStore ? await measurePostgres(pgStore, key, measured) : null
+
+  const report: Report = {
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+    pinned: HAS_TASKSET,
+    durationSPerRun: DURATION_S,
+    pairs: PAIRS,
+    connections: CONNECTIONS,
+    largeStore: {
+      snapshots: large.snapshots,
+      byProtocol: large.byProtocol,
+      accounts: large.accounts,
+      ledgers: large.ledgers,
+    },
+    skipped,
+    sqlite,
+    postgres,
+  }
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+  const markdown = renderReport(report)
+  process.stdout.write(`\n${markdown}\n`)
+  updateBenchSection('api', markdown)
+}
+
+/** Steps 1 to 6 on the SQLite store (see the header). */
+async function measureSqlite(large: BuiltStore, key: string, cases: BenchCase[]): Promise<SqliteReport> {
+  const small = await buildStore(SMALL)
+  const smallQueries = await prepareStore(small)
   const api = await startApi(large)
   const results: CaseResult[] = []
-  for (const c of cases) if (c.paths.length > 0) results.push(await measureCase(api, key, c))
+  for (const c of cases) results.push(await measureCase(api, key, c))
   const vault = results[0]!
   const vaultPaths = cases[0]!.paths
   // The HTTP conventions on the vault endpoint: asked for gzip against a ceiling compressing the
@@ -154,24 +223,12 @@ async function main(): Promise<void> {
   const deep = await load(deepApi, { paths: vaultPaths, key, rate: depthRate, api: deepApi })
   deepApi.stop()
 
-  const report: Report = {
-    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, SQLite (node:sqlite)`,
-    pinned: HAS_TASKSET,
-    durationSPerRun: DURATION_S,
-    pairs: PAIRS,
-    connections: CONNECTIONS,
-    largeStore: {
-      snapshots: large.snapshots,
-      byProtocol: large.byProtocol,
-      accounts: large.accounts,
-      ledgers: large.ledgers,
-    },
+  return {
     smallStore: { snapshots: small.snapshots, accounts: small.accounts, ledgers: small.ledgers },
     cases: results,
     cold,
     hostScale,
     http: { gzip, revalidation, costs: measureHttpCosts(vaultBody) },
-    skipped,
     vaultAtHalfPeak: { rate: Math.round(vault.medianApi / 2), ...half },
     depth: {
       rate: depthRate,
@@ -181,12 +238,70 @@ async function main(): Promise<void> {
       clientP50Ratio: round3(deep.p50Ms / Math.max(shallow.p50Ms, 0.001)),
     },
   }
-  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
-  updateBenchSection('api', renderReport(report))
+}
+
+/** Step 7: the large store's copy on PostgreSQL, and Redis's version (it must answer). */
+async function preparePostgres(large: BuiltStore): Promise<{ store: PostgresStore; redis: string }> {
+  const hint = 'BENCH_API_STORES=sqlite runs without PostgreSQL and Redis'
+  let store: PostgresStore
+  try {
+    store = await copyToPostgres(large, `bench_api_${LARGE.name}`)
+  } catch (error) {
+    throw new Error(`PostgreSQL at ${shownUrl(POSTGRES_URL)}: ${(error as Error).message} (${hint})`, {
+      cause: error,
+    })
+  }
+  const redis = await redisVersion()
+  if (redis === null) throw new Error(`Redis at ${shownUrl(REDIS_URL)} does not answer (${hint})`)
+  return { store, redis }
+}
+
+/** Steps 8 to 10 on the PostgreSQL copy of the large store (see the header). */
+async function measurePostgres(
+  { store, redis }: { store: PostgresStore; redis: string },
+  key: string,
+  cases: BenchCase[],
+): Promise<PostgresReport> {
+  const api = await startApi(store)
+  const results: CaseResult[] = []
+  let half: Measured
+  try {
+    for (const c of cases) {
+      await warmPaths(api, key, c.paths)
+      results.push(await measureCase(api, key, c))
+    }
+    half = await load(api, { paths: cases[0]!.paths, key, rate: Math.round(results[0]!.medianApi / 2), api })
+  } finally {
+    api.stop()
+  }
+
+  // Two replicas, as production runs them: STRATA_REPLICAS says how many share the quotas.
+  const replicaEnv = { STRATA_REPLICAS: '2' }
+  const first = await startApi(store, undefined, replicaEnv, CLI, { cores: '0', discardLog: true })
+  const second = await startApi(store, undefined, replicaEnv, CLI, { cores: '1', discardLog: true })
+  let replicas: ReplicaResult
+  try {
+    replicas = await measureReplicas([first, second], cases[0]!.paths, key)
+  } finally {
+    first.stop()
+    second.stop()
+  }
+  return {
+    version: store.version,
+    redisVersion: redis,
+    schema: store.schema,
+    rows: store.rows,
+    copiedS: store.copiedS,
+    cases: results,
+    vaultAtHalfPeak: { rate: Math.round(results[0]!.medianApi / 2), ...half },
+    replicas,
+  }
 }
 
 const mode = process.argv[2]
 if (mode === '--serve-devnet') await serveDevnet(JSON.parse(process.argv[3]!) as StoreSpec)
 else if (mode === '--serve-ceiling')
   await serveCeiling(process.argv[3]!, Number(process.argv[4] ?? 0), process.argv[5] === 'gzip')
+else if (mode === '--load-generator')
+  await runLoadGenerator(process.argv[3]!, process.argv[4]!, Number(process.argv[5] ?? 0))
 else await main()
