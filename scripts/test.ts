@@ -135,7 +135,8 @@ function firstLines(text: string): string {
 
 if (passed === 0) exitCode = 1
 // The closing lines name every failure, so a log cut to its end still says what failed and why.
-if (failures.length > 0) process.stdout.write(`\nfailed:\n${failures.map((entry) => `  ${entry}`).join('\n')}\n`)
+if (failures.length > 0)
+  process.stdout.write(`\nfailed:\n${failures.map((entry) => `  ${entry}`).join('\n')}\n`)
 process.stdout.write(
   `\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped (${stores.join(' and ')}${quick ? ', quick: without the slow end-to-end files' : ''}) in ${Math.round((performance.now() - startedAt) / 1000)} s\n`,
 )
