@@ -103,10 +103,24 @@ export function createMemoryRateLimiter(clock: Clock): MemoryRateLimiter {
 }
 
 // Increments the window's counter and sets its expiry on first use, atomically.
+/**
+ * Adds ARGV[2] requests to the window's counter and returns its new count; the counter's first
+ * requests give it its expiry. Sent by SHA (EVALSHA) once Redis has the script.
+ */
 const CONSUME_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+if count == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`
+
+/** The script as a command of the client: EVALSHA, with EVAL when Redis does not have it yet. */
+type CountingRedis = Redis & { consumeWindow(key: string, ttlMs: string, count: string): Promise<number> }
+
+/** The requests of one window counted in one turn of the event loop, sent as one command. */
+interface Batch {
+  key: string
+  windowS: number
+  settle: Array<(count: number | null) => void>
+}
 
 /** How the Redis limiter behaves when Redis does not answer (see docs/operations.md, "Rate limiting"). */
 export interface RedisLimiterOptions {
@@ -149,8 +163,50 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
     connectTimeout: 2000,
     commandTimeout: options.commandTimeoutMs,
   })
+  redis.defineCommand('consumeWindow', { numberOfKeys: 1, lua: CONSUME_SCRIPT })
+  const shared = redis as CountingRedis
   const local = createMemoryRateLimiter(clock)
   const spent = new Map<string, number>()
+  // Every request of a window counted in the same turn of the event loop goes to Redis in one
+  // INCRBY, and each gets its own place in the count (the batch's first request the count before
+  // the batch plus one, and so on): the same decisions as one command per request, for one
+  // round of Redis work per window and turn under load.
+  let batches = new Map<string, Batch>()
+  let flushing = false
+  const flush = () => {
+    flushing = false
+    const sent = batches
+    batches = new Map()
+    for (const batch of sent.values()) {
+      const n = batch.settle.length
+      shared.consumeWindow(batch.key, String(batch.windowS * 1000 + 1000), String(n)).then(
+        (total) => {
+          breaker.succeeded('call')
+          const first = Number(total) - n + 1
+          batch.settle.forEach((settle, i) => settle(first + i))
+        },
+        (error: unknown) => {
+          breaker.failed('call', error)
+          warn(error, 'rate limiter: Redis command failed; counting locally')
+          for (const settle of batch.settle) settle(null)
+        },
+      )
+    }
+  }
+  /** The window's count once this request is added, or null when Redis did not answer. */
+  const countShared = (key: string, windowS: number): Promise<number | null> =>
+    new Promise((resolve) => {
+      let batch = batches.get(key)
+      if (batch === undefined) {
+        batch = { key, windowS, settle: [] }
+        batches.set(key, batch)
+      }
+      batch.settle.push(resolve)
+      if (!flushing) {
+        flushing = true
+        setImmediate(flush)
+      }
+    })
   let lastWarning = Number.NEGATIVE_INFINITY
   const warn = (error: unknown, message: string) => {
     const now = clock.now()
@@ -229,16 +285,8 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
       const now = clock.now()
       const { start, resetS } = windowOf(now, windowS)
       const key = `strata:rl:${subject}:${windowS}:${start}`
-      return (redis.eval(CONSUME_SCRIPT, 1, key, String(windowS * 1000 + 1000)) as Promise<number>).then(
-        (count) => {
-          breaker.succeeded('call')
-          return noted(subject, windowS, decide(count, limit, resetS))
-        },
-        (error: unknown) => {
-          breaker.failed('call', error)
-          warn(error, 'rate limiter: Redis command failed; counting locally')
-          return noted(subject, windowS, fallback)
-        },
+      return countShared(key, windowS).then((count) =>
+        noted(subject, windowS, count === null ? fallback : decide(count, limit, resetS)),
       )
     },
     refusing(subject, _limit, windowS) {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createHealthBoard } from '../../src/health.ts'
 import { createLogger } from '../../src/logger.ts'
@@ -43,6 +44,36 @@ describe('the Redis rate limiter', () => {
     opened.push(created)
     return { limiter: created, clock, health }
   }
+
+  it('counts the requests of one turn in one command, each in its own place of the count', async () => {
+    const { limiter: a } = limiter(REDIS_URL)
+    const { limiter: b } = limiter(REDIS_URL)
+    const who = subject()
+    const monitor = new Redis(REDIS_URL)
+    const commands: string[] = []
+    try {
+      const watching = await monitor.monitor()
+      watching.on('monitor', (_time: string, args: string[]) => {
+        if (args.some((arg) => arg.includes(who))) commands.push(args[0]!.toLowerCase())
+      })
+      // Seven requests on two instances in the same turn, against a quota of five.
+      const decisions = await Promise.all([
+        ...Array.from({ length: 4 }, () => a.consume(who, 5, WINDOW_S)),
+        ...Array.from({ length: 3 }, () => b.consume(who, 5, WINDOW_S)),
+      ])
+      const remaining = decisions.map((d) => d.remaining).sort((x, y) => y - x)
+      expect(remaining).toEqual([4, 3, 2, 1, 0, 0, 0])
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(5)
+      expect(decisions.every((d) => !d.fallback)).toBe(true)
+      // One script call per instance, running one INCRBY each (one request, one command would
+      // make seven of each).
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(commands.filter((c) => c === 'evalsha' || c === 'eval')).toHaveLength(2)
+      expect(commands.filter((c) => c === 'incrby')).toHaveLength(2)
+    } finally {
+      monitor.disconnect()
+    }
+  })
 
   it('counts in Redis while it answers: shared, not local', async () => {
     const { limiter: a } = limiter(REDIS_URL)
