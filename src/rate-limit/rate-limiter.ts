@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis'
-import type { Awaitable } from '../awaitable.ts'
+import { type Awaitable, andThen } from '../awaitable.ts'
 import type { Clock } from '../clock.ts'
 import type { HealthBoard } from '../health.ts'
 import type { Logger } from '../logger.ts'
@@ -102,10 +102,9 @@ export function createMemoryRateLimiter(clock: Clock): MemoryRateLimiter {
   }
 }
 
-// Increments the window's counter and sets its expiry on first use, atomically.
 /**
- * Adds ARGV[2] requests to the window's counter and returns its new count; the counter's first
- * requests give it its expiry. Sent by SHA (EVALSHA) once Redis has the script.
+ * Adds ARGV[2] places to the window's counter and returns its new count; the counter's first
+ * reservation gives it its expiry. Sent by SHA (EVALSHA) once Redis has the script.
  */
 const CONSUME_SCRIPT = `
 local count = redis.call('INCRBY', KEYS[1], ARGV[2])
@@ -115,13 +114,36 @@ return count`
 /** The script as a command of the client: EVALSHA, with EVAL when Redis does not have it yet. */
 type CountingRedis = Redis & { consumeWindow(key: string, ttlMs: string, count: string): Promise<number> }
 
-/** The requests of one window counted in one turn of the event loop, sent as one command. */
-interface Batch {
+/** One reservation takes this fraction of the quota last known to be free, per instance. */
+const LEASE_FRACTION = 8
+/** The most places one reservation takes. */
+const LEASE_MAX = 1000
+/** Leases kept before the ended windows' are swept. */
+const LEASES_SWEEP_AT = 1000
+
+/**
+ * The places of one window's count that this instance reserved in Redis and has not yet given to
+ * a request. Every place is reserved once, by one instance, in Redis's counter: a request given
+ * place p is decided as if it had been counted p-th, so no more than the quota is ever admitted.
+ */
+interface Lease {
   key: string
   windowS: number
-  settle: Array<(count: number | null) => void>
+  /** When the window ends (epoch ms). */
+  endsAt: number
+  /** The quota the last request of the window asked under (a plan may change mid-window). */
+  limit: number
+  /** Reserved places not yet given, oldest first, each block `from`..`to`. */
+  blocks: Array<{ from: number; to: number }>
+  /** The window's count as Redis last returned it (every instance's reservations). */
+  known: number
+  /** The size of the last reservation: the next is asked for when half of it is left. */
+  lastSize: number
+  /** Requests waiting for a place, in arrival order (null: Redis did not answer). */
+  waiting: Array<(place: number | null) => void>
+  /** A reservation is asked for, or about to be. */
+  reserving: boolean
 }
-
 /** How the Redis limiter behaves when Redis does not answer (see docs/operations.md, "Rate limiting"). */
 export interface RedisLimiterOptions {
   url: string
@@ -167,52 +189,104 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
   const shared = redis as CountingRedis
   const local = createMemoryRateLimiter(clock)
   const spent = new Map<string, number>()
-  // Every request of a window counted in the same turn of the event loop goes to Redis in one
-  // INCRBY, and each gets its own place in the count (the batch's first request the count before
-  // the batch plus one, and so on): the same decisions as one command per request, for one
-  // round of Redis work per window and turn under load.
-  let batches = new Map<string, Batch>()
-  let flushing = false
-  const flush = () => {
-    flushing = false
-    const sent = batches
-    batches = new Map()
-    for (const batch of sent.values()) {
-      const n = batch.settle.length
-      shared.consumeWindow(batch.key, String(batch.windowS * 1000 + 1000), String(n)).then(
-        (total) => {
-          breaker.succeeded('call')
-          const first = Number(total) - n + 1
-          batch.settle.forEach((settle, i) => settle(first + i))
-        },
-        (error: unknown) => {
-          breaker.failed('call', error)
-          warn(error, 'rate limiter: Redis command failed; counting locally')
-          for (const settle of batch.settle) settle(null)
-        },
-      )
-    }
-  }
-  /** The window's count once this request is added, or null when Redis did not answer. */
-  const countShared = (key: string, windowS: number): Promise<number | null> =>
-    new Promise((resolve) => {
-      let batch = batches.get(key)
-      if (batch === undefined) {
-        batch = { key, windowS, settle: [] }
-        batches.set(key, batch)
-      }
-      batch.settle.push(resolve)
-      if (!flushing) {
-        flushing = true
-        setImmediate(flush)
-      }
-    })
   let lastWarning = Number.NEGATIVE_INFINITY
   const warn = (error: unknown, message: string) => {
     const now = clock.now()
     if (now - lastWarning < 10_000) return
     lastWarning = now
     logger.warn({ err: errorText(error) }, message)
+  }
+  // Places are reserved in blocks (see Lease): a request that finds one left here is decided in
+  // its own turn, with no round trip; one that finds none waits for the next reservation, which
+  // takes every request of that turn at least. A block is 1/LEASE_FRACTION of the quota last known
+  // free, shared by the replicas, at most LEASE_MAX and at least 1: near the end of a quota every
+  // request is counted in Redis, as with one command per request.
+  const leases = new Map<string, Lease>()
+  const available = (lease: Lease) => lease.blocks.reduce((sum, block) => sum + block.to - block.from + 1, 0)
+  const take = (lease: Lease): number | undefined => {
+    const block = lease.blocks[0]
+    if (block === undefined) return undefined
+    const place = block.from++
+    if (block.from > block.to) lease.blocks.shift()
+    return place
+  }
+  const leaseOf = (key: string, windowS: number, endsAt: number, limit: number): Lease => {
+    let lease = leases.get(key)
+    if (lease === undefined) {
+      if (leases.size >= LEASES_SWEEP_AT) {
+        const now = clock.now()
+        for (const [other, kept] of leases) if (kept.endsAt <= now) leases.delete(other)
+      }
+      lease = {
+        key,
+        windowS,
+        endsAt,
+        limit,
+        blocks: [],
+        known: 0,
+        lastSize: 0,
+        waiting: [],
+        reserving: false,
+      }
+      leases.set(key, lease)
+    }
+    lease.limit = limit
+    return lease
+  }
+  const reserve = (lease: Lease) => {
+    if (lease.reserving) return
+    lease.reserving = true
+    // Sent after this turn, so that every request of the turn waiting for a place is in it.
+    setImmediate(() => {
+      const free = Math.max(0, lease.limit - lease.known)
+      const share = Math.floor(free / (options.replicas * LEASE_FRACTION))
+      const size = Math.max(lease.waiting.length, Math.min(LEASE_MAX, Math.max(1, share)))
+      shared.consumeWindow(lease.key, String(lease.windowS * 1000 + 1000), String(size)).then(
+        (total) => {
+          breaker.succeeded('call')
+          const count = Number(total)
+          lease.known = Math.max(lease.known, count)
+          lease.lastSize = size
+          lease.blocks.push({ from: count - size + 1, to: count })
+          lease.reserving = false
+          while (lease.waiting.length > 0) {
+            const place = take(lease)
+            if (place === undefined) break
+            lease.waiting.shift()!(place)
+          }
+          if (lease.waiting.length > 0) reserve(lease)
+        },
+        (error: unknown) => {
+          breaker.failed('call', error)
+          warn(error, 'rate limiter: Redis command failed; counting locally')
+          lease.reserving = false
+          const waiting = lease.waiting
+          lease.waiting = []
+          for (const settle of waiting) settle(null)
+        },
+      )
+    })
+  }
+  /** A place in the window's count for this request: now from the lease, or once reserved. */
+  const place = (lease: Lease): Awaitable<number | null> => {
+    const given = lease.waiting.length === 0 ? take(lease) : undefined
+    if (given !== undefined) {
+      // The next block is asked for while half of this one is left, so requests rarely wait.
+      if (
+        !lease.reserving &&
+        lease.known < lease.limit &&
+        available(lease) <= Math.floor(lease.lastSize / 2)
+      ) {
+        reserve(lease)
+      }
+      return given
+    }
+    // Every place from here on is past the quota: refused without asking anyone.
+    if (lease.known >= lease.limit && lease.waiting.length === 0) return lease.known + 1
+    return new Promise((resolve) => {
+      lease.waiting.push(resolve)
+      reserve(lease)
+    })
   }
   /** Whether the breaker has opened and not closed since. */
   let counting: 'shared' | 'local' = 'shared'
@@ -285,7 +359,8 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
       const now = clock.now()
       const { start, resetS } = windowOf(now, windowS)
       const key = `strata:rl:${subject}:${windowS}:${start}`
-      return countShared(key, windowS).then((count) =>
+      const lease = leaseOf(key, windowS, start + windowS * 1000, limit)
+      return andThen(place(lease), (count) =>
         noted(subject, windowS, count === null ? fallback : decide(count, limit, resetS)),
       )
     },
@@ -305,10 +380,14 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
       // Only a closed breaker is asked: the probe of an open one is `consume`'s to send.
       if (breaker.state() !== 'closed') return own()
       const { start } = windowOf(clock.now(), windowS)
-      return redis.get(`strata:rl:${subject}:${windowS}:${start}`).then(
+      const key = `strata:rl:${subject}:${windowS}:${start}`
+      return redis.get(key).then(
         (value) => {
           breaker.succeeded('call')
-          return { count: value === null ? 0 : Number(value), fallback: false }
+          // The counter holds every place reserved; this instance's not yet given are not used.
+          const lease = leases.get(key)
+          const unused = lease === undefined ? 0 : available(lease)
+          return { count: value === null ? 0 : Math.max(0, Number(value) - unused), fallback: false }
         },
         (error: unknown) => {
           breaker.failed('call', error)

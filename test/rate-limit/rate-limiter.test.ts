@@ -75,6 +75,57 @@ describe('the Redis rate limiter', () => {
     }
   })
 
+  it('gives each request its own place in the shared count, most of them without a round trip, and never more than the quota', async () => {
+    const { limiter: a } = limiter(REDIS_URL, { replicas: 2 })
+    const { limiter: b } = limiter(REDIS_URL, { replicas: 2 })
+    const who = subject()
+    const monitor = new Redis(REDIS_URL)
+    let reservations = 0
+    try {
+      const watching = await monitor.monitor()
+      watching.on('monitor', (_time: string, args: string[]) => {
+        if (args[0]?.toLowerCase() === 'incrby' && args[1]?.includes(who)) reservations++
+      })
+      const places: number[] = []
+      let inTurn = 0
+      for (let i = 0; i < 150; i++) {
+        const pending = (i % 2 === 0 ? a : b).consume(who, 100, WINDOW_S)
+        if (!(pending instanceof Promise)) inTurn++
+        const decision = await pending
+        expect(decision.fallback).toBe(false)
+        if (decision.allowed) places.push(100 - decision.remaining)
+      }
+      // Exactly the quota admitted, each at its own place: 1 to 100.
+      expect(places.sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(reservations).toBeLessThan(100)
+      expect(inTurn).toBeGreaterThan(50)
+      // The window's count as the usage page reads it: places given, not places reserved.
+      const seen = await a.peek(who, WINDOW_S)
+      expect(seen.count).toBeLessThanOrEqual(150)
+      expect(seen.count).toBeGreaterThanOrEqual(100)
+    } finally {
+      monitor.disconnect()
+    }
+  })
+
+  it("reads the count without this instance's places not yet given", async () => {
+    const { limiter: a, clock } = limiter(REDIS_URL)
+    const who = subject()
+    expect((await a.consume(who, 600, WINDOW_S)).remaining).toBe(599)
+    const raw = new Redis(REDIS_URL)
+    try {
+      const start = Math.floor(clock.now() / 60_000) * 60_000
+      // One reservation of an eighth of the quota: 75 places, one given.
+      expect(await raw.get(`strata:rl:${who}:${WINDOW_S}:${start}`)).toBe('75')
+      expect((await a.peek(who, WINDOW_S)).count).toBe(1)
+      expect((await a.consume(who, 600, WINDOW_S)).remaining).toBe(598)
+      expect((await a.peek(who, WINDOW_S)).count).toBe(2)
+    } finally {
+      raw.disconnect()
+    }
+  })
+
   it('counts in Redis while it answers: shared, not local', async () => {
     const { limiter: a } = limiter(REDIS_URL)
     const { limiter: b } = limiter(REDIS_URL)
