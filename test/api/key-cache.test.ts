@@ -79,6 +79,22 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
       (await raw.db.selectFrom('auth_generation').select('generation').executeTakeFirstOrThrow()).generation,
     )
 
+  /** The operator grants the pro plan by hand-written SQL's way (as `strata set-plan` writes it), seen by A. */
+  const grantPro = async (organizationId: string) => {
+    await raw.db
+      .transaction()
+      .execute((trx) =>
+        changePlan(trx, {
+          organizationId,
+          plan: 'pro',
+          by: { kind: 'admin' },
+          clientIp: null,
+          now: a.clock.now(),
+        }),
+      )
+    await settled()
+  }
+
   /** A key that instance A has already authenticated, so its record is in A's memory. */
   const cachedKey = async () => {
     const user = await signUp(a.app)
@@ -143,16 +159,7 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
   it("applies a plan change made through another instance to the next request's quota", async () => {
     const { user, key } = await cachedKey()
     expect((await get(key.key)).headers['ratelimit-policy']).toBe(`"org";q=${QUOTA};w=60`)
-    await raw.db.transaction().execute((trx) =>
-      changePlan(trx, {
-        organizationId: user.organization_id,
-        plan: 'pro',
-        by: { kind: 'admin' },
-        clientIp: null,
-        now: a.clock.now(),
-      }),
-    )
-    await settled()
+    await grantPro(user.organization_id)
     // Pro multiplies the base quota by 10 (PLAN_QUOTA_MULTIPLIER).
     expect((await get(key.key)).headers['ratelimit-policy']).toBe(`"org";q=${QUOTA * 10};w=60`)
   })
@@ -308,16 +315,7 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
       it('applies a plan change made through the other instance to the next request, with the watch killed', async () => {
         await untilStateLive(a.database)
         const { user, key } = await cachedKey()
-        await raw.db.transaction().execute((trx) =>
-          changePlan(trx, {
-            organizationId: user.organization_id,
-            plan: 'pro',
-            by: { kind: 'admin' },
-            clientIp: null,
-            now: a.clock.now(),
-          }),
-        )
-        await settled()
+        await grantPro(user.organization_id)
         expect((await get(key.key)).headers['ratelimit-policy']).toBe(`"org";q=${QUOTA * 10};w=60`)
         expect(await killWatches()).toBe(2)
         await untilDown()
