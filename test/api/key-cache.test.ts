@@ -81,17 +81,15 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
 
   /** The operator grants the pro plan by hand-written SQL's way (as `strata set-plan` writes it), seen by A. */
   const grantPro = async (organizationId: string) => {
-    await raw.db
-      .transaction()
-      .execute((trx) =>
-        changePlan(trx, {
-          organizationId,
-          plan: 'pro',
-          by: { kind: 'admin' },
-          clientIp: null,
-          now: a.clock.now(),
-        }),
-      )
+    await raw.db.transaction().execute((trx) =>
+      changePlan(trx, {
+        organizationId,
+        plan: 'pro',
+        by: { kind: 'admin' },
+        clientIp: null,
+        now: a.clock.now(),
+      }),
+    )
     await settled()
   }
 
