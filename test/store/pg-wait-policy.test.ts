@@ -33,12 +33,14 @@ describe('the PostgreSQL wait policy', () => {
       kind: 'postgres',
       url,
       timeouts: { timeoutMs: 750, writeTimeoutMs: 90_000 },
+      poolSize: 10,
     })
     const defaults = loadConfig({ DATABASE_URL: url })
     expect(defaults.database).toEqual({
       kind: 'postgres',
       url,
       timeouts: { timeoutMs: 5000, writeTimeoutMs: 300_000 },
+      poolSize: 10,
     })
     expect(DEFAULT_DATABASE_TIMEOUTS).toEqual({ timeoutMs: 5000, writeTimeoutMs: 300_000 })
     expect(() => loadConfig({ DATABASE_URL: url, STRATA_DB_TIMEOUT_MS: '0' })).toThrow('STRATA_DB_TIMEOUT_MS')
