@@ -77,7 +77,7 @@ export interface CompareResult {
 
 /** The three servers' rounds of one case, in a rotating order, after a warm-up of each. */
 async function comparePairs(c: BenchCase, servers: Server[]): Promise<ComparePair[]> {
-  const round = (s: Server) => load(s.api, { paths: c.paths, key: s.key })
+  const round = (s: Server) => load(s.api, { paths: c.paths, key: s.key, api: s.api })
   for (const s of servers) await round(s)
   const pairs: ComparePair[] = []
   for (let i = 0; i < PAIRS; i++) {
@@ -91,7 +91,7 @@ async function comparePairs(c: BenchCase, servers: Server[]): Promise<ComparePai
     const pair = { a: measured.get('A')!, aa: measured.get("A'")!, b: measured.get('B')! }
     pairs.push(pair)
     process.stderr.write(
-      `  ${c.name} pair ${i + 1} (${order.map((s) => s.label).join(', ')}): A ${pair.a.requestsPerSecond}, A' ${pair.aa.requestsPerSecond}, B ${pair.b.requestsPerSecond} req/s; CPU ${pair.a.cpuUsPerRequest} / ${pair.aa.cpuUsPerRequest} / ${pair.b.cpuUsPerRequest} µs/req\n`,
+      `  ${c.name} pair ${i + 1} (${order.map((s) => s.label).join(', ')}): A ${pair.a.requestsPerSecond}, A' ${pair.aa.requestsPerSecond}, B ${pair.b.requestsPerSecond} req/s; CPU ${pair.a.cpuUsPerRequest} / ${pair.aa.cpuUsPerRequest} / ${pair.b.cpuUsPerRequest} µs/req; GC ${pair.a.gcUsPerRequest ?? '?'} / ${pair.aa.gcUsPerRequest ?? '?'} / ${pair.b.gcUsPerRequest ?? '?'} µs/req\n`,
     )
   }
   return pairs

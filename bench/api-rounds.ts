@@ -75,6 +75,8 @@ export interface Measured {
   server?: { p50Ms: number; p99Ms: number }
   /** Answer-cache lookups in the round (a snapshot surface, or a whole all-protocols answer), from the server's metrics. */
   cache?: { hits: number; misses: number }
+  /** The server's garbage-collection pauses in the round, µs per request (its metrics). */
+  gcUsPerRequest?: number
   /**
    * On PostgreSQL, what the server's requests cost beside its own process, µs per request: its
    * database backends' CPU (null when PostgreSQL runs on another host) and Redis's (all its clients).
@@ -92,7 +94,7 @@ export interface ApiProcess extends ServerProcess {
   /** Handling times (ms) of the requests logged since the last call. */
   takeServerTimes(): number[]
   /** The answer cache's hit and miss counts so far (its Prometheus counters). */
-  cacheCounts(): Promise<{ hits: number; misses: number }>
+  cacheCounts(): Promise<{ hits: number; misses: number; gcSeconds: number }>
   /** On PostgreSQL: the CPU its database backends and Redis spent so far (see api-postgres.ts). */
   sideCpu?: () => Promise<SideCpu>
 }
@@ -169,6 +171,10 @@ export async function load(
     measured.cache = {
       hits: cacheAfter.hits - cacheBefore.hits,
       misses: cacheAfter.misses - cacheBefore.misses,
+    }
+    if (requests > 0) {
+      measured.gcUsPerRequest =
+        Math.round(((cacheAfter.gcSeconds - cacheBefore.gcSeconds) * 1e6 * 10) / requests) / 10
     }
   }
   if (sideBefore && sideAfter) measured.side = sidePerRequest(sideBefore, sideAfter, requests)
@@ -250,9 +256,14 @@ export async function startApi(
     async cacheCounts() {
       const text = await (await fetch(metricsUrl)).text()
       const read = (name: string) => Number(new RegExp(`^${name} ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? 0)
+      // The collector's pauses, every kind summed (prom-client's histogram of GC durations).
+      const gcSeconds = [
+        ...text.matchAll(/^strata_nodejs_gc_duration_seconds_sum\{[^}]*\} ([0-9.e+-]+)$/gm),
+      ].reduce((sum, m) => sum + Number(m[1]), 0)
       return {
         hits: read('strata_answer_cache_hits_total'),
         misses: read('strata_answer_cache_misses_total'),
+        gcSeconds,
       }
     },
     takeServerTimes: () => {
