@@ -149,9 +149,9 @@ describe('webhook subscriptions', () => {
     ])
     const a = account()
     expect(await refusedFields(user, { ...base, addresses: [a, a] })).toEqual(['addresses'])
-    expect(await refusedFields(user, { ...base, addresses: [a, `${a.slice(0, -1)}X`] })).toEqual([
-      'addresses.1',
-    ])
+    // The last character changed (to one it is not), so the checksum no longer holds.
+    const mistyped = `${a.slice(0, -1)}${a.endsWith('X') ? 'Y' : 'X'}`
+    expect(await refusedFields(user, { ...base, addresses: [a, mistyped] })).toEqual(['addresses.1'])
     expect(await refusedFields(user, { ...base, addresses: [] })).toEqual(['addresses'])
     expect(await refusedFields(user, { ...base, events: ['health_factor.below'] })).toEqual([
       'health_factor_threshold',
