@@ -11,6 +11,7 @@
 // sends one statement at a time per connection (no pipelining): concurrency comes from the pool.
 //
 //   npm run bench:pg-pool
+//   (PostgreSQL at BENCH_POSTGRES_URL, as bench:api's.)
 //   BENCH_PG_POOL_DURATION_S=5 BENCH_PG_POOL_PAIRS=4 npm run bench:pg-pool
 import { cpus } from 'node:os'
 import pg from 'pg'
@@ -18,10 +19,10 @@ import { createDatabase } from '../src/store/db.ts'
 import { LEDGER_STREAM } from '../src/store/ledger-data.ts'
 import { migrateToLatest } from '../src/store/migrate.ts'
 import { requestStateSql } from '../src/store/request-state.ts'
-import { percentile, round3 } from './api-env.ts'
+import { median, percentile, round3 } from './api-env.ts'
+import { POSTGRES_URL } from './api-postgres.ts'
 import { updateBenchSection } from './report.ts'
 
-const URL_ = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const SCHEMA = 'bench_pg_pool'
 const DURATION_S = Number(process.env.BENCH_PG_POOL_DURATION_S ?? 3)
 const PAIRS = Number(process.env.BENCH_PG_POOL_PAIRS ?? 3)
@@ -35,7 +36,7 @@ const POOL_SIZES = [1, 2, 4, 10, 20]
 const address = (i: number) => `G${String(i).padStart(55, 'A')}`
 
 async function prepareStore(): Promise<void> {
-  const admin = new pg.Client({ connectionString: URL_ })
+  const admin = new pg.Client({ connectionString: POSTGRES_URL })
   await admin.connect()
   const exists = await admin.query(
     `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'snapshots'`,
@@ -51,7 +52,7 @@ async function prepareStore(): Promise<void> {
   process.stderr.write(`filling ${SCHEMA} (once)…\n`)
   await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
   await admin.query(`CREATE SCHEMA ${SCHEMA}`)
-  const database = createDatabase({ kind: 'postgres', url: URL_ }, { schema: SCHEMA })
+  const database = createDatabase({ kind: 'postgres', url: POSTGRES_URL }, { schema: SCHEMA })
   await migrateToLatest(database)
   await database.close()
   await admin.query(`SET search_path = ${SCHEMA}`)
@@ -85,7 +86,7 @@ interface Round {
 /** `callers` loops asking the request-state statement for random addresses and pins, for DURATION_S. */
 async function round(poolSize: number, callers: number, named: boolean): Promise<Round> {
   const pool = new pg.Pool({
-    connectionString: URL_,
+    connectionString: POSTGRES_URL,
     options: `-c search_path=${SCHEMA}`,
     max: poolSize,
   })
@@ -123,11 +124,6 @@ async function round(poolSize: number, callers: number, named: boolean): Promise
 function params(seed: number): Array<string | number | null> {
   const pin = seed % 3 === 0 ? null : 1 + (seed % LEDGERS)
   return [LEDGER_STREAM, pin, address(seed % ADDRESSES), ...PROTOCOLS]
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.floor(sorted.length / 2)]!
 }
 
 async function main(): Promise<void> {

@@ -101,10 +101,14 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
     heartbeat = null
     // A sync waiting for its own echo will not get it on this connection: its writer falls back.
     for (const pending of syncs.values()) pending.echoed()
-    if (!closed) {
-      setTimeout(connect, reconnectDelay).unref()
-      reconnectDelay = Math.min(reconnectDelay * 2, LEASE_MS)
-    }
+    reconnectLater()
+  }
+
+  /** Connects again after the current delay, which doubles up to LEASE_MS until a heartbeat is answered. */
+  const reconnectLater = () => {
+    if (closed) return
+    setTimeout(connect, reconnectDelay).unref()
+    reconnectDelay = Math.min(reconnectDelay * 2, LEASE_MS)
   }
 
   const beat = async (connection: pg.Client) => {
@@ -168,10 +172,7 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
       connection.removeAllListeners('end')
       connection.on('error', () => {})
       connection.connection.stream.destroy()
-      if (!closed) {
-        setTimeout(connect, reconnectDelay).unref()
-        reconnectDelay = Math.min(reconnectDelay * 2, LEASE_MS)
-      }
+      reconnectLater()
       return
     }
     client = connection
@@ -255,11 +256,8 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
     },
     async close() {
       closed = true
-      const connection = client
-      if (connection !== null) {
-        drop(connection)
-      }
-      if (heartbeat !== null) clearInterval(heartbeat)
+      // Dropping the connection stops the heartbeat; with none, nothing runs.
+      if (client !== null) drop(client)
     },
   }
 }

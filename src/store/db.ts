@@ -46,7 +46,7 @@ export interface CommittedReads {
    * seen by every reader once it returns (SQLite's probe).
    */
   settle: (() => Promise<void>) | null
-  /** Whether requests are answered from memory now; null where nothing is remembered. */
+  /** Whether requests are answered from memory now; null where that needs no start (SQLite's probe). */
   live: (() => boolean) | null
   /** Starts telling of commits now, rather than at the first request state (a serving process). */
   listen: (() => void) | null

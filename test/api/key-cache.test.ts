@@ -93,6 +93,16 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
     await settled()
   }
 
+  /** Its own member revokes a key through instance B's API. */
+  const revokeThroughB = async ({ user, key }: Awaited<ReturnType<typeof cachedKey>>) => {
+    const revoke = await b.app.inject({
+      method: 'DELETE',
+      url: `/v1/org/api-keys/${key.api_key_id}`,
+      headers: bearer(user.access_token),
+    })
+    expect(revoke.statusCode).toBe(204)
+  }
+
   /** A key that instance A has already authenticated, so its record is in A's memory. */
   const cachedKey = async () => {
     const user = await signUp(a.app)
@@ -104,14 +114,9 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
   }
 
   it('refuses a key revoked through another instance on the very next request', async () => {
-    const { user, key } = await cachedKey()
-    const revoke = await b.app.inject({
-      method: 'DELETE',
-      url: `/v1/org/api-keys/${key.api_key_id}`,
-      headers: bearer(user.access_token),
-    })
-    expect(revoke.statusCode).toBe(204)
-    const refused = await get(key.key)
+    const cached = await cachedKey()
+    await revokeThroughB(cached)
+    const refused = await get(cached.key.key)
     expect(refused.statusCode).toBe(401)
     expect(refused.json().error.message).toBe('the API key has been revoked')
   })
@@ -289,24 +294,14 @@ describe(`API-key records served from memory (${TEST_DB_KIND})`, () => {
         const before = await cachedKey()
         expect(await killWatches()).toBe(2)
         await untilDown()
-        const revoke = await b.app.inject({
-          method: 'DELETE',
-          url: `/v1/org/api-keys/${before.key.api_key_id}`,
-          headers: bearer(before.user.access_token),
-        })
-        expect(revoke.statusCode).toBe(204)
+        await revokeThroughB(before)
         expect((await get(before.key.key)).statusCode).toBe(401)
 
         // The watches connect again by themselves and serve from memory again.
         await untilStateLive(a.database)
         await untilStateLive(b.database)
         const after = await cachedKey()
-        const again = await b.app.inject({
-          method: 'DELETE',
-          url: `/v1/org/api-keys/${after.key.api_key_id}`,
-          headers: bearer(after.user.access_token),
-        })
-        expect(again.statusCode).toBe(204)
+        await revokeThroughB(after)
         expect((await get(after.key.key)).statusCode).toBe(401)
       })
 
