@@ -93,6 +93,8 @@ export async function createContext(
   const metrics = createApiMetrics(
     async () => reader.head(),
     () => Math.floor(clock.now() / 1000),
+    undefined,
+    database.committed.live,
   )
 
   return {

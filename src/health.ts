@@ -7,7 +7,7 @@
  */
 
 /** The parts of the service that can be unwell, as `/v1/health`'s `problems[].component` names them. */
-export type HealthComponent = 'database' | 'store_writes' | 'indexer' | 'rate_limiter'
+export type HealthComponent = 'database' | 'store_writes' | 'indexer' | 'rate_limiter' | 'commit_watch'
 
 /** One thing wrong, named for operators: a stable `code` and a sentence saying what and why. */
 export interface HealthProblem {
@@ -39,7 +39,13 @@ export interface HealthBoard {
   setIndexerState(state: IndexerState | null): void
 }
 
-const COMPONENT_ORDER: readonly HealthComponent[] = ['database', 'store_writes', 'indexer', 'rate_limiter']
+const COMPONENT_ORDER: readonly HealthComponent[] = [
+  'database',
+  'store_writes',
+  'indexer',
+  'rate_limiter',
+  'commit_watch',
+]
 
 export function createHealthBoard(now: () => number = Date.now): HealthBoard {
   const reported = new Map<HealthComponent, HealthProblem>()
@@ -69,7 +75,8 @@ export function createHealthBoard(now: () => number = Date.now): HealthBoard {
 /**
  * `unavailable` (HTTP 503) when the database cannot be read: nothing can be answered. `degraded`
  * (HTTP 200) when answers are still served but something is wrong: writes fail, the indexer is not
- * running or is behind, the rate limiter counts locally. `ok` otherwise.
+ * running or is behind, the rate limiter counts locally, the commit watch is down (every request
+ * reads its state with a statement). `ok` otherwise.
  */
 export type HealthStatus = 'ok' | 'degraded' | 'unavailable'
 

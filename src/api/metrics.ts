@@ -21,6 +21,7 @@ export function createApiMetrics(
   readHead: () => Promise<IndexerHead>,
   nowS: () => number,
   timeoutMs = METRICS_DB_TIMEOUT_MS,
+  watchLive: (() => boolean) | null = null,
 ): ApiMetrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'strata_' })
@@ -55,6 +56,17 @@ export function createApiMetrics(
     'Now minus the close time of the checkpoint ledger',
     (head) => (head?.lastCloseTime == null ? null : Math.max(0, nowS() - head.lastCloseTime)),
   )
+  // PostgreSQL only: whether this process answers request state from memory (the commit watch's
+  // lease holds) or reads it with a statement per request (docs/operations.md).
+  if (watchLive !== null) {
+    registerComputed(
+      registry,
+      'strata_commit_watch_live',
+      "Whether this process's commit watch holds its lease (1: request state from memory) or not (0: a statement per request)",
+      'gauge',
+      async () => [{ labels: {}, value: watchLive() ? 1 : 0 }],
+    )
+  }
   return { registry, observeRequest: requests.observe }
 }
 

@@ -34,9 +34,22 @@ export interface CommitWatch {
   settle(): Promise<void>
   /** Whether the lease holds now: requests are answered from memory. */
   live(): boolean
+  /**
+   * Since when the lease has not held, and why as far as the watch knows; null while it holds, and
+   * before the watch was started. What `/v1/health` reports once it lasts (WatchOutage).
+   */
+  outage(): WatchOutage | null
   /** Connects now (otherwise the first `version()` or `live()` does). */
   listen(): void
   close(): Promise<void>
+}
+
+/** The lease not holding: requests read their state with a statement, and writes wait the lease out. */
+export interface WatchOutage {
+  /** How long it has not held, in milliseconds. */
+  forMs: number
+  /** The connection's last error or refusal, as the driver reported it; null when none was seen (a stalled heartbeat). */
+  cause: string | null
 }
 
 /** The notification channel of every Strata store in a database; payloads begin with the schema. */
@@ -75,6 +88,10 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
   let closed = false
   let heartbeat: NodeJS.Timeout | null = null
   let reconnectDelay = RECONNECT_MIN_MS
+  /** When the watch began to be without a connection (started, dropped, refused); null while it has one. */
+  let unconnectedSince: number | null = null
+  /** The last error the connection or a connection attempt reported, cleared by an answered heartbeat. */
+  let lastError: string | null = null
   /** Other replicas, with when their last heartbeat was received here. */
   const peers = new Map<string, number>()
   let syncSeq = 0
@@ -88,9 +105,11 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
     return connection.query('SELECT pg_notify($1, $2)', [STATE_CHANNEL, `${schema}:${payload}`])
   }
 
-  const drop = (connection: pg.Client) => {
+  const drop = (connection: pg.Client, error?: Error) => {
     if (client !== connection) return
     client = null
+    unconnectedSince ??= now()
+    if (error !== undefined) lastError = error.message
     leaseFrom = Number.NEGATIVE_INFINITY
     listeningSince = Number.POSITIVE_INFINITY
     counter += 1
@@ -125,6 +144,8 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
     if (now() - leaseFrom >= LEASE_MS) counter += 1
     leaseFrom = Math.max(leaseFrom, sentAt)
     reconnectDelay = RECONNECT_MIN_MS
+    unconnectedSince = null
+    lastError = null
   }
 
   const onNotification = (message: pg.Notification) => {
@@ -153,8 +174,8 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
   async function connect(): Promise<void> {
     if (closed || client !== null) return
     const connection = new pg.Client(settings)
-    connection.on('error', () => drop(connection))
-    connection.on('end', () => drop(connection))
+    connection.on('error', (error) => drop(connection, error))
+    connection.on('end', () => drop(connection, new Error('the server closed the connection')))
     try {
       await connection.connect()
       if (closed) {
@@ -168,7 +189,8 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
       ])
       connection.on('notification', onNotification)
       await connection.query(`LISTEN ${STATE_CHANNEL}`)
-    } catch {
+    } catch (error) {
+      lastError = (error as Error).message
       connection.removeAllListeners('end')
       connection.on('error', () => {})
       connection.connection.stream.destroy()
@@ -186,6 +208,7 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
   const start = () => {
     if (started) return
     started = true
+    unconnectedSince = now()
     connect()
   }
 
@@ -204,6 +227,12 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
       return leaseHolds()
     },
     listen: start,
+    outage() {
+      if (!started || closed || leaseHolds()) return null
+      // Connected but not renewed (a heartbeat unanswered): out since the lease ran out.
+      const from = unconnectedSince ?? leaseFrom + LEASE_MS
+      return { forMs: Math.max(0, now() - from), cause: lastError }
+    },
     async settle() {
       const from = now()
       // Without a live connection, wait out every lease that began before this call: a replica

@@ -4,7 +4,7 @@ import pg from 'pg'
 import type { Awaitable } from '../awaitable.ts'
 import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts'
 import { createCommitProbe } from './commit-probe.ts'
-import { createCommitWatch } from './commit-watch.ts'
+import { createCommitWatch, type WatchOutage } from './commit-watch.ts'
 import { CurrentSchemaPostgresDialect } from './pg-introspector.ts'
 import type { Schema } from './schema.ts'
 import { type DatabaseSync, gatedSqliteDialect, openSqlite, SqliteGate } from './sqlite-driver.ts'
@@ -48,6 +48,8 @@ export interface CommittedReads {
   settle: (() => Promise<void>) | null
   /** Whether requests are answered from memory now; null where that needs no start (SQLite's probe). */
   live: (() => boolean) | null
+  /** Since when, and why, requests have not been answered from memory (CommitWatch.outage); null on SQLite. */
+  outage: (() => WatchOutage | null) | null
   /** Starts telling of commits now, rather than at the first request state (a serving process). */
   listen: (() => void) | null
 }
@@ -227,6 +229,7 @@ function createSqlite(path: string): Database {
       commitVersion: probe && (() => probe.version()),
       settle: null,
       live: null,
+      outage: null,
       listen: null,
     },
     async close() {
@@ -304,6 +307,7 @@ function createPostgres(url: string, options: CreateDatabaseOptions, timeouts: D
       commitVersion: () => watch.version(),
       settle: () => watch.settle(),
       live: () => watch.live(),
+      outage: () => watch.outage(),
       listen: () => watch.listen(),
     },
     async close() {

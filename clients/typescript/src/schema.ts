@@ -2048,7 +2048,7 @@ export interface components {
     }
     HealthProblem: {
       /** @description The part of the service that is unwell */
-      component: 'database' | 'store_writes' | 'indexer' | 'rate_limiter'
+      component: 'database' | 'store_writes' | 'indexer' | 'rate_limiter' | 'commit_watch'
       /**
        * @description Stable code of the problem (docs/operations.md lists each, with what to do)
        * @example database_unreachable

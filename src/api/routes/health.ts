@@ -3,12 +3,20 @@ import { within } from '../../awaitable.ts'
 import type { AppContext } from '../../context.ts'
 import { type HealthProblem, verdict } from '../../health.ts'
 import { named } from '../../protocols/kit/response-schema.ts'
+import { LEASE_MS } from '../../store/commit-watch.ts'
 import type { IndexerHead } from '../../store/positions-read.ts'
 import { VERSION } from '../../version.ts'
 import type { App } from '../app-type.ts'
 
 /** How long health waits for the database before it answers `unavailable`: health always answers. */
 export const HEALTH_PROBE_TIMEOUT_MS = 2000
+
+/**
+ * How long the commit watch may be out before health names it: longer than a reconnection takes
+ * (at most LEASE_MS between attempts), so a dropped connection that comes straight back is not a
+ * problem, while one that stays down is named within seconds.
+ */
+export const WATCH_OUTAGE_MS = 2 * LEASE_MS
 
 const Problem = Type.Object({
   component: Type.Union(
@@ -17,6 +25,7 @@ const Problem = Type.Object({
       Type.Literal('store_writes'),
       Type.Literal('indexer'),
       Type.Literal('rate_limiter'),
+      Type.Literal('commit_watch'),
     ],
     { description: 'The part of the service that is unwell' },
   ),
@@ -113,6 +122,16 @@ export function registerHealthRoutes(app: App, ctx: AppContext): void {
         problems.push({ component: 'database', code: 'database_unreachable', message, sinceMs: nowMs })
       }
       problems.push(...ctx.health.problems())
+      const outage = ctx.database.committed.outage?.() ?? null
+      if (outage !== null && outage.forMs >= WATCH_OUTAGE_MS) {
+        const cause = outage.cause === null ? 'its heartbeat is not answered' : outage.cause
+        problems.push({
+          component: 'commit_watch',
+          code: 'commit_watch_down',
+          message: `the notification connection to PostgreSQL has been out for ${Math.floor(outage.forMs / 1000)} s (${cause}): every request reads its state with a statement, and writes wait out the ${LEASE_MS / 1000} s lease`,
+          sinceMs: nowMs - outage.forMs,
+        })
+      }
       if (maxLag !== null && staleness !== null && staleness > maxLag) {
         problems.push({
           component: 'indexer',

@@ -54,7 +54,7 @@ export function registerReadinessRoutes(app: App, ctx: AppContext): void {
         summary: 'Check liveness',
         description:
           'Unauthenticated; reads nothing. 200 whenever the process serves HTTP: a liveness probe restarts the process only when this fails. A database outage or a stale index does not fail it (restarting would not help); see `/v1/health/ready`.',
-        tags: ['service'],
+        tags: ['Service'],
         response: { 200: Live },
       },
     },
@@ -72,7 +72,7 @@ export function registerReadinessRoutes(app: App, ctx: AppContext): void {
         summary: 'Check readiness',
         description:
           'Unauthenticated; one read of the indexer checkpoint, answered within a few seconds whatever the database does. 503 with the `reasons` when this replica should not receive traffic: the database cannot be read, nothing is indexed yet, or the last indexed ledger closed longer ago than `STRATA_READY_MAX_LAG_S`. 200 otherwise.',
-        tags: ['service'],
+        tags: ['Service'],
         response: { 200: Ready, 503: Ready },
       },
     },
