@@ -116,9 +116,20 @@ export async function loadDemoAccounts(): Promise<DemoAccount[] | null> {
 /** How many ledgers the value chart samples across the indexed range. */
 export const SAMPLES = 32
 
-/** The ledgers the value chart samples: `count` spread evenly across the indexed range. */
-export function sampleLedgers(from: number, to: number, count = SAMPLES): number[] {
-  return spreadLedgers(from, to, count)
+/**
+ * The ledgers the value chart samples: `count` spread evenly across the indexed range, and the
+ * ledger the page shows (`marked`, when it lies in the range), so the chart's value there is the
+ * page's own.
+ */
+export function sampleLedgers(
+  from: number,
+  to: number,
+  marked: number | null = null,
+  count = SAMPLES,
+): number[] {
+  const spread = spreadLedgers(from, to, count)
+  if (marked === null || marked < from || marked > to || spread.includes(marked)) return spread
+  return [...spread, marked].sort((a, b) => a - b)
 }
 
 export interface ValueSamples {

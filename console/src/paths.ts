@@ -12,10 +12,11 @@ export const paths = {
   keys: `${BASE}/keys`,
   audit: `${BASE}/audit-log`,
   explorer: `${BASE}/explorer`,
-  account: (address: string, ledger?: number | 'latest') =>
+  /** `time`: the instant the ledger was chosen by (ISO 8601), kept so the page can say so. */
+  account: (address: string, ledger?: number | 'latest', time?: string) =>
     ledger === undefined || ledger === 'latest'
       ? `${BASE}/accounts/${encodeURIComponent(address)}`
-      : `${BASE}/accounts/${encodeURIComponent(address)}/at/${ledger}`,
+      : `${BASE}/accounts/${encodeURIComponent(address)}/at/${ledger}${time ? `?time=${encodeURIComponent(time)}` : ''}`,
   transaction: (hash: string) => `${BASE}/transactions/${encodeURIComponent(hash)}`,
   protocols: `${BASE}/protocols`,
   protocol: (name: string) => `${BASE}/protocols/${encodeURIComponent(name)}`,

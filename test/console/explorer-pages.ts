@@ -262,6 +262,16 @@ export function describeExplorerPages(shared: () => ConsoleSuite): void {
       await poll(() => page.getByTestId('valuation-ledger').textContent()).toBe(digits(String(ledger)))
       expect(answer.meta.valuation_ledger).toBe(ledger)
       await expectPositions(page, answer)
+      // The value chart samples the ledger shown too, and marks it.
+      await poll(() => page.locator('[data-testid="value-chart"] figure').getAttribute('data-marker')).toBe(
+        String(ledger),
+      )
+      expect((await page.getByTestId('sampled-ledgers').textContent())?.split(', ')).toContain(
+        digits(String(ledger)),
+      )
+      expect(await page.getByTestId('chart-marker').textContent()).toContain(
+        `The dashed line marks ledger ${digits(String(ledger))}`,
+      )
 
       // The activities up to that ledger, newest first, each linking to its transaction.
       const activities = (
@@ -329,6 +339,17 @@ export function describeExplorerPages(shared: () => ConsoleSuite): void {
       const answer = await api(demo.url, demo.demoKey, `/v1/users/${address}/positions/at/${known.ledger}`)
       await poll(() => page.getByTestId('valuation-ledger').textContent()).toBe(digits(String(known.ledger)))
       await expectPositions(page, answer)
+      // The time chosen stays: in the URL (so a shared link says it), in its field, and in words.
+      expect(new Date(new URL(page.url()).searchParams.get('time')!).getTime()).toBe(
+        new Date(known.closed_at as string).getTime(),
+      )
+      expect(await page.getByLabel('Date and time (your time zone)').inputValue()).toBe(local)
+      expect(await page.getByTestId('chosen-time').textContent()).toMatch(
+        new RegExp(`^Ledger ${digits(String(known.ledger))} is the last indexed ledger closed at or before `),
+      )
+      await page.reload()
+      await page.getByTestId('valuation-ledger').waitFor()
+      expect(await page.getByLabel('Date and time (your time zone)').inputValue()).toBe(local)
       await finish(page, problems, 'explorer-07-account-at-time')
       await context.close()
     }, 60_000)

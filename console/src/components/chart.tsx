@@ -26,6 +26,8 @@ export interface ChartProps {
   /** How a y value is written on the axis and in the legend. */
   formatY?: (value: number) => string
   height?: number
+  /** An x to mark with a dashed vertical line (the ledger a page shows), or null. */
+  marker?: number | null
 }
 
 const PALETTE = ['--chart-1', '--chart-2', '--chart-3', '--chart-4', '--chart-5']
@@ -34,13 +36,38 @@ function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#888'
 }
 
-export function Chart({ title, x, series, time = false, steps = true, formatY, height = 260 }: ChartProps) {
+export function Chart({
+  title,
+  x,
+  series,
+  time = false,
+  steps = true,
+  formatY,
+  height = 260,
+  marker = null,
+}: ChartProps) {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const element = box.current
     if (!element || x.length === 0) return
     const axisColour = cssVar('--muted')
     const gridColour = cssVar('--border')
+    // The marker is drawn over the series, in the text colour, each time the plot is drawn.
+    const drawMarker = (plot: uPlot) => {
+      if (marker === null) return
+      const left = plot.valToPos(marker, 'x', true)
+      const { top, height: plotHeight } = plot.bbox
+      const context = plot.ctx
+      context.save()
+      context.strokeStyle = cssVar('--text')
+      context.lineWidth = Math.max(1, devicePixelRatio)
+      context.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio])
+      context.beginPath()
+      context.moveTo(left, top)
+      context.lineTo(left, top + plotHeight)
+      context.stroke()
+      context.restore()
+    }
     const yValue = (_: uPlot, value: number | null) =>
       value === null ? '—' : formatY ? formatY(value) : String(value)
     const options: uPlot.Options = {
@@ -48,6 +75,7 @@ export function Chart({ title, x, series, time = false, steps = true, formatY, h
       height,
       scales: { x: { time } },
       legend: { live: true },
+      hooks: { draw: [drawMarker] },
       cursor: { drag: { x: false, y: false } },
       axes: [
         { stroke: axisColour, grid: { stroke: gridColour }, ticks: { stroke: gridColour } },
@@ -83,9 +111,13 @@ export function Chart({ title, x, series, time = false, steps = true, formatY, h
       scheme.removeEventListener('change', redraw)
       plot.destroy()
     }
-  }, [x, series, time, steps, formatY, height])
+  }, [x, series, time, steps, formatY, height, marker])
   return (
-    <figure class="chart" style={{ minHeight: `${height + 40}px` }}>
+    <figure
+      class="chart"
+      style={{ minHeight: `${height + 40}px` }}
+      data-marker={marker === null ? undefined : String(marker)}
+    >
       <figcaption class="visually-hidden">{title}</figcaption>
       <div ref={box} role="img" aria-label={title} />
     </figure>

@@ -1,7 +1,8 @@
 /**
  * Choosing the ledger an account is shown at: by number (within the indexed range), or by a date
  * and time (the latest indexed ledger closed at or before it, asked of the API). Either navigates
- * to the account's URL at that ledger, so the view can be shared.
+ * to the account's URL at that ledger, so the view can be shared; a time chosen stays in the URL
+ * (`?time=`), so the field still shows it, and the page says which ledger it led to.
  */
 import { useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
@@ -10,6 +11,14 @@ import { ledgerAtTime } from '../explorer-api.ts'
 import { formatInteger, formatTime } from '../format.ts'
 import { paths } from '../paths.ts'
 import { ErrorNote } from './status.tsx'
+
+/** An instant as a `datetime-local` field writes it, in the browser's time zone; '' when not one. */
+function localField(iso: string | undefined): string {
+  const date = iso === undefined ? null : new Date(iso)
+  if (date === null || Number.isNaN(date.getTime())) return ''
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
+}
 
 export function LedgerPickers({
   address,
@@ -23,9 +32,10 @@ export function LedgerPickers({
   from: number | null
   to: number | null
 }) {
-  const { route } = useLocation()
+  const { route, query } = useLocation()
+  const chosenTime = ledger === null || localField(query.time) === '' ? null : (query.time as string)
   const [draft, setDraft] = useState(ledger === null ? '' : String(ledger))
-  const [when, setWhen] = useState('')
+  const [when, setWhen] = useState(chosenTime === null ? '' : localField(chosenTime))
   const [problem, setProblem] = useState<string | null>(null)
   const [failure, setFailure] = useState<ApiError | null>(null)
   const [busy, setBusy] = useState(false)
@@ -66,7 +76,7 @@ export function LedgerPickers({
         return
       }
       setDraft(String(answer.data.ledger))
-      route(paths.account(address, answer.data.ledger))
+      route(paths.account(address, answer.data.ledger, time.toISOString()))
     } catch (error) {
       setFailure(error as ApiError)
     } finally {
@@ -111,6 +121,12 @@ export function LedgerPickers({
         <a class="latest-link" href={paths.account(address)}>
           Back to the latest
         </a>
+      )}
+      {chosenTime !== null && ledger !== null && (
+        <p class="help" data-testid="chosen-time">
+          Ledger {formatInteger(ledger)} is the last indexed ledger closed at or before{' '}
+          {formatTime(chosenTime)}.
+        </p>
       )}
       <p id="picker-help" class={problem ? 'field-error' : 'help'} role={problem ? 'alert' : undefined}>
         {problem ??

@@ -15,9 +15,23 @@ const HEIGHT = 260
 const usdAxis = (value: number) =>
   `$${value.toLocaleString('en-US', { maximumFractionDigits: Math.abs(value) < 10 ? 2 : 0 })}`
 
-export function ValueChart({ address, from, to }: { address: string; from: number; to: number }) {
-  const ledgers = useMemo(() => sampleLedgers(from, to), [from, to])
-  const query = useQuery(`explorer:value:${address}:${from}:${to}`, () => loadValueSamples(address, ledgers))
+export function ValueChart({
+  address,
+  from,
+  to,
+  marked,
+}: {
+  address: string
+  from: number
+  to: number
+  /** The ledger the page shows (sampled too, and marked on the chart); null for the latest. */
+  marked: number | null
+}) {
+  const ledgers = useMemo(() => sampleLedgers(from, to, marked), [from, to, marked])
+  const shown = marked !== null && ledgers.includes(marked) ? marked : null
+  const query = useQuery(`explorer:value:${address}:${ledgers.join(',')}`, () =>
+    loadValueSamples(address, ledgers),
+  )
   const series = useMemo(
     () => query.data?.series.map((s) => ({ label: s.protocol, values: s.values })) ?? [],
     [query.data],
@@ -35,13 +49,26 @@ export function ValueChart({ address, from, to }: { address: string; from: numbe
           <Empty>The account held nothing at any of the sampled ledgers.</Empty>
         </div>
       ) : query.data ? (
-        <Chart title={title} x={query.data.ledgers} series={series} formatY={usdAxis} height={HEIGHT} />
+        <Chart
+          title={title}
+          x={query.data.ledgers}
+          series={series}
+          formatY={usdAxis}
+          height={HEIGHT}
+          marker={shown}
+        />
       ) : null}
       <p class="help samples">
         Sampled at ledgers{' '}
         <span data-testid="sampled-ledgers">{ledgers.map((l) => formatInteger(l)).join(', ')}</span>. Each
         protocol is valued at each of them; a protocol holding nothing counts 0, a holding the API could not
         price is a gap, and the line holds its value between two samples.
+        {shown !== null && (
+          <span data-testid="chart-marker">
+            {' '}
+            The dashed line marks ledger {formatInteger(shown)}, the one the positions above are valued at.
+          </span>
+        )}
       </p>
     </div>
   )

@@ -78,7 +78,7 @@ function AccountView({ address, ledger }: { address: string; ledger: number | nu
       )}
       <h2>Value over time</h2>
       {from !== null && to !== null ? (
-        <ValueChart address={address} from={from} to={to} />
+        <ValueChart address={address} from={from} to={to} marked={ledger} />
       ) : (
         !positions.error && <Placeholder lines={8} label="Loading the indexed range" />
       )}
