@@ -24,6 +24,8 @@ const DRAWN = new Set([
   'actor',
   'target',
   'next_cursor',
+  // A request's cursor is a previous answer's next_cursor, which may name a drawn id.
+  'cursor',
   'version',
 ])
 
