@@ -1,9 +1,8 @@
 // The commit watch as an operator sees it: `/v1/health` names an outage that lasts, the
 // `strata_commit_watch_live` gauge says whether request state comes from memory, and both clear when
-// the watch is back. On PostgreSQL the watch's connection is cut and kept from coming back by a TCP
-// relay between the app and the server that stops taking new connections, while the pool's open
-// ones keep answering; SQLite has no watch, and neither the problem nor the gauge.
-import { createServer, type Server, Socket } from 'node:net'
+// the watch is back. On PostgreSQL the watch's connection is cut and kept from coming back by the
+// fault tests' TCP proxy between the app and the server, refusing new connections while the pool's
+// open ones keep answering; SQLite has no watch, and neither the problem nor the gauge.
 import { Writable } from 'node:stream'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +13,7 @@ import { type AppContext, createContext } from '../../src/context.ts'
 import { createLogger } from '../../src/logger.ts'
 import { watchApplicationName } from '../../src/store/commit-watch.ts'
 import { createDatabase, type Database } from '../../src/store/db.ts'
+import { startTcpProxy, type TcpProxy } from '../faults/support/tcp-proxy.ts'
 import { createManualClock } from '../support/app.ts'
 import {
   createTestDatabase,
@@ -22,45 +22,6 @@ import {
   type TestDatabase,
   untilStateLive,
 } from '../support/database.ts'
-
-/** A TCP relay to PostgreSQL that can stop taking new connections while the open ones keep flowing. */
-async function startRelay(
-  target: URL,
-): Promise<{ port: number; refuseNew: boolean; close(): Promise<void> }> {
-  const sockets = new Set<Socket>()
-  const relay = {
-    port: 0,
-    refuseNew: false,
-    close: async () => {
-      for (const socket of sockets) socket.destroy()
-      await new Promise((resolve) => server.close(resolve))
-    },
-  }
-  const server: Server = createServer((client) => {
-    if (relay.refuseNew) {
-      client.destroy()
-      return
-    }
-    const upstream = new Socket()
-    sockets.add(client)
-    sockets.add(upstream)
-    const end = () => {
-      client.destroy()
-      upstream.destroy()
-      sockets.delete(client)
-      sockets.delete(upstream)
-    }
-    client.on('error', end).on('close', end)
-    upstream.on('error', end).on('close', end)
-    upstream.connect(Number(target.port || 5432), target.hostname, () => {
-      client.pipe(upstream)
-      upstream.pipe(client)
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  relay.port = (server.address() as { port: number }).port
-  return relay
-}
 
 async function appOn(database: Database, testDb: TestDatabase): Promise<{ app: App; ctx: AppContext }> {
   const config = loadConfig({ LOG_LEVEL: 'warn', ...testDb.env }, { database: testDb.config })
@@ -77,7 +38,7 @@ const gauge = async (ctx: AppContext) =>
 
 describe.skipIf(TEST_DB_KIND !== 'postgres')('a commit watch that stays out (PostgreSQL)', () => {
   let testDb: TestDatabase
-  let relay: Awaited<ReturnType<typeof startRelay>>
+  let proxy: TcpProxy
   let database: Database
   let app: App
   let ctx: AppContext
@@ -85,10 +46,10 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('a commit watch that stays out (Pos
   beforeAll(async () => {
     testDb = await createTestDatabase()
     direct = testDb.open()
-    relay = await startRelay(new URL(TEST_POSTGRES_URL))
     const url = new URL(TEST_POSTGRES_URL)
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) })
     url.hostname = '127.0.0.1'
-    url.port = String(relay.port)
+    url.port = String(proxy.port)
     database = createDatabase({ kind: 'postgres', url: url.toString() }, { schema: testDb.schema! })
     ;({ app, ctx } = await appOn(database, testDb))
   })
@@ -97,7 +58,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('a commit watch that stays out (Pos
     await ctx?.close()
     await database?.close()
     await direct?.close()
-    await relay?.close()
+    await proxy?.close()
     await testDb?.drop()
   })
 
@@ -110,7 +71,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('a commit watch that stays out (Pos
     expect(await gauge(ctx)).toBe('1')
 
     // New connections are refused from now on; the watch's own is ended by the server.
-    relay.refuseNew = true
+    proxy.refuse(true)
     const killed = await sql<{ killed: number }>`
       SELECT count(pg_terminate_backend(pid))::int AS killed FROM pg_stat_activity
        WHERE application_name = ${watchApplicationName(testDb.schema!)}`.execute(direct.db)
@@ -140,7 +101,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('a commit watch that stays out (Pos
     const signup = await app.inject({ method: 'GET', url: '/v1/org', headers: { 'x-svc-token': 'strata_x' } })
     expect(signup.statusCode).toBe(401)
 
-    relay.refuseNew = false
+    proxy.refuse(false)
     await untilStateLive(database)
     expect(outage()).toBeNull()
     expect((await health()).problems).toEqual([])

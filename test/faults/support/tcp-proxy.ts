@@ -4,7 +4,9 @@ import { connect, createServer, type Server, type Socket } from 'node:net'
  * A TCP proxy in front of a real service (PostgreSQL, Redis) that a fault test can freeze: while
  * frozen, bytes stop flowing both ways but every connection stays open, as a network partition or a
  * hung server looks to a client; new connections are accepted and then hang too. `thaw` lets the
- * held bytes through. `cut` destroys every connection, as a restart or a failover does.
+ * held bytes through. `cut` destroys every connection, as a restart or a failover does. `refuse`
+ * ends each new connection as it arrives while the open ones keep flowing, as a server at its
+ * connection limit (or one that went away behind a live pooler) looks to a client reconnecting.
  */
 export interface TcpProxy {
   port: number
@@ -14,6 +16,8 @@ export interface TcpProxy {
   thaw(): void
   /** Ends every proxied connection at once (the service itself is untouched). */
   cut(): void
+  /** Ends every new connection at once (true) or proxies it again (false); open ones are untouched. */
+  refuse(on: boolean): void
   /** Connections open now. */
   connections(): number
   close(): Promise<void>
@@ -22,7 +26,12 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const pairs = new Set<{ client: Socket; upstream: Socket }>()
   let frozen = false
+  let refusing = false
   const server: Server = createServer((client) => {
+    if (refusing) {
+      client.destroy()
+      return
+    }
     const upstream = connect(target.port, target.host)
     const pair = { client, upstream }
     pairs.add(pair)
@@ -65,6 +74,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         client.destroy()
         upstream.destroy()
       }
+    },
+    refuse(on) {
+      refusing = on
     },
     connections: () => pairs.size,
     close: () =>
