@@ -93,8 +93,7 @@ export async function createContext(
   const metrics = createApiMetrics(
     async () => reader.head(),
     () => Math.floor(clock.now() / 1000),
-    undefined,
-    database.committed.live,
+    { watchLive: database.committed.live },
   )
 
   return {

@@ -20,9 +20,14 @@ export const METRICS_DB_TIMEOUT_MS = 2000
 export function createApiMetrics(
   readHead: () => Promise<IndexerHead>,
   nowS: () => number,
-  timeoutMs = METRICS_DB_TIMEOUT_MS,
-  watchLive: (() => boolean) | null = null,
+  options: {
+    /** The scrape's bound on the database (METRICS_DB_TIMEOUT_MS). */
+    timeoutMs?: number
+    /** PostgreSQL's commit watch: whether its lease holds (CommittedReads.live); null on SQLite. */
+    watchLive?: (() => boolean) | null
+  } = {},
 ): ApiMetrics {
+  const { timeoutMs = METRICS_DB_TIMEOUT_MS, watchLive = null } = options
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'strata_' })
   const requests = createRequestMetrics(registry)

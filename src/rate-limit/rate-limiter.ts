@@ -111,6 +111,10 @@ local count = redis.call('INCRBY', KEYS[1], ARGV[2])
 if count == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`
 
+/** A window's counter in Redis: the subject, the window's length and its start (epoch ms). */
+const windowKey = (subject: string, windowS: number, start: number) =>
+  `strata:rl:${subject}:${windowS}:${start}`
+
 /** The script as a command of the client: EVALSHA, with EVAL when Redis does not have it yet. */
 type CountingRedis = Redis & { consumeWindow(key: string, ttlMs: string, count: string): Promise<number> }
 
@@ -358,7 +362,7 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
       }
       const now = clock.now()
       const { start, resetS } = windowOf(now, windowS)
-      const key = `strata:rl:${subject}:${windowS}:${start}`
+      const key = windowKey(subject, windowS, start)
       const lease = leaseOf(key, windowS, start + windowS * 1000, limit)
       return andThen(place(lease), (count) =>
         noted(subject, windowS, count === null ? fallback : decide(count, limit, resetS)),
@@ -380,7 +384,7 @@ export function createRedisRateLimiter(options: RedisLimiterOptions): RateLimite
       // Only a closed breaker is asked: the probe of an open one is `consume`'s to send.
       if (breaker.state() !== 'closed') return own()
       const { start } = windowOf(clock.now(), windowS)
-      const key = `strata:rl:${subject}:${windowS}:${start}`
+      const key = windowKey(subject, windowS, start)
       return redis.get(key).then(
         (value) => {
           breaker.succeeded('call')

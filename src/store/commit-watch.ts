@@ -88,8 +88,12 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
   let closed = false
   let heartbeat: NodeJS.Timeout | null = null
   let reconnectDelay = RECONNECT_MIN_MS
-  /** When the watch began to be without a connection (started, dropped, refused); null while it has one. */
-  let unconnectedSince: number | null = null
+  /**
+   * When the watch last lost its lease with its connection (started, dropped, refused); null from
+   * the first heartbeat answered on a connection (a lease lost after that ran out at
+   * leaseFrom + LEASE_MS).
+   */
+  let outSince: number | null = null
   /** The last error the connection or a connection attempt reported, cleared by an answered heartbeat. */
   let lastError: string | null = null
   /** Other replicas, with when their last heartbeat was received here. */
@@ -108,7 +112,7 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
   const drop = (connection: pg.Client, error?: Error) => {
     if (client !== connection) return
     client = null
-    unconnectedSince ??= now()
+    outSince ??= now()
     if (error !== undefined) lastError = error.message
     leaseFrom = Number.NEGATIVE_INFINITY
     listeningSince = Number.POSITIVE_INFINITY
@@ -144,7 +148,7 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
     if (now() - leaseFrom >= LEASE_MS) counter += 1
     leaseFrom = Math.max(leaseFrom, sentAt)
     reconnectDelay = RECONNECT_MIN_MS
-    unconnectedSince = null
+    outSince = null
     lastError = null
   }
 
@@ -208,7 +212,7 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
   const start = () => {
     if (started) return
     started = true
-    unconnectedSince = now()
+    outSince = now()
     connect()
   }
 
@@ -230,7 +234,7 @@ export function createCommitWatch(settings: pg.ClientConfig, schemaOption: strin
     outage() {
       if (!started || closed || leaseHolds()) return null
       // Connected but not renewed (a heartbeat unanswered): out since the lease ran out.
-      const from = unconnectedSince ?? leaseFrom + LEASE_MS
+      const from = outSince ?? leaseFrom + LEASE_MS
       return { forMs: Math.max(0, now() - from), cause: lastError }
     },
     async settle() {

@@ -81,7 +81,7 @@ describe('Prometheus metrics', () => {
     const hanging = createApiMetrics(
       () => new Promise(() => {}),
       () => 100,
-      50,
+      { timeoutMs: 50 },
     )
     for (const metrics of [failing, hanging]) {
       const server = await startMetricsServer(metrics, 0, '127.0.0.1')

@@ -40,13 +40,17 @@ export interface TestApp {
   close(): Promise<void>
 }
 
-/** A fully wired app on its own fresh database, with captured logs and a manual clock. */
+/**
+ * A fully wired app on its own fresh database, with captured logs and a manual clock. `open`
+ * connects the app to that database another way (through a proxy, say); by default `testDb.open()`.
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
+  open: (testDb: TestDatabase) => Database = (testDb) => testDb.open(),
 ): Promise<TestApp> {
   const testDb = await createTestDatabase()
-  const database = testDb.open()
+  const database = open(testDb)
   const config = loadConfig(
     // Tests sign up many organizations, and present many refused credentials, from one address; a
     // test of either throttle sets its own.

@@ -33,9 +33,11 @@ export function LedgerPickers({
   to: number | null
 }) {
   const { route, query } = useLocation()
-  const chosenTime = ledger === null || localField(query.time) === '' ? null : (query.time as string)
+  // The time the ledger was chosen by, when the URL names one (only beside a ledger).
+  const chosenField = ledger === null ? '' : localField(query.time)
+  const chosenTime = chosenField === '' ? null : (query.time as string)
   const [draft, setDraft] = useState(ledger === null ? '' : String(ledger))
-  const [when, setWhen] = useState(chosenTime === null ? '' : localField(chosenTime))
+  const [when, setWhen] = useState(chosenField)
   const [problem, setProblem] = useState<string | null>(null)
   const [failure, setFailure] = useState<ApiError | null>(null)
   const [busy, setBusy] = useState(false)
