@@ -2,8 +2,8 @@
  * What this process knows of its own parts, and the one rule that turns it into `/v1/health`'s
  * verdict. Each part reports its own problem where it sees it (the store's writes where a write
  * fails, the indexer in its loop, the rate limiter in its breaker) and clears it when it recovers;
- * the health route adds what it measures itself (the database answering, the indexer's lag) and
- * asks `verdict` for the status. Nothing else decides health.
+ * the health route adds what it measures itself (the database answering, the indexer's lag, how
+ * long PostgreSQL's commit watch has been out) and asks `verdict` for the status. Nothing else decides health.
  */
 
 /** The parts of the service that can be unwell, as `/v1/health`'s `problems[].component` names them. */
